@@ -1,0 +1,60 @@
+# The project's vocabulary: book, play, test, lint, bench, fuzz, web, test-browser.
+# Every target creates what it needs, starting with its own virtual environment in .venv.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
+export PYTHONDONTWRITEBYTECODE :=
+
+.PHONY: venv book play test test-python test-js lint format bench fuzz web test-browser clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
+	$(BIN)/python -m compileall -q player generator
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+book: $(STAMP)
+	$(BIN)/ttt-book build
+
+play: $(STAMP)
+	$(BIN)/ttt-play
+
+test: lint test-python test-js
+
+test-python: $(STAMP)
+	$(BIN)/python -m pytest
+
+test-js:
+	node --test clients/js/
+
+lint: $(STAMP)
+	$(BIN)/ruff check player generator tests bench
+	$(BIN)/ruff format --check player generator tests bench
+	$(BIN)/mypy
+
+format: $(STAMP)
+	$(BIN)/ruff format player generator tests bench
+	$(BIN)/ruff check --fix player generator tests bench
+
+bench: $(STAMP)
+	$(BIN)/python bench/run.py
+
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
+
+web: $(STAMP)
+	@echo "Open http://127.0.0.1:8000/web/ (Ctrl-C to stop)"
+	$(BIN)/python -m http.server --bind 127.0.0.1 8000
+
+test-browser: $(STAMP)
+	bash web/setup-browser.sh $(BIN)
+	$(BIN)/python -m pytest -p no:cacheprovider web/test_browser.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,163 @@
+"""``ttt-book``: build, query and verify the book from the command line.
+
+A thin layer: each command parses its options, calls the library, and prints.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from player import __version__
+from player.board import FIRST, SECOND, parse_board, render
+from player.book import VALUE_WORDS, Book, Evaluation, load_book
+from player.errors import BoardError, BookError
+from player.rules import Rules, RulesError
+
+from generator.book import write_book
+
+DEFAULT_BOOK = Path("book") / "tictactoe.json"
+
+
+class RulesParam(click.ParamType):
+    """``3x3``, ``3x4:3``: rows x cols, optionally ``:k``."""
+
+    name = "RxC[:K]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
+        if isinstance(value, Rules):
+            return value
+        try:
+            return Rules.parse(str(value))
+        except RulesError as error:
+            self.fail(str(error), param, ctx)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="ttt-book")
+def main() -> None:
+    """Build, query and verify the tic-tac-toe book."""
+
+
+@main.command()
+@click.option(
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_BOOK,
+    show_default=True, help="Where to write the book (atomically).",
+)
+@click.option("--rules", "rules", type=RulesParam(), default="3x3:3", show_default=True,
+              help="Board shape and line length, as ROWSxCOLS:K.")
+@click.option("--vectors", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write conformance vectors here (default: vectors.json beside the book, "
+                   "for 3x3 only).")
+@click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
+def build(output: Path, rules: Rules, vectors: Path | None, no_vectors: bool) -> None:
+    """Solve the game and write the book (and its conformance vectors)."""
+    if no_vectors:
+        vectors = None
+    elif vectors is None and rules == Rules():
+        vectors = output.with_name("vectors.json")
+    started = time.perf_counter()
+    try:
+        data, vector_data = write_book(output, rules, vectors)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {error.filename or output}: {error.strerror or error}") from None
+    elapsed = time.perf_counter() - started
+    click.echo(
+        f"wrote {output}: {len(data):,} bytes ({len(gzip.compress(data, 9)):,} gzipped), "
+        f"{rules}, in {elapsed:.2f} s"
+    )
+    if vector_data is not None:
+        click.echo(f"wrote {vectors}: {len(vector_data):,} bytes")
+
+
+def _load(path: Path | None, rules: Rules | None) -> Book:
+    try:
+        return load_book(path, rules=rules)
+    except BookError as error:
+        raise click.ClickException(str(error)) from None
+
+
+@main.command()
+@click.argument("board")
+@click.option("--book", "book_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              envvar="TTT_BOOK", help="Book file (default: the packaged book). Env: TTT_BOOK.")
+@click.option("--first", type=click.Choice([FIRST, SECOND], case_sensitive=False), default=FIRST,
+              show_default=True, help="Which mark moved first in this game.")
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+def query(board: str, book_path: Path | None, first: str, as_json: bool) -> None:
+    """Show the book's entry for BOARD, in BOARD's own orientation.
+
+    BOARD lists the cells in reading order: X, O and . (or -) for empty, e.g. X.O.X.... or
+    "X.O/.X./...". Cells are numbered from 0 in reading order, as in the book.
+    """
+    book = _load(book_path, None)
+    first = first.upper()
+    try:
+        cells = parse_board(board, book.rules, first)
+        evaluation = book.evaluate(cells, first=first)
+    except BoardError as error:
+        raise click.BadParameter(str(error), param_hint="BOARD") from None
+    if as_json:
+        click.echo(json.dumps(evaluation_json(evaluation, cells, first), sort_keys=True))
+    else:
+        click.echo(describe(evaluation, cells, first, book.rules))
+
+
+def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:
+    """The answer of ``query --json``: the board as given, marks as the game holds them."""
+    turn = evaluation.turn if first == FIRST else (SECOND if evaluation.turn == FIRST else FIRST)
+    return {
+        "board": board,
+        "first": first,
+        "turn": turn,
+        "value": VALUE_WORDS[evaluation.value],
+        "plies": evaluation.plies,
+        "key": evaluation.key,
+        "symmetry": {"name": evaluation.symmetry.name, "perm": list(evaluation.symmetry.perm)},
+        "optimal": list(evaluation.optimal),
+        "tiers": [list(t) for t in evaluation.tiers],
+        "moves": {
+            str(cell): {"score": score, "value": VALUE_WORDS[v], "plies": p}
+            for cell, score in sorted(evaluation.scores.items())
+            for v, p in [evaluation.outcome(cell)]
+        },
+    }
+
+
+def outcome_words(value: int, plies: int) -> str:
+    """``win in 3``, ``draw``, ``loss in 4`` (plies, counting the move itself)."""
+    return "draw" if value == 0 else f"{VALUE_WORDS[value]} in {plies}"
+
+
+def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> str:
+    """A readable page for one board."""
+    turn = evaluation.turn if first == FIRST else (SECOND if evaluation.turn == FIRST else FIRST)
+    lines = [
+        render(board, rules),
+        "",
+        f"{turn} to move: {outcome_words(evaluation.value, evaluation.plies)} with best play "
+        f"(plies to the end, this move included)",
+        f"canonical key {evaluation.key} via {evaluation.symmetry.name}",
+        "optimal moves, trap order (best first): "
+        + " | ".join(" ".join(str(c) for c in tier) for tier in evaluation.tiers),
+        "every move (cell: outcome for the side to move):",
+    ]
+    for cell in sorted(evaluation.scores):
+        value, plies = evaluation.outcome(cell)
+        lines.append(f"  {cell}: {outcome_words(value, plies)}")
+    return "\n".join(lines)
+
+
+def run() -> None:
+    """Console entry point with a clean exit on Ctrl-C."""
+    try:
+        main()
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,114 @@
+"""Conformance vectors: boards as games hold them, with the answers a correct reader gives.
+
+They come straight from the solve (every real position's own scores and trap tiers), not
+from looking the book up, so a reader that maps canonical moves back wrongly fails them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import orjson
+
+from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, swap_marks, transform
+from player.format import FORMAT_VERSION
+from player.rules import Rules
+
+from generator.solve import Solution, value_and_plies
+from generator.trap import TrapOrder
+
+VECTORS_FORMAT = "tictactoe-book-vectors"
+RANDOM_ORIENTATIONS = 400
+SEED = 20261122
+
+WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def build_vectors(solution: Solution, traps: TrapOrder, book_checksum: str) -> dict[str, Any]:
+    """Every unfinished position as an X-first game, plus seeded random orientations of random
+    positions, half of them from O-first games, plus invalid boards with the error to report."""
+    rules = solution.rules
+    canonical = canonicalizer(rules)
+    boards = sorted(solution.move_scores)
+    valid = [_vector(solution, traps, canonical, board, FIRST) for board in boards]
+    rng = random.Random(SEED)
+    for _ in range(RANDOM_ORIENTATIONS):
+        board = transform(rng.choice(boards), rng.choice(rules.symmetries))
+        valid.append(_vector(solution, traps, canonical, board, rng.choice((FIRST, SECOND))))
+    return {
+        "format": VECTORS_FORMAT,
+        "version": FORMAT_VERSION,
+        "book_checksum": book_checksum,
+        "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k},
+        "valid": valid,
+        "invalid": _invalid(rules),
+    }
+
+
+def _vector(solution: Solution, traps: TrapOrder, canonical: Any, board: str, first: str) -> dict[str, Any]:
+    rules = solution.rules
+    scores = solution.move_scores[board]
+    best = max(scores.values())
+    value, plies = value_and_plies(best, board.count(EMPTY), rules.cells)
+    key, symmetry = canonical(board)
+    held = board if first == FIRST else swap_marks(board)
+    turn = side_to_move(board)
+    return {
+        "board": held,
+        "first": first,
+        "turn": turn if first == FIRST else (SECOND if turn == FIRST else FIRST),
+        "key": key,
+        "symmetry": rules.symmetries.index(symmetry),
+        "value": WORDS[value],
+        "plies": plies,
+        "optimal": sorted(c for c, s in scores.items() if s == best),
+        "top": list(traps.tiers[board][0]),
+        "scores": [scores.get(c) for c in range(rules.cells)],
+        "tags": _tags(rules, board, scores, best),
+    }
+
+
+def _tags(rules: Rules, board: str, scores: dict[int, int], best: int) -> list[str]:
+    """What kind of test this board is, for people reading a failure."""
+    tags = []
+    if board.count(EMPTY) == rules.cells:
+        tags.append("empty")
+    if best == rules.cells:
+        tags.append("can-win")
+    elif any(s == -(rules.cells - 1) for s in scores.values()):
+        tags.append("must-block")
+    if best < 0:
+        tags.append("lost")
+    return tags
+
+
+def _invalid(rules: Rules) -> list[dict[str, str]]:
+    """Boards a reader must refuse, with the reason code (docs/porting.md, "Errors")."""
+    if rules != Rules():
+        return []
+    cases = [
+        ("", FIRST, "length"),
+        ("X.O", FIRST, "length"),
+        ("X.O.......", FIRST, "length"),
+        ("X.O.Z....", FIRST, "character"),
+        ("x........", FIRST, "character"),
+        ("X.O. ....", FIRST, "character"),
+        ("XX.......", FIRST, "counts"),
+        ("O........", FIRST, "counts"),
+        ("X........", SECOND, "counts"),
+        ("XXO.O.OX.", FIRST, "counts"),
+        ("XXXOO....", FIRST, "over"),
+        ("XOXXOOOXX", FIRST, "over"),
+        ("OOOXX.X..", FIRST, "over"),
+        ("XXX.OO.O.", FIRST, "unreachable"),
+        ("XXXOOO...", FIRST, "unreachable"),
+        ("OOOXX....", FIRST, "unreachable"),
+        ("OOOXX....", SECOND, "over"),
+    ]
+    return [{"board": b, "first": f, "error": e} for b, f, e in cases]
+
+
+def encode_vectors(vectors: dict[str, Any]) -> bytes:
+    """Deterministic bytes: sorted keys, one vector per line for readable diffs."""
+    return orjson.dumps(vectors, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)

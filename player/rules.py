@@ -1,0 +1,151 @@
+"""The rules of an m,n,k-game, and the tables derived from them.
+
+Glossary (python-chess and Norvig's sudoku solver name their primitives the same way):
+
+* A *cell* is an ``int`` from 0 to ``rows * cols - 1``, numbered in reading order (row-major):
+  on 3x3, 0 1 2 / 3 4 5 / 6 7 8.
+* A *line* is a tuple of ``k`` cells in a row, column or diagonal; owning every cell of a line wins.
+* A *symmetry* is a permutation ``perm`` of the cells, written as the index list that builds the
+  transformed board: ``image[i] = board[perm[i]]``. A square board has 8 (the dihedral group),
+  any other rectangle 4.
+
+Every table is computed from ``(rows, cols, k)``, never typed in by hand.
+"""
+
+from __future__ import annotations
+
+from player.value import Frozen
+
+Cell = int
+Line = tuple[Cell, ...]
+Permutation = tuple[Cell, ...]
+
+#: Boards this module accepts: the game tree must stay small enough to enumerate.
+MAX_CELLS = 16
+
+
+class RulesError(ValueError):
+    """Rules that describe no playable board (e.g. ``k`` longer than the board)."""
+
+
+class Symmetry(Frozen):
+    """A named rotation or reflection of the board, as a permutation of cells."""
+
+    __slots__ = ("name", "perm", "inverse")
+    _fields = ("name", "perm")
+    name: str
+    perm: Permutation
+    #: the permutation that undoes this one: ``inverse[perm[i]] == i``
+    inverse: Permutation
+
+    def __init__(self, name: str, perm: Permutation) -> None:
+        inverse = [0] * len(perm)
+        for i, source in enumerate(perm):
+            inverse[source] = i
+        self._set(name=name, perm=tuple(perm), inverse=tuple(inverse))
+
+
+class Rules(Frozen):
+    """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, the first player is X."""
+
+    __slots__ = ("rows", "cols", "k", "lines", "symmetries")
+    _fields = ("rows", "cols", "k")
+    rows: int
+    cols: int
+    k: int
+    #: every winning line, derived from the shape
+    lines: tuple[Line, ...]
+    #: the board's rotations and reflections, identity first
+    symmetries: tuple[Symmetry, ...]
+
+    def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
+        for name, value in (("rows", rows), ("cols", cols), ("k", k)):
+            if type(value) is not int or value < 1:
+                raise RulesError(f"{name} must be a positive integer, got {value!r}")
+        self._set(rows=rows, cols=cols, k=k)
+        if self.rows * self.cols > MAX_CELLS:
+            raise RulesError(
+                f"board {self.rows}x{self.cols} has {self.rows * self.cols} cells; at most {MAX_CELLS}"
+            )
+        if self.k > max(self.rows, self.cols):
+            raise RulesError(f"k={self.k} does not fit on a {self.rows}x{self.cols} board")
+        self._set(lines=_winning_lines(rows, cols, k), symmetries=_symmetries(rows, cols))
+
+    @property
+    def cells(self) -> int:
+        """Number of cells on the board."""
+        return self.rows * self.cols
+
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols} k={self.k}"
+
+    def __repr__(self) -> str:
+        return f"Rules({self.rows}, {self.cols}, {self.k})"
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Parse ``"RxC"`` or ``"RxC:K"`` (``"3x4:3"``); ``k`` defaults to ``min(R, C)``."""
+        shape, _, k_text = text.strip().lower().partition(":")
+        rows_text, sep, cols_text = shape.partition("x")
+        try:
+            rows, cols = int(rows_text), int(cols_text)
+            k = int(k_text) if k_text else min(rows, cols)
+        except ValueError:
+            raise RulesError(f"rules must look like 3x3 or 3x4:3, got {text!r}") from None
+        if not sep:
+            raise RulesError(f"rules must look like 3x3 or 3x4:3, got {text!r}")
+        return cls(rows, cols, k)
+
+
+def _winning_lines(rows: int, cols: int, k: int) -> tuple[Line, ...]:
+    """Every run of ``k`` cells along a row, column or diagonal, in a fixed order."""
+    directions = ((0, 1), (1, 0), (1, 1), (1, -1))
+    lines: list[Line] = []
+    for dr, dc in directions:
+        for r in range(rows):
+            for c in range(cols):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    lines.append(tuple((r + dr * i) * cols + c + dc * i for i in range(k)))
+    return tuple(lines)
+
+
+def _symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
+    """The board's rotations and reflections as permutations, identity first.
+
+    Each is built from three coordinate moves: transpose (square boards only), mirror the rows
+    (top-bottom), mirror the columns (left-right). On a square board the 8 combinations are the
+    dihedral group D4; on a rectangle the 4 without transpose.
+    """
+    named = []
+    for transpose in (False, True) if rows == cols else (False,):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                perm = []
+                for r in range(rows):
+                    for c in range(cols):
+                        # Where does the cell shown at (r, c) of the image come from?
+                        sr, sc = (c, r) if transpose else (r, c)
+                        sr = rows - 1 - sr if flip_rows else sr
+                        sc = cols - 1 - sc if flip_cols else sc
+                        perm.append(sr * cols + sc)
+                named.append(Symmetry(_symmetry_name(transpose, flip_rows, flip_cols), tuple(perm)))
+    return tuple(named)
+
+
+def _symmetry_name(transpose: bool, flip_rows: bool, flip_cols: bool) -> str:
+    """A plain-words name for a combination of transpose and mirrors."""
+    names = {
+        (False, False, False): "identity",
+        (False, True, False): "mirror top-bottom",
+        (False, False, True): "mirror left-right",
+        (False, True, True): "rotate 180",
+        (True, False, False): "transpose (main diagonal)",
+        (True, True, False): "rotate 90 clockwise",
+        (True, False, True): "rotate 90 counter-clockwise",
+        (True, True, True): "transpose (anti-diagonal)",
+    }
+    return names[(transpose, flip_rows, flip_cols)]
+
+
+STANDARD = Rules(3, 3, 3)
