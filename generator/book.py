@@ -8,14 +8,13 @@ from typing import Any
 
 import orjson
 
+from generator.atomic import write_atomically
+from generator.solve import Solution, solve, value_and_plies
+from generator.trap import TrapOrder, trap_order
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move
 from player.checksum import content_checksum
 from player.format import FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
-
-from generator.atomic import write_atomically
-from generator.solve import Solution, solve, value_and_plies
-from generator.trap import TrapOrder, trap_order
 
 
 def build_book(rules: Rules) -> dict[str, Any]:
@@ -83,7 +82,10 @@ def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
 def _rates(rates: tuple[Fraction, Fraction]) -> dict[str, str]:
     """Exact win chances as ``"numerator/denominator"`` strings (no float formatting to drift)."""
     novice, random = rates
-    return {"novice": f"{novice.numerator}/{novice.denominator}", "random": f"{random.numerator}/{random.denominator}"}
+    return {
+        "novice": f"{novice.numerator}/{novice.denominator}",
+        "random": f"{random.numerator}/{random.denominator}",
+    }
 
 
 def encode(book: dict[str, Any]) -> bytes:

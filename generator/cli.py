@@ -14,18 +14,17 @@ from typing import Any
 
 import click
 
+from generator.book import write_book
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
 from player.book import VALUE_WORDS, Book, Evaluation, load_book
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
 
-from generator.book import write_book
-
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 
 
-class RulesParam(click.ParamType):
+class RulesParam(click.ParamType):  # type: ignore[type-arg]
     """``3x3``, ``3x4:3``: rows x cols, optionally ``:k``."""
 
     name = "RxC[:K]"
@@ -47,14 +46,27 @@ def main() -> None:
 
 @main.command()
 @click.option(
-    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=DEFAULT_BOOK,
-    show_default=True, help="Where to write the book (atomically).",
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_BOOK,
+    show_default=True,
+    help="Where to write the book (atomically).",
 )
-@click.option("--rules", "rules", type=RulesParam(), default="3x3:3", show_default=True,
-              help="Board shape and line length, as ROWSxCOLS:K.")
-@click.option("--vectors", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write conformance vectors here (default: vectors.json beside the book, "
-                   "for 3x3 only).")
+@click.option(
+    "--rules",
+    "rules",
+    type=RulesParam(),
+    default="3x3:3",
+    show_default=True,
+    help="Board shape and line length, as ROWSxCOLS:K.",
+)
+@click.option(
+    "--vectors",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write conformance vectors here (default: vectors.json beside the book, for 3x3 only).",
+)
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 def build(output: Path, rules: Rules, vectors: Path | None, no_vectors: bool) -> None:
     """Solve the game and write the book (and its conformance vectors)."""
@@ -66,7 +78,9 @@ def build(output: Path, rules: Rules, vectors: Path | None, no_vectors: bool) ->
     try:
         data, vector_data = write_book(output, rules, vectors)
     except OSError as error:
-        raise click.ClickException(f"cannot write {error.filename or output}: {error.strerror or error}") from None
+        raise click.ClickException(
+            f"cannot write {error.filename or output}: {error.strerror or error}"
+        ) from None
     elapsed = time.perf_counter() - started
     click.echo(
         f"wrote {output}: {len(data):,} bytes ({len(gzip.compress(data, 9)):,} gzipped), "
@@ -85,10 +99,21 @@ def _load(path: Path | None, rules: Rules | None) -> Book:
 
 @main.command()
 @click.argument("board")
-@click.option("--book", "book_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              envvar="TTT_BOOK", help="Book file (default: the packaged book). Env: TTT_BOOK.")
-@click.option("--first", type=click.Choice([FIRST, SECOND], case_sensitive=False), default=FIRST,
-              show_default=True, help="Which mark moved first in this game.")
+@click.option(
+    "--book",
+    "book_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    envvar="TTT_BOOK",
+    help="Book file (default: the packaged book). Env: TTT_BOOK.",
+)
+@click.option(
+    "--first",
+    type=click.Choice([FIRST, SECOND], case_sensitive=False),
+    default=FIRST,
+    show_default=True,
+    help="Which mark moved first in this game.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
 def query(board: str, book_path: Path | None, first: str, as_json: bool) -> None:
     """Show the book's entry for BOARD, in BOARD's own orientation.

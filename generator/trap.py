@@ -16,10 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from generator.solve import Solution
 from player.board import EMPTY, FIRST, SECOND
 from player.rules import Cell, Rules
-
-from generator.solve import Solution
 
 Rates = tuple[Fraction, Fraction]  # (against novice, against random)
 ZERO: Rates = (Fraction(0), Fraction(0))
@@ -53,9 +52,7 @@ def novice_moves(rules: Rules, board: str, mark: str) -> list[Cell]:
 
 def _completes(rules: Rules, board: str, cell: Cell, mark: str) -> bool:
     """Would ``mark`` on ``cell`` complete a line?"""
-    return any(
-        cell in line and all(board[c] == mark or c == cell for c in line) for line in rules.lines
-    )
+    return any(cell in line and all(board[c] == mark or c == cell for c in line) for line in rules.lines)
 
 
 def trap_order(solution: Solution) -> TrapOrder:
@@ -88,9 +85,7 @@ def trap_order(solution: Solution) -> TrapOrder:
             else:
                 rated[cell] = opponent_to_move(child)
         ranks = sorted(set(rated.values()), reverse=True)
-        tiers[board] = tuple(
-            tuple(sorted(c for c, r in rated.items() if r == rank)) for rank in ranks
-        )
+        tiers[board] = tuple(tuple(sorted(c for c, r in rated.items() if r == rank)) for rank in ranks)
         win_rates[board] = ranks[0]
         return ranks[0]
 

@@ -11,12 +11,11 @@ from typing import Any
 
 import orjson
 
+from generator.solve import Solution, value_and_plies
+from generator.trap import TrapOrder
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, swap_marks, transform
 from player.format import FORMAT_VERSION
 from player.rules import Rules
-
-from generator.solve import Solution, value_and_plies
-from generator.trap import TrapOrder
 
 VECTORS_FORMAT = "tictactoe-book-vectors"
 RANDOM_ORIENTATIONS = 400

@@ -27,7 +27,7 @@ from player.rules import Cell, Rules, Symmetry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Callable
+    from collections.abc import Callable
 
 EMPTY = "."
 FIRST = "X"
@@ -129,9 +129,7 @@ def check(rules: Rules, board: str, first: str = FIRST) -> str:
     if not isinstance(board, str):
         raise BoardError("character", f"a board must be a string, got {type(board).__name__}")
     if len(board) != rules.cells:
-        raise BoardError(
-            "length", f"board {board!r} has {len(board)} cells; {rules} needs {rules.cells}"
-        )
+        raise BoardError("length", f"board {board!r} has {len(board)} cells; {rules} needs {rules.cells}")
     bad = next((ch for ch in board if ch not in MARKS), None)
     if bad is not None:
         raise BoardError("character", f"board {board!r} has {bad!r}; use X, O and . only")

@@ -20,14 +20,15 @@ from player.board import (
     swap_marks,
 )
 from player.checksum import content_checksum
-from player.errors import BookError, BoardError
+from player.errors import BoardError, BookError
 from player.format import FORMAT_NAME, FORMAT_VERSION, MAX_BOOK_BYTES
 from player.rules import STANDARD, Cell, Rules, RulesError, Symmetry
 from player.value import Frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Mapping
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 
@@ -87,8 +88,15 @@ class Evaluation(Frozen):
         cells: int,
     ) -> None:
         self._set(
-            board=board, turn=turn, value=value, plies=plies, scores=scores, tiers=tiers,
-            key=key, symmetry=symmetry, cells=cells,
+            board=board,
+            turn=turn,
+            value=value,
+            plies=plies,
+            scores=scores,
+            tiers=tiers,
+            key=key,
+            symmetry=symmetry,
+            cells=cells,
         )
 
     def __hash__(self) -> int:
@@ -150,7 +158,7 @@ class Book:
         """Check parsed JSON ``data``; ``rules=None`` accepts any rules the file states."""
         return _validate(data, source, rules, lazy)
 
-    def keys(self) -> list[str]:
+    def canonical_keys(self) -> list[str]:
         """The canonical keys, as stored."""
         return list(self._raw)
 
@@ -260,7 +268,9 @@ def parse_book(
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise BookError(source, f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+        raise BookError(
+            source, f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
     except RecursionError:
         raise BookError(source, "is not a book: JSON nested too deeply") from None
     return _validate(data, source, rules, lazy)
@@ -287,9 +297,9 @@ def _validate(data: Any, source: str, expected: Rules | None, lazy: bool) -> Boo
     if expected is not None and rules != expected:
         raise fail(f"is a book for {rules}, not {expected}")
     symmetries = data.get("symmetries")
-    if not isinstance(symmetries, list) or [s.get("perm") if isinstance(s, dict) else s for s in symmetries] != [
-        list(s.perm) for s in rules.symmetries
-    ]:
+    if not isinstance(symmetries, list) or [
+        s.get("perm") if isinstance(s, dict) else s for s in symmetries
+    ] != [list(s.perm) for s in rules.symmetries]:
         raise fail(f"has symmetries that are not those of {rules}")
     if data.get("canonical") != "min-image":
         raise fail(f"uses canonical rule {data.get('canonical')!r}; this reader knows 'min-image'")
@@ -300,8 +310,9 @@ def _validate(data: Any, source: str, expected: Rules | None, lazy: bool) -> Boo
     if not isinstance(raw_entries, dict):
         raise fail("has no entries object")
     counts = data.get("counts")
-    if not isinstance(counts, dict) or counts.get("entries") != len(raw_entries):
-        raise fail(f"has {len(raw_entries)} entries but counts say {counts.get('entries') if isinstance(counts, dict) else None!r}")
+    stated = counts.get("entries") if isinstance(counts, dict) else None
+    if stated != len(raw_entries):
+        raise fail(f"has {len(raw_entries)} entries but its counts say {stated!r}")
     if not all(type(key) is str for key in raw_entries):
         raise fail("has an entry key that is not a string")
     actual = content_checksum(data)
@@ -316,11 +327,11 @@ def _validate(data: Any, source: str, expected: Rules | None, lazy: bool) -> Boo
 def _check_rules(raw: Any, fail: Callable[[str], BookError]) -> Rules:
     if not isinstance(raw, dict):
         raise fail("has no rules object")
-    values = [raw.get(name) for name in ("rows", "cols", "k")]
-    if not all(_is_int(v) for v in values):
-        raise fail(f"has rules with non-integer rows/cols/k: {values!r}")
+    rows, cols, k = (raw.get(name) for name in ("rows", "cols", "k"))
+    if not (type(rows) is int and type(cols) is int and type(k) is int):
+        raise fail(f"has rules with non-integer rows/cols/k: {[rows, cols, k]!r}")
     try:
-        rules = Rules(*values)
+        rules = Rules(rows, cols, k)
     except RulesError as error:
         raise fail(f"has impossible rules: {error}") from None
     if raw.get("cells") != rules.cells or raw.get("lines") != [list(line) for line in rules.lines]:
@@ -374,8 +385,14 @@ class _EntryChecker:
             if score > best:
                 best = score
         value, plies = raw.get("value"), raw.get("plies")
-        if type(value) is not int or type(plies) is not int or (value, plies) != decode_score(best, empties, cells):
-            raise fail(f"entry {key!r} value {value!r} in {plies!r} plies disagrees with its best score {best}")
+        if (
+            type(value) is not int
+            or type(plies) is not int
+            or (value, plies) != decode_score(best, empties, cells)
+        ):
+            raise fail(
+                f"entry {key!r} value {value!r} in {plies!r} plies disagrees with its best score {best}"
+            )
         if type(tiers) is not list or not tiers or not all(type(t) is list and t for t in tiers):
             raise fail(f"entry {key!r} needs a non-empty list of non-empty tiers")
         flat = [c for t in tiers for c in t]

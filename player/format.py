@@ -5,4 +5,3 @@ FORMAT_NAME = "tictactoe-book"
 FORMAT_VERSION = 1
 #: Readers refuse larger files before parsing them (the 3x3 book is about 60 KB).
 MAX_BOOK_BYTES = 64 * 1024 * 1024
-

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import random as _random
 
-from player.book import Book, Evaluation, decode_score
 from player.board import EMPTY, FIRST
+from player.book import Book, Evaluation, decode_score
 from player.rules import Cell
 
 LEVELS = ("perfect", "hard", "medium", "easy")
@@ -40,10 +40,7 @@ def candidates(evaluation: Evaluation, level: str) -> tuple[Cell, ...]:
     if horizon is None:
         raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
     empties = evaluation.board.count(EMPTY)
-    seen = {
-        cell: decode_score(score, empties, evaluation.cells)
-        for cell, score in evaluation.scores.items()
-    }
+    seen = {cell: decode_score(score, empties, evaluation.cells) for cell, score in evaluation.scores.items()}
     wins = [c for c, (value, plies) in seen.items() if value > 0 and plies <= horizon]
     if wins:
         fastest = min(seen[c][1] for c in wins)
@@ -65,10 +62,7 @@ def choose_move(
     ``rng`` makes the choice among equally good moves reproducible.
     """
     evaluation = book.evaluate(board, first=first)
-    if level == "perfect":
-        options = evaluation.tiers[0]
-    else:
-        options = candidates(evaluation, level)
+    options = evaluation.tiers[0] if level == "perfect" else candidates(evaluation, level)
     if len(options) == 1:
         return options[0]
     return (rng or _default_rng).choice(options)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from player import board as _board
+from player.errors import IllegalMoveError
 from player.rules import STANDARD, Cell, Rules
 from player.value import Frozen
 
@@ -58,5 +59,5 @@ class Position(Frozen):
     def play(self, cell: Cell) -> Position:
         """A new position with ``cell`` taken by the side to move; raises IllegalMoveError."""
         if self.is_over:
-            raise _board.IllegalMoveError(f"the game {self.board!r} is over; no move {cell!r}")
+            raise IllegalMoveError(f"the game {self.board!r} is over; no move {cell!r}")
         return Position(_board.play(self.board, cell), self.rules)

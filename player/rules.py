@@ -31,7 +31,7 @@ class RulesError(ValueError):
 class Symmetry(Frozen):
     """A named rotation or reflection of the board, as a permutation of cells."""
 
-    __slots__ = ("name", "perm", "inverse")
+    __slots__ = ("inverse", "name", "perm")
     _fields = ("name", "perm")
     name: str
     perm: Permutation
@@ -48,7 +48,7 @@ class Symmetry(Frozen):
 class Rules(Frozen):
     """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, the first player is X."""
 
-    __slots__ = ("rows", "cols", "k", "lines", "symmetries")
+    __slots__ = ("cols", "k", "lines", "rows", "symmetries")
     _fields = ("rows", "cols", "k")
     rows: int
     cols: int
@@ -115,9 +115,10 @@ def _symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
 
     Each is built from three coordinate moves: transpose (square boards only), mirror the rows
     (top-bottom), mirror the columns (left-right). On a square board the 8 combinations are the
-    dihedral group D4; on a rectangle the 4 without transpose.
+    dihedral group D4; on a rectangle the 4 without transpose (2 when one side is a single cell,
+    where mirroring across it changes nothing).
     """
-    named = []
+    named: list[Symmetry] = []
     for transpose in (False, True) if rows == cols else (False,):
         for flip_rows in (False, True):
             for flip_cols in (False, True):
@@ -129,7 +130,8 @@ def _symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
                         sr = rows - 1 - sr if flip_rows else sr
                         sc = cols - 1 - sc if flip_cols else sc
                         perm.append(sr * cols + sc)
-                named.append(Symmetry(_symmetry_name(transpose, flip_rows, flip_cols), tuple(perm)))
+                if all(tuple(perm) != s.perm for s in named):  # a 1-cell-wide board repeats some
+                    named.append(Symmetry(_symmetry_name(transpose, flip_rows, flip_cols), tuple(perm)))
     return tuple(named)
 
 

@@ -1,0 +1,55 @@
+"""Shared fixtures: the solved game, the shipped book, and the oracle with a cache."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from generator.solve import Solution, solve
+from generator.trap import TrapOrder, trap_order
+from player.book import Book, load_book
+from player.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import oracle  # noqa: E402
+
+settings.register_profile("default", max_examples=60, deadline=None)
+settings.register_profile(
+    "fuzz", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("fuzz" if __import__("os").environ.get("HYPOTHESIS_PROFILE") == "fuzz" else "default")
+
+
+@pytest.fixture(scope="session")
+def solution() -> Solution:
+    return solve(Rules())
+
+
+@pytest.fixture(scope="session")
+def traps(solution: Solution) -> TrapOrder:
+    return trap_order(solution)
+
+
+@pytest.fixture(scope="session")
+def book() -> Book:
+    return load_book(ROOT / "book" / "tictactoe.json")
+
+
+@pytest.fixture(scope="session")
+def cached_oracle() -> functools._lru_cache_wrapper[oracle.Result]:
+    @functools.cache
+    def solve_cached(board: str) -> oracle.Result:
+        return max(oracle.move_results(board, solve_cached).values(), key=oracle.rank)
+
+    return solve_cached
+
+
+@pytest.fixture(scope="session")
+def reachable() -> tuple[set[str], set[str]]:
+    return oracle.all_positions()

@@ -1,0 +1,80 @@
+"""The shipped file: schema-valid, canonical, legal, complete, and byte-identical to a rebuild."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import orjson
+
+from generator.book import write_book
+from player.board import canonical, legal_moves
+from player.book import Book, load_book
+from player.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book" / "tictactoe.json"
+SCHEMA = ROOT / "book" / "tictactoe.schema.json"
+VECTORS = ROOT / "book" / "vectors.json"
+
+
+def test_book_matches_its_json_schema() -> None:
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.Draft202012Validator(schema).validate(json.loads(BOOK.read_bytes()))
+
+
+def test_schema_rejects_a_broken_entry() -> None:
+    schema = json.loads(SCHEMA.read_text())
+    data = json.loads(BOOK.read_bytes())
+    data["entries"]["........."]["scores"][0] = "zero"
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    assert errors
+
+
+def test_committed_book_and_vectors_equal_a_fresh_build(tmp_path: Path) -> None:
+    out = tmp_path / "tictactoe.json"
+    data, vectors = write_book(out, Rules(), tmp_path / "vectors.json")
+    assert out.read_bytes() == data
+    assert data == BOOK.read_bytes(), "book/tictactoe.json is stale: run `make book`"
+    assert vectors == VECTORS.read_bytes(), "book/vectors.json is stale: run `make book`"
+    again, _ = write_book(tmp_path / "again.json", Rules())
+    assert again == data  # deterministic bytes
+
+
+def test_every_key_is_canonical_and_every_move_legal(book: Book) -> None:
+    rules = book.rules
+    for key in book.canonical_keys():
+        assert canonical(rules, key)[0] == key
+        entry = book.entry(key)
+        assert entry is not None
+        free = set(legal_moves(key))
+        assert {c for c, s in enumerate(entry.scores) if s is not None} == free
+        assert {c for tier in entry.tiers for c in tier} <= free
+
+
+def test_every_reachable_position_is_found(book: Book, reachable: tuple[set[str], set[str]]) -> None:
+    unfinished, _ = reachable
+    keys = set(book.canonical_keys())
+    assert {canonical(book.rules, b)[0] for b in unfinished} == keys
+    for board in unfinished:
+        evaluation = book.evaluate(board)
+        assert set(evaluation.scores) == set(legal_moves(board))
+
+
+def test_file_is_small_and_self_describing() -> None:
+    data = orjson.loads(BOOK.read_bytes())
+    assert data["format"] == "tictactoe-book" and data["version"] == 1
+    assert data["rules"]["lines"] == [list(line) for line in Rules().lines]
+    assert len(data["symmetries"]) == 8
+    assert BOOK.stat().st_size < 100_000
+
+
+def test_a_3x4_book_loads_with_no_format_change(tmp_path: Path) -> None:
+    rules = Rules(3, 4, 3)
+    out = tmp_path / "3x4.json"
+    write_book(out, rules)
+    variant = load_book(out, rules=rules)
+    assert len(variant) == len(variant.data["entries"])
+    assert variant.evaluate("." * 12).value == 1  # the first player wins 3x4 with k=3

@@ -1,0 +1,102 @@
+"""``ttt-book`` through click's CliRunner: build, query (readable, JSON, errors), help, version."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.cli import main
+from player.book import load_book
+from player.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_build_writes_the_book_and_vectors(tmp_path: Path) -> None:
+    code, out = run("build", "--output", str(tmp_path / "b.json"))
+    assert code == 0, out
+    assert (tmp_path / "b.json").read_bytes() == (ROOT / "book" / "tictactoe.json").read_bytes()
+    assert (tmp_path / "vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
+    assert "gzipped" in out
+
+
+def test_build_other_rules(tmp_path: Path) -> None:
+    code, out = run("build", "--rules", "2x3:2", "-o", str(tmp_path / "small.json"))
+    assert code == 0, out
+    assert load_book(tmp_path / "small.json", rules=Rules(2, 3, 2)).rules == Rules(2, 3, 2)
+    assert not (tmp_path / "vectors.json").exists()
+
+
+def test_build_refuses_bad_rules(tmp_path: Path) -> None:
+    code, out = run("build", "--rules", "3x3:5", "-o", str(tmp_path / "x.json"))
+    assert code == 2 and "k=5" in out
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_query_readable_in_the_boards_own_orientation() -> None:
+    # . . .
+    # . O .      X to move: X has the corner 8 only... (rotated copy of a stored entry)
+    # X . .
+    code, out = run("query", "....O.X..")
+    assert code == 0, out
+    assert "X to move: draw" in out
+    assert "optimal moves" in out
+
+
+def test_query_json_is_mapped_to_the_given_orientation() -> None:
+    code, out = run("query", "--json", "XX.OO....")
+    assert code == 0, out
+    answer = json.loads(out)
+    assert answer["value"] == "win" and answer["plies"] == 1
+    assert answer["optimal"] == [2]
+    assert answer["moves"]["2"] == {"plies": 1, "score": 9, "value": "win"}
+
+
+def test_query_when_o_moved_first() -> None:
+    # O O .
+    # X . .      O moved first; X to move must block at cell 2
+    # . . .
+    code, out = run("query", "--json", "--first", "O", "OO.X.....")
+    assert code == 0, out
+    answer = json.loads(out)
+    assert answer["turn"] == "X" and answer["optimal"] == [2]
+
+
+@pytest.mark.parametrize(
+    ("board", "words"),
+    [
+        ("X.O", "has 3 cells"),
+        ("X.O.Z....", "'Z'"),
+        ("XX.......", "2 X and 0 O"),
+        ("XXXOO....", "finished"),
+        ("XXXOOO...", "unreachable"),
+        ("x" * 5000, "too long"),
+    ],
+)
+def test_query_refuses_bad_boards_in_one_line(board: str, words: str) -> None:
+    code, out = run("query", board)
+    assert code == 2
+    assert words in out
+    assert "Traceback" not in out
+
+
+def test_query_with_a_missing_book(tmp_path: Path) -> None:
+    code, out = run("query", "--book", str(tmp_path / "none.json"), ".........")
+    assert code == 1
+    assert "none.json: no such file" in out
+
+
+def test_help_and_version() -> None:
+    code, out = run("--help")
+    assert code == 0 and "build" in out and "query" in out
+    code, out = run("--version")
+    assert code == 0 and "ttt-book" in out

@@ -1,0 +1,34 @@
+"""player/ is the runtime every reader needs: it never imports generator/."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_player_module_mentions_generator() -> None:
+    for path in sorted((ROOT / "player").glob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            else:
+                continue
+            assert not any(n.split(".")[0] == "generator" for n in names), f"{path.name} imports {names}"
+
+
+def test_importing_every_player_module_loads_no_generator_module() -> None:
+    modules = [f"player.{p.stem}" for p in (ROOT / "player").glob("*.py") if p.stem != "__main__"]
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}: importlib.import_module(m)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'generator'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"

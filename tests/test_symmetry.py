@@ -1,0 +1,86 @@
+"""The rules' derived tables: lines and symmetries are right, and canonical form is invariant."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from player.board import canonical, transform
+from player.rules import Rules, RulesError
+
+SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3)]
+
+
+def test_3x3_has_the_8_familiar_lines() -> None:
+    lines = {frozenset(line) for line in Rules().lines}
+    assert lines == {
+        frozenset(x)
+        for x in [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    }
+
+
+def test_line_counts_of_other_shapes() -> None:
+    # 3x4, k=3: rows 3*2, columns 4*1, diagonals 2*2 each way -> 6 + 4 + 4 = 14
+    assert len(Rules(3, 4, 3).lines) == 14
+    # 4x4, k=4: 4 rows, 4 columns, 2 diagonals
+    assert len(Rules(4, 4, 4).lines) == 10
+
+
+@pytest.mark.parametrize("rules", SHAPES, ids=str)
+def test_symmetries_are_permutations_forming_a_group(rules: Rules) -> None:
+    perms = [s.perm for s in rules.symmetries]
+    expected = 8 if rules.rows == rules.cols else 4 if min(rules.rows, rules.cols) > 1 else 2
+    assert len(perms) == expected
+    assert len(set(perms)) == len(perms)
+    assert perms[0] == tuple(range(rules.cells))  # identity first
+    for p in perms:
+        assert sorted(p) == list(range(rules.cells))
+    as_set = set(perms)
+    for p, q in itertools.product(perms, perms):
+        assert tuple(p[q[i]] for i in range(rules.cells)) in as_set  # closed under composition
+    for s in rules.symmetries:
+        assert tuple(s.perm[s.inverse[i]] for i in range(rules.cells)) == perms[0]
+
+
+@pytest.mark.parametrize("rules", SHAPES, ids=str)
+def test_symmetries_map_lines_onto_lines(rules: Rules) -> None:
+    lines = {frozenset(line) for line in rules.lines}
+    for s in rules.symmetries:
+        assert {frozenset(s.perm[c] for c in line) for line in lines} == lines
+
+
+def test_rotation_names_match_the_picture() -> None:
+    # X . .      . . X
+    # . . .  ->  . . .   a quarter turn clockwise moves the top-left corner to the top right
+    # . . .      . . .
+    by_name = {s.name: s for s in Rules().symmetries}
+    assert transform("X........", by_name["rotate 90 clockwise"]) == "..X......"
+    assert transform("X........", by_name["rotate 90 counter-clockwise"]) == "......X.."
+    assert transform("X........", by_name["rotate 180"]) == "........X"
+
+
+def test_canonical_form_is_invariant(reachable: tuple[set[str], set[str]]) -> None:
+    rules = Rules()
+    unfinished, finished = reachable
+    for board in unfinished | finished:
+        key, used = canonical(rules, board)
+        assert transform(board, used) == key
+        assert key == min(transform(board, s) for s in rules.symmetries)
+        for s in rules.symmetries:
+            assert canonical(rules, transform(board, s))[0] == key
+
+
+@pytest.mark.parametrize("text", ["3x3:4", "0x3", "5x5:3", "axb", "3x", "3"])
+def test_bad_rules_are_refused_with_the_value(text: str) -> None:
+    with pytest.raises(RulesError, match=r"\S"):
+        Rules.parse(text)
+
+
+def test_rules_are_immutable_values() -> None:
+    rules = Rules(3, 4, 3)
+    assert rules == Rules.parse("3x4:3")
+    assert hash(rules) == hash(Rules(3, 4, 3))
+    assert eval(repr(rules)) == rules
+    with pytest.raises(AttributeError):
+        rules.k = 4  # type: ignore[misc]
