@@ -7,7 +7,6 @@ the entry back onto the board's own orientation.
 
 from __future__ import annotations
 
-import json
 import os
 from operator import itemgetter
 
@@ -19,8 +18,9 @@ from player.board import (
     check_playable,
     swap_marks,
 )
-from player.checksum import content_checksum
+from player.checksum import content_checksum, matches
 from player.errors import BoardError, BookError
+from player.fastjson import loads
 from player.format import FORMAT_NAME, FORMAT_VERSION, MAX_BOOK_BYTES
 from player.rules import STANDARD, Cell, Rules, RulesError, Symmetry
 from player.value import Frozen
@@ -266,21 +266,22 @@ def parse_book(
     except UnicodeDecodeError as error:
         raise BookError(source, f"is not UTF-8 text (byte {error.start})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise BookError(
-            source, f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
+        data = loads(text)
     except RecursionError:
         raise BookError(source, "is not a book: JSON nested too deeply") from None
-    return _validate(data, source, rules, lazy)
+    except ValueError as error:  # json.JSONDecodeError
+        line, column = getattr(error, "lineno", None), getattr(error, "colno", None)
+        where = f"line {line}, column {column}: " if line is not None else ""
+        reason = getattr(error, "msg", str(error))
+        raise BookError(source, f"is not valid JSON ({where}{reason})") from None
+    return _validate(data, source, rules, lazy, raw)
 
 
 def _is_int(value: object) -> bool:
     return type(value) is int
 
 
-def _validate(data: Any, source: str, expected: Rules | None, lazy: bool) -> Book:
+def _validate(data: Any, source: str, expected: Rules | None, lazy: bool, raw: bytes | None = None) -> Book:
     """Check every field a reader relies on; the first problem becomes one BookError."""
 
     def fail(reason: str) -> BookError:
@@ -315,8 +316,8 @@ def _validate(data: Any, source: str, expected: Rules | None, lazy: bool) -> Boo
         raise fail(f"has {len(raw_entries)} entries but its counts say {stated!r}")
     if not all(type(key) is str for key in raw_entries):
         raise fail("has an entry key that is not a string")
-    actual = content_checksum(data)
-    if actual != checksum:
+    if not matches(data, raw):
+        actual = content_checksum(data)
         raise fail(f"checksum {checksum!r} does not match its content ({actual}): the file was altered")
     book = Book(rules, raw_entries, _EntryChecker(rules, fail), source, data)
     if not lazy:

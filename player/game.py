@@ -1,0 +1,128 @@
+"""A game session: the board as the game holds it, whose turn, undo, hints, the computer's move.
+
+Cells here are the book's (0 to 8); the screen shows them to people as 1 to 9. Marks are the
+game's own: when O moves first, the book is asked with ``first="O"`` and swaps them itself.
+"""
+
+from __future__ import annotations
+
+from player.board import EMPTY, FIRST, SECOND, legal_moves, other, winner
+from player.book import Book
+from player.errors import IllegalMoveError
+from player.levels import LEVELS, LevelError, choose_move
+from player.rules import Cell
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+
+
+def check_mark(mark: str, what: str = "mark") -> str:
+    """``X`` or ``O`` (any case), else ValueError naming the value."""
+    if type(mark) is not str or mark.upper() not in (FIRST, SECOND):
+        raise ValueError(f"{what} must be X or O, got {mark!r}")
+    return mark.upper()
+
+
+def check_level(level: str) -> str:
+    """A known level name, else LevelError naming it."""
+    if level not in LEVELS:
+        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return level
+
+
+class Game:
+    """One game: moves so far, and the levels the computer plays each mark at.
+
+    ``levels`` maps each mark the computer plays to its level; the other mark (if any) is the
+    human's. The session mutates; every board it holds is an immutable string.
+    """
+
+    def __init__(
+        self,
+        book: Book,
+        *,
+        first: str = FIRST,
+        levels: dict[str, str] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.book = book
+        self.first = check_mark(first, "first")
+        self.levels = {check_mark(m): check_level(lv) for m, lv in (levels or {}).items()}
+        self.rng = rng
+        self.board = EMPTY * book.rules.cells
+        self.moves: list[tuple[str, Cell]] = []
+
+    @property
+    def turn(self) -> str:
+        """The mark to move."""
+        return self.first if len(self.moves) % 2 == 0 else other(self.first)
+
+    @property
+    def winner(self) -> str | None:
+        """The mark that has a line, if any."""
+        return winner(self.book.rules, self.board)
+
+    @property
+    def is_over(self) -> bool:
+        """Someone has won, or the board is full."""
+        return EMPTY not in self.board or self.winner is not None
+
+    @property
+    def computer_to_move(self) -> bool:
+        """True when the mark to move is played by the computer."""
+        return not self.is_over and self.turn in self.levels
+
+    def free_cells(self) -> list[Cell]:
+        """Cells still free (none once the game is over)."""
+        return [] if self.is_over else legal_moves(self.board)
+
+    def play(self, cell: Cell) -> None:
+        """Put the side to move's mark on ``cell``; raises IllegalMoveError and changes nothing
+        if the cell is off the board or taken, or the game is over."""
+        if self.is_over:
+            raise IllegalMoveError(f"the game is over; cell {cell!r} cannot be played")
+        if type(cell) is not int or not 0 <= cell < len(self.board):
+            raise IllegalMoveError(f"cell {cell!r} is off the board")
+        if self.board[cell] != EMPTY:
+            raise IllegalMoveError(f"cell {cell + 1} is taken by {self.board[cell]}")
+        mark = self.turn
+        self.board = self.board[:cell] + mark + self.board[cell + 1 :]
+        self.moves.append((mark, cell))
+
+    def computer_move(self) -> Cell:
+        """Choose (from the book) and play the computer's move; returns the cell."""
+        level = self.levels[self.turn]
+        cell = choose_move(self.book, self.board, level, first=self.first, rng=self.rng)
+        self.play(cell)
+        return cell
+
+    def undo(self) -> list[tuple[str, Cell]]:
+        """Take back the human's last move and every computer move after it; returns them.
+
+        Nothing is undone (empty list) when the human has not moved yet.
+        """
+        humans = [i for i, (mark, _) in enumerate(self.moves) if mark not in self.levels]
+        if not humans:
+            return []
+        undone = self.moves[humans[-1] :]
+        del self.moves[humans[-1] :]
+        board = EMPTY * self.book.rules.cells
+        for mark, cell in self.moves:
+            board = board[:cell] + mark + board[cell + 1 :]
+        self.board = board
+        return undone
+
+    def hints(self) -> dict[Cell, tuple[int, int]]:
+        """Every free cell's (value, plies) for the side to move, from the book."""
+        if self.is_over:
+            return {}
+        evaluation = self.book.evaluate(self.board, first=self.first)
+        return {cell: evaluation.outcome(cell) for cell in sorted(evaluation.scores)}
+
+    def result(self) -> str:
+        """``X wins``, ``O wins``, ``draw``, or ``unfinished``."""
+        if not self.is_over:
+            return "unfinished"
+        won = self.winner
+        return f"{won} wins" if won else "draw"

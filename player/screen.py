@@ -1,0 +1,50 @@
+"""Text for people: the board with free cells numbered from 1, outcomes in words.
+
+Pure functions returning strings; colour is a ``paint(text, mark)`` callable the caller passes
+(the CLI gives one that respects NO_COLOR and non-terminal output), so this module needs no
+terminal library.
+"""
+
+from __future__ import annotations
+
+from player.board import EMPTY
+from player.rules import STANDARD, Rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Paint = Callable[[str, str], str]
+
+WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def plain(text: str, kind: str) -> str:
+    """No colour."""
+    return text
+
+
+def outcome_words(value: int, plies: int) -> str:
+    """``win in 3``, ``draw`` or ``loss in 4``: plies to the end, this move included."""
+    return "draw" if value == 0 else f"{WORDS[value]} in {plies}"
+
+
+def grid(
+    board: str, rules: Rules = STANDARD, paint: Paint = plain, labels: dict[int, str] | None = None
+) -> str:
+    """The board, marks painted, free cells shown by number (1 up) or by ``labels[cell]``."""
+    width = max([1, *(len(text) for text in (labels or {}).values())])
+    rows = []
+    for r in range(rules.rows):
+        cells = []
+        for c in range(rules.cols):
+            i = r * rules.cols + c
+            mark = board[i]
+            if mark == EMPTY:
+                text = (labels or {}).get(i, str(i + 1))
+                cells.append(paint(text.center(width), "free"))
+            else:
+                cells.append(paint(mark.center(width), mark))
+        rows.append(" " + " | ".join(cells))
+    rule = "\n" + "+".join(["-" * (width + 2)] * rules.cols) + "\n"
+    return rule.join(rows)

@@ -1,0 +1,132 @@
+"""Scripted games: the human's moves given up front, the computer answering from the book.
+
+``play_script`` simulates the whole game before anything is printed, so a bad move list is
+refused whole; ``transcript_text`` and ``transcript_json`` render the result.
+"""
+
+from __future__ import annotations
+
+from player.board import FIRST, other
+from player.book import Book
+from player.errors import IllegalMoveError
+from player.game import Game, check_level, check_mark
+from player.screen import grid
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+    from typing import Any
+
+MAX_SCRIPT_CHARS = 1000
+
+
+class ScriptError(ValueError):
+    """A move list that cannot be played: not numbers, off the board, taken, or past the end."""
+
+
+def parse_moves(text: str) -> list[int]:
+    """``"5,1,9"`` or ``"5 1 9"`` (or one per line) as people number cells: 1 up, reading order."""
+    if len(text) > MAX_SCRIPT_CHARS:
+        raise ScriptError(f"the move list is {len(text)} characters long; at most {MAX_SCRIPT_CHARS}")
+    words = text.replace(",", " ").split()
+    moves = []
+    for word in words:
+        if not word.isdigit() or not word.isascii():
+            raise ScriptError(f"move {word!r} is not a cell number")
+        moves.append(int(word))
+    return moves
+
+
+def play_script(
+    book: Book,
+    moves: list[int],
+    *,
+    human: str = FIRST,
+    first: str = FIRST,
+    level: str = "perfect",
+    rng: random.Random | None = None,
+) -> Game:
+    """Play ``moves`` (numbered from 1) for ``human``; the computer plays the other mark.
+
+    Raises ScriptError naming the first move that cannot be played. The game may end
+    unfinished if the moves run out.
+    """
+    human = check_mark(human, "mark")
+    game = Game(book, first=first, levels={other(human): check_level(level)}, rng=rng)
+    cells = book.rules.cells
+    for number, move in enumerate(moves, 1):
+        while game.computer_to_move:
+            game.computer_move()
+        if game.is_over:
+            raise ScriptError(f"move {move} (move {number} of the list) comes after the game ended")
+        if not 1 <= move <= cells:
+            raise ScriptError(f"move {move} (move {number} of the list) is off the board: use 1 to {cells}")
+        try:
+            game.play(move - 1)
+        except IllegalMoveError:
+            raise ScriptError(
+                f"move {move} (move {number} of the list) is illegal: cell {move} is taken "
+                f"by {game.board[move - 1]}"
+            ) from None
+    while game.computer_to_move:
+        game.computer_move()
+    return game
+
+
+def outcome_for(game: Game, human: str) -> str:
+    """``win``, ``draw``, ``loss`` from the human's side, or ``unfinished``."""
+    if not game.is_over:
+        return "unfinished"
+    won = game.winner
+    return "draw" if won is None else "win" if won == human else "loss"
+
+
+def transcript_json(game: Game, human: str | None, level: str, seed: int | None) -> str:
+    """A machine-readable transcript (cells numbered from 1, as typed); ``human=None`` when the
+    computer played both sides."""
+    import json  # here, not at the top: the text transcript's start-up skips it (launch.py)
+
+    document: dict[str, Any] = {
+        "format": "ttt-play-transcript",
+        "version": 1,
+        "human": human,
+        "computer": other(human) if human else "both",
+        "first": game.first,
+        "level": level,
+        "seed": seed,
+        "moves": [
+            {"mark": mark, "cell": cell + 1, "by": "human" if mark == human else "computer"}
+            for mark, cell in game.moves
+        ],
+        "board": game.board,
+        "result": game.result(),
+        "winner": game.winner,
+        "outcome": outcome_for(game, human) if human else None,
+    }
+    return json.dumps(document, sort_keys=True)
+
+
+def transcript_text(game: Game, human: str, level: str) -> str:
+    """The game move by move, each board drawn, then the result."""
+    rules = game.book.rules
+    lines = [
+        f"You play {human}, the computer plays {other(human)} at level {level}; {game.first} moves first.",
+    ]
+    board = "." * rules.cells
+    for mark, cell in game.moves:
+        board = board[:cell] + mark + board[cell + 1 :]
+        who = "you" if mark == human else "computer"
+        lines += ["", f"{mark} ({who}) plays {cell + 1}", grid(board, rules)]
+    lines.append("")
+    lines.append(result_line(game, human))
+    return "\n".join(lines)
+
+
+def result_line(game: Game, human: str) -> str:
+    """One line: who won, from the human's side."""
+    outcome = outcome_for(game, human)
+    if outcome == "unfinished":
+        return "Unfinished: the moves ran out before the game ended."
+    if outcome == "draw":
+        return "Result: draw."
+    return f"Result: {game.winner} wins — you {'win' if outcome == 'win' else 'lose'}."

@@ -1,0 +1,148 @@
+"""The interactive game loop, with its input and output injected (so tests can drive it).
+
+Bad input never changes the game: every line is checked before anything is played, and each
+problem gets one line and a new prompt.
+"""
+
+from __future__ import annotations
+
+from player.board import other
+from player.book import Book
+from player.game import Game
+from player.screen import grid, outcome_words, plain
+from player.script import outcome_for, result_line
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+    from collections.abc import Callable
+
+    from player.screen import Paint
+
+    ReadLine = Callable[[str], str | None]
+    Write = Callable[[str], None]
+
+MAX_LINE = 100
+HELP = """Type a free cell's number and press Enter. The cells are numbered like a phone keypad
+read from the top: 1 2 3 / 4 5 6 / 7 8 9.
+  h   hint: what every free cell leads to with best play from then on
+  u   undo your last move (and the computer's reply)
+  ?   this help
+  q   quit"""
+
+
+class Tally:
+    """Wins, draws and losses of the human across the games of one session."""
+
+    def __init__(self) -> None:
+        self.wins = 0
+        self.draws = 0
+        self.losses = 0
+
+    def add(self, outcome: str) -> None:
+        if outcome == "win":
+            self.wins += 1
+        elif outcome == "draw":
+            self.draws += 1
+        elif outcome == "loss":
+            self.losses += 1
+
+    def __str__(self) -> str:
+        return f"you {self.wins} won, {self.draws} drawn, {self.losses} lost"
+
+
+def hint_text(game: Game, paint: Paint = plain) -> str:
+    """Each free cell labelled W<n> (win in n plies), D (draw) or L<n> (loss in n plies)."""
+    hints = game.hints()
+    labels = {}
+    for cell, (value, plies) in hints.items():
+        labels[cell] = "D" if value == 0 else f"{'W' if value > 0 else 'L'}{plies}"
+    listing = ", ".join(f"{cell + 1}: {outcome_words(*hints[cell])}" for cell in hints)
+    return (
+        f"Hint for {game.turn} (plies counted for both players, this move included):\n"
+        f"{grid(game.board, game.book.rules, paint, labels)}\n{listing}"
+    )
+
+
+def run_session(
+    book: Book,
+    *,
+    human: str,
+    first: str,
+    level: str,
+    read_line: ReadLine,
+    write: Write,
+    paint: Paint = plain,
+    rng: random.Random | None = None,
+) -> Tally:
+    """Play games until the human quits or input ends; returns the tally."""
+    tally = Tally()
+    cells = book.rules.cells
+    while True:
+        game = Game(book, first=first, levels={other(human): level}, rng=rng)
+        write(f"\nNew game: you are {human}, the computer is {other(human)} ({level}); {first} moves first.")
+        if not _play_one(game, human, cells, read_line, write, paint):
+            write(f"Goodbye. Tally: {tally}.")
+            return tally
+        outcome = outcome_for(game, human)
+        tally.add(outcome)
+        write(grid(game.board, book.rules, paint))
+        write(result_line(game, human))
+        write(f"Tally: {tally}.")
+        while True:
+            answer = read_line("Play again? [y] same sides, [s] swap sides, [n] no: ")
+            if answer is None or answer.strip().lower() in ("n", "no", "q", "quit"):
+                write(f"Goodbye. Tally: {tally}.")
+                return tally
+            choice = answer.strip().lower()
+            if choice in ("", "y", "yes"):
+                break
+            if choice in ("s", "swap"):
+                human = other(human)
+                break
+            write("Please answer y, s or n.")
+
+
+def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Write, paint: Paint) -> bool:
+    """Play one game to its end; False if the human quit or input ended first."""
+    rules = game.book.rules
+    while not game.is_over:
+        if game.computer_to_move:
+            mark = game.turn
+            cell = game.computer_move()
+            write(f"The computer ({mark}) plays {cell + 1}.")
+            continue
+        write("")
+        write(grid(game.board, rules, paint))
+        line = read_line(f"Your move ({game.turn}) [1-{cells}, h hint, u undo, ? help, q quit]: ")
+        if line is None:
+            write("")
+            write("End of input.")
+            return False
+        command = line.strip().lower()
+        if len(line) > MAX_LINE:
+            write(f"That line is {len(line)} characters long; type one cell number.")
+        elif not command:
+            write(f"Type a cell number from 1 to {cells}, or ? for help.")
+        elif command in ("q", "quit", "exit"):
+            return False
+        elif command in ("?", "help"):
+            write(HELP)
+        elif command in ("h", "hint"):
+            write(hint_text(game, paint))
+        elif command in ("u", "undo"):
+            undone = game.undo()
+            if undone:
+                write("Undone: " + ", ".join(f"{mark} at {cell + 1}" for mark, cell in undone) + ".")
+            else:
+                write("Nothing to undo yet.")
+        elif not command.isdigit() or not command.isascii():
+            write(f"{line.strip()!r} is not a cell number; type 1 to {cells}, or ? for help.")
+        elif not 1 <= int(command) <= cells:
+            write(f"There is no cell {int(command)}; type 1 to {cells}.")
+        elif game.board[int(command) - 1] != ".":
+            free = " ".join(str(c + 1) for c in game.free_cells())
+            write(f"Cell {int(command)} is taken by {game.board[int(command) - 1]}; free cells: {free}.")
+        else:
+            game.play(int(command) - 1)
+    return True

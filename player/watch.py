@@ -1,0 +1,47 @@
+"""Computer against computer, each side at its own level, every move printed."""
+
+from __future__ import annotations
+
+import time
+
+from player.book import Book
+from player.game import Game
+from player.screen import grid, plain
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+
+    from player.screen import Paint
+    from player.session import Write
+
+
+def watch_game(
+    book: Book,
+    *,
+    first: str,
+    levels: dict[str, str],
+    write: Write,
+    paint: Paint = plain,
+    rng: random.Random | None = None,
+    delay: float = 0.0,
+    quiet: bool = False,
+) -> Game:
+    """Play one game between two book players; print each move unless ``quiet``."""
+    game = Game(book, first=first, levels=levels, rng=rng)
+    if not quiet:
+        write(f"X plays at level {levels['X']}, O at level {levels['O']}; {first} moves first.")
+    while not game.is_over:
+        mark = game.turn
+        cell = game.computer_move()
+        if not quiet:
+            write("")
+            write(f"{mark} ({levels[mark]}) plays {cell + 1}")
+            write(grid(game.board, book.rules, paint))
+        if delay:
+            time.sleep(delay)
+    if not quiet:
+        won = game.winner
+        write("")
+        write(f"Result: {won} wins." if won else "Result: draw.")
+    return game
