@@ -14,6 +14,7 @@ from typing import Any
 
 import click
 
+from generator.atomic import write_atomically
 from generator.book import write_book
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
@@ -186,3 +187,37 @@ def run() -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+
+
+@main.command()
+@click.option(
+    "--book",
+    "book_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    envvar="TTT_BOOK",
+    help="Book file (default: the packaged book). Env: TTT_BOOK.",
+)
+@click.option(
+    "--update",
+    "readme",
+    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="Replace the table between its markers in this file (e.g. README.md).",
+)
+def levels(book_path: Path | None, readme: Path | None) -> None:
+    """Print each play level's exact win / draw / loss percentages against the reference
+    opponents (random and novice), computed by enumerating every game."""
+    from generator.levels_table import END, START, markdown_table
+
+    table = markdown_table(_load(book_path, Rules()))
+    if readme is None:
+        click.echo(table)
+        return
+    text = readme.read_text()
+    if START not in text or END not in text:
+        raise click.ClickException(f"{readme}: no {START} ... {END} markers to replace")
+    before, rest = text.split(START, 1)
+    _, after = rest.split(END, 1)
+    write_atomically(readme, (before + table + after).encode())
+    click.echo(f"updated the levels table in {readme}")

@@ -71,7 +71,7 @@ def open_book(path: str | None) -> Book:
 @click.option(
     "--book",
     "book_path",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
     envvar="TTT_BOOK",
     default=None,
     help="Play from this book file instead of the packaged one. Env: TTT_BOOK.",
@@ -129,7 +129,12 @@ def main(
         seed = int.from_bytes(os.urandom(6), "big")
     rng = random.Random(seed)
     book = open_book(book_path)
-    paint = painter(colour_wanted(sys.stdout, color))
+    colour = colour_wanted(sys.stdout, color)
+    paint = painter(colour)
+
+    def write(text: str) -> None:
+        click.echo(text, color=colour)
+
     if watch:
         from player.watch import watch_game
 
@@ -138,7 +143,7 @@ def main(
             first=first,
             levels={FIRST: x_level.lower(), SECOND: o_level.lower()},
             rng=rng,
-            write=click.echo,
+            write=write,
             paint=paint,
             delay=delay,
             quiet=as_json,
@@ -151,7 +156,7 @@ def main(
     if moves is not None:
         run_script(book, moves, mark=mark, first=first, level=level, rng=rng, seed=seed, as_json=as_json)
         return
-    session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint)
+    session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
 
 
 def run_script(
@@ -177,7 +182,9 @@ def run_script(
         sys.exit(1)
 
 
-def session_loop(book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint) -> None:  # type: ignore[no-untyped-def]
+def session_loop(  # type: ignore[no-untyped-def]
+    book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint, write
+) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
 
     def read_line(prompt: str) -> str | None:
@@ -194,7 +201,7 @@ def session_loop(book: Book, *, mark: str, first: str, level: str, rng: random.R
             first=first,
             level=level,
             read_line=read_line,
-            write=click.echo,
+            write=write,
             paint=paint,
             rng=rng,
         )

@@ -5,6 +5,7 @@
 * ``hard``: looks 4 plies ahead in the book's scores: takes the fastest win it can see within
   4 plies (an immediate win, or a fork), avoids any move the book says loses within 4 plies,
   and otherwise plays uniformly at random. It misses deeper wins and deeper traps.
+  When every move loses within its horizon, a level plays one that loses as late as possible.
 * ``medium``: looks 2 plies ahead: wins at once when it can, blocks when the other side threatens
   to win next (avoids moves that lose in 2 plies), otherwise random, much like the novice.
 * ``easy``: looks 1 ply ahead: wins at once when it can, otherwise plays at random (it does not
@@ -46,7 +47,10 @@ def candidates(evaluation: Evaluation, level: str) -> tuple[Cell, ...]:
         fastest = min(seen[c][1] for c in wins)
         return tuple(sorted(c for c in wins if seen[c][1] == fastest))
     safe = [c for c, (value, plies) in seen.items() if not (value < 0 and plies <= horizon)]
-    return tuple(sorted(safe or seen))
+    if safe:
+        return tuple(sorted(safe))
+    slowest = max(evaluation.scores.values())  # every move loses in sight: put it off longest
+    return tuple(sorted(c for c, score in evaluation.scores.items() if score == slowest))
 
 
 def choose_move(

@@ -106,14 +106,17 @@ def run_session(
 def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Write, paint: Paint) -> bool:
     """Play one game to its end; False if the human quit or input ended first."""
     rules = game.book.rules
+    shown = None  # the board last drawn: redraw only when it changes
     while not game.is_over:
         if game.computer_to_move:
             mark = game.turn
             cell = game.computer_move()
             write(f"The computer ({mark}) plays {cell + 1}.")
             continue
-        write("")
-        write(grid(game.board, rules, paint))
+        if shown != game.board:
+            write("")
+            write(grid(game.board, rules, paint))
+            shown = game.board
         line = read_line(f"Your move ({game.turn}) [1-{cells}, h hint, u undo, ? help, q quit]: ")
         if line is None:
             write("")

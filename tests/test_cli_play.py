@@ -1,0 +1,344 @@
+"""``ttt-play`` through click's CliRunner, and as a process for the fast path and import checks."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from player.book import Book
+from player.cli import main
+from player.launch import parse_fast
+from player.script import play_script
+
+ROOT = Path(__file__).resolve().parent.parent
+BOOK = ROOT / "book" / "tictactoe.json"
+PLAY = [sys.executable, "-c", "import sys; from player.launch import main; sys.exit(main())"]
+
+
+def invoke(
+    args: list[str], stdin: str | None = None, env: dict[str, str] | None = None, *, stdout_only: bool = False
+) -> tuple[int, str]:
+    result = CliRunner().invoke(main, args, input=stdin, env=env, prog_name="ttt-play")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout if stdout_only else result.output
+
+
+def finishing_moves(
+    book: Book, seed: int, *, human: str = "X", first: str = "X", level: str = "perfect"
+) -> list[int]:
+    """A legal move list (numbered from 1) that finishes the game the CLI plays with ``seed``:
+    the human always takes the lowest free cell."""
+    moves: list[int] = []
+    while True:
+        game = play_script(book, moves, human=human, first=first, level=level, rng=random.Random(seed))
+        if game.is_over:
+            return moves
+        moves.append(game.free_cells()[0] + 1)
+
+
+# ---------------------------------------------------------------- scripted games
+
+
+@pytest.mark.parametrize(("human", "first"), [("X", "X"), ("O", "X"), ("X", "O"), ("O", "O")])
+def test_scripted_game_prints_the_game_and_result(book: Book, human: str, first: str) -> None:
+    moves = finishing_moves(book, 11, human=human, first=first)
+    code, out = invoke(
+        ["--moves", ",".join(map(str, moves)), "--seed", "11", "--mark", human, "--first", first]
+    )
+    assert code == 0, out
+    assert f"You play {human}" in out and f"{first} moves first" in out
+    assert "Result:" in out
+    assert "you win" not in out  # the perfect level never loses
+    assert out.count("(you) plays") == len(moves)
+
+
+def test_scripted_json_transcript(book: Book) -> None:
+    moves = finishing_moves(book, 5)
+    code, out = invoke(["--moves", " ".join(map(str, moves)), "--seed", "5", "--json"])
+    assert code == 0, out
+    transcript = json.loads(out)
+    assert transcript["seed"] == 5 and transcript["human"] == "X" and transcript["level"] == "perfect"
+    assert [m["cell"] for m in transcript["moves"] if m["by"] == "human"] == moves
+    assert transcript["result"] in ("draw", "O wins")
+    assert transcript["outcome"] in ("draw", "loss")
+    assert len(transcript["board"]) == 9
+
+
+def test_moves_from_standard_input_when_it_is_not_a_terminal(book: Book) -> None:
+    moves = finishing_moves(book, 3)
+    code, out = invoke(["--seed", "3"], stdin="\n".join(map(str, moves)) + "\n")
+    assert code == 0, out
+    assert "Result:" in out
+
+
+def test_unfinished_script_exits_1(book: Book) -> None:
+    code, out = invoke(["--moves", "5", "--seed", "1"])
+    assert code == 1
+    assert "Unfinished" in out
+
+
+@pytest.mark.parametrize(
+    ("moves", "words"),
+    [
+        ("5,5", "move 5 (move 2 of the list) is illegal"),
+        ("0", "move 0 (move 1 of the list) is off the board"),
+        ("12", "move 12 (move 1 of the list) is off the board"),
+        ("5,abc", "move 'abc' is not a cell number"),
+        ("5,-1", "is not a cell number"),
+        ("1" * 2000, "at most 1000"),
+    ],
+)
+def test_illegal_script_is_a_usage_error_naming_the_move(moves: str, words: str) -> None:
+    code, out = invoke(["--moves", moves, "--seed", "1"])
+    assert code == 2, out
+    assert words in out
+    assert "Traceback" not in out
+
+
+def test_moves_after_the_end_are_refused(book: Book) -> None:
+    moves = finishing_moves(book, 4)
+    code, out = invoke(["--moves", ",".join(map(str, [*moves, 1])), "--seed", "4"])
+    assert code == 2
+    assert "after the game ended" in out
+
+
+# ---------------------------------------------------------------- book problems
+
+
+def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    data = json.loads(BOOK.read_bytes())
+    cases: dict[str, tuple[Path, str]] = {}
+
+    def write(name: str, content: bytes | str, words: str) -> None:
+        path = tmp_path / f"{name}.json"
+        path.write_bytes(content.encode() if isinstance(content, str) else content)
+        cases[name] = (path, words)
+
+    cases["missing"] = (tmp_path / "nowhere.json", "no such file")
+    cases["directory"] = (tmp_path, "is a directory")
+    write("malformed", BOOK.read_text()[:5000], "not valid JSON")
+    write("binary", b"\xff\xfe\x00garbage", "not UTF-8")
+    write("empty", "", "is empty")
+    write("version", json.dumps({**data, "version": 99}), "format version 99")
+    write("rules", json.dumps({**data, "rules": {**data["rules"], "k": 2}}), "winning lines")
+    write("checksum", json.dumps({**data, "counts": {**data["counts"], "games": 1}}), "checksum")
+    write("not-a-book", "[1, 2, 3]", "not an object")
+    return cases
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["missing", "directory", "malformed", "binary", "empty", "version", "rules", "checksum", "not-a-book"],
+)
+def test_bad_book_is_one_line_naming_the_file_status_2(tmp_path: Path, case: str) -> None:
+    path, words = damaged_books(tmp_path)[case]
+    for args, env in (
+        (["--book", str(path), "--moves", "5"], None),
+        (["--moves", "5"], {"TTT_BOOK": str(path)}),
+    ):
+        code, out = invoke(args, env=env)
+        assert code == 2, out
+        assert words in out
+        assert str(path) in out
+        assert len(out.strip().splitlines()) == 1, out
+
+
+def test_wrong_rules_book_is_refused(tmp_path: Path) -> None:
+    from generator.book import write_book
+    from player.rules import Rules
+
+    other = tmp_path / "3x4.json"
+    write_book(other, Rules(2, 3, 2))
+    code, out = invoke(["--book", str(other), "--moves", "1"])
+    assert code == 2
+    assert "is a book for 2x3 k=2, not 3x3 k=3" in out
+
+
+# ---------------------------------------------------------------- interactive
+
+
+def play(stdin: str, *args: str) -> tuple[int, str]:
+    return invoke(["--interactive", "--seed", "2", *args], stdin=stdin)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("abc", "'abc' is not a cell number"),
+        ("12", "There is no cell 12"),
+        ("0", "There is no cell 0"),
+        ("", "Type a cell number from 1 to 9"),
+        ("   ", "Type a cell number from 1 to 9"),
+        ("7" * 500, "500 characters long"),
+        ("5.5", "is not a cell number"),
+        ("٣", "is not a cell number"),
+    ],
+)
+def test_bad_lines_get_one_message_and_change_nothing(line: str, words: str) -> None:
+    code, out = play(f"{line}\nq\n")
+    assert code == 0
+    assert words in out
+    assert "plays" not in out  # nothing was played
+
+
+def test_occupied_cell_is_refused_and_the_game_goes_on() -> None:
+    code, out = play("5\n5\nq\n")
+    assert code == 0
+    assert "Cell 5 is taken by X" in out
+
+
+def test_hint_undo_help_and_quit() -> None:
+    code, out = play("h\n5\nu\nu\n?\nq\n")
+    assert code == 0
+    assert "Hint for X" in out and "1: draw" in out
+    assert "Undone: X at 5, O at" in out
+    assert "Nothing to undo yet." in out
+    assert "hint: what every free cell leads to" in out
+    assert "Goodbye. Tally: you 0 won, 0 drawn, 0 lost." in out
+
+
+def test_end_of_input_ends_cleanly() -> None:
+    code, out = play("5\n")
+    assert code == 0
+    assert "End of input." in out and "Goodbye." in out
+
+
+def test_full_games_keep_a_tally_and_can_swap_sides(book: Book) -> None:
+    moves = finishing_moves(book, 2)
+    first_game = "\n".join(map(str, moves))
+    code, out = play(first_game + "\ns\n" + "\n".join("123456789") + "\nn\n")
+    assert code == 0
+    assert out.count("New game") == 2
+    assert "New game: you are O" in out
+    assert "Tally: you 0 won, 1 drawn, 0 lost." in out or "Tally: you 0 won, 0 drawn, 1 lost." in out
+    assert "Play again?" in out
+
+
+def test_computer_moves_first_when_you_play_second() -> None:
+    code, out = play("q\n", "--mark", "O")
+    assert code == 0
+    assert "The computer (X) plays" in out
+
+
+@pytest.mark.parametrize("level", ["perfect", "hard", "medium", "easy"])
+def test_every_level_plays(level: str) -> None:
+    code, out = play("1\n2\n3\n4\n5\n6\n7\n8\n9\nn\n", "--level", level)
+    assert code == 0
+    assert "Result:" in out
+
+
+def test_colour_only_when_asked_or_on_a_terminal() -> None:
+    _, plain_out = play("q\n")
+    assert "\x1b[" not in plain_out
+    _, coloured = play("q\n", "--color")
+    assert "\x1b[" in coloured
+    _, no_color = invoke(["--interactive", "--seed", "2"], stdin="q\n", env={"NO_COLOR": "1"})
+    assert "\x1b[" not in no_color
+
+
+# ---------------------------------------------------------------- watch, help, version
+
+
+def test_watch_plays_both_sides() -> None:
+    code, out = invoke(["--watch", "--seed", "1"])
+    assert code == 0
+    assert "Result: draw." in out  # perfect against perfect
+    assert out.count("(perfect) plays ") == 9
+
+
+def test_watch_levels_and_json() -> None:
+    code, out = invoke(["--watch", "--x-level", "easy", "--o-level", "perfect", "--seed", "3", "--json"])
+    assert code == 0
+    transcript = json.loads(out)
+    assert transcript["human"] is None and transcript["winner"] != "X"
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--mark", "Z"], "Invalid value for '--mark'"),
+        (["--level", "expert"], "Invalid value for '--level'"),
+        (["--seed", "x"], "Invalid value for '--seed'"),
+        (["--delay", "-1", "--watch"], "Invalid value for '--delay'"),
+        (["--bogus"], "No such option"),
+    ],
+)
+def test_bad_options(args: list[str], words: str) -> None:
+    code, out = invoke(args)
+    assert code == 2
+    assert words in out
+
+
+def test_help_and_version() -> None:
+    code, out = invoke(["--help"])
+    assert code == 0
+    for option in ("--mark", "--first", "--level", "--seed", "--book", "--moves", "--json", "--watch"):
+        assert option in out
+    code, out = invoke(["--version"])
+    assert code == 0 and "ttt-play" in out
+
+
+# ---------------------------------------------------------------- as a process
+
+
+def run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([*PLAY, *args], capture_output=True, text=True, env=env, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
+
+
+def test_fast_path_and_click_give_the_same_output(book: Book) -> None:
+    for seed in (1, 2, 3):
+        for extra, human, first, level in (
+            ([], "X", "X", "perfect"),
+            (["--json"], "X", "X", "perfect"),
+            (["--level", "easy"], "X", "X", "easy"),
+            (["--mark", "O", "--first", "O"], "O", "O", "perfect"),
+        ):
+            moves = ",".join(map(str, finishing_moves(book, seed, human=human, first=first, level=level)))
+            args = ["--moves", moves, "--seed", str(seed), *extra]
+            assert parse_fast(args) is not None
+            fast = run_process(args)
+            code, slow = invoke(args, stdout_only=True)
+            assert (fast.returncode, fast.stdout) == (code, slow), args
+    unseeded = run_process(["--moves", "5", "--json"])
+    assert unseeded.returncode == 1 and json.loads(unseeded.stdout)["result"] == "unfinished"
+
+
+def test_fast_path_hands_errors_to_click() -> None:
+    fast = run_process(["--moves", "5,5", "--seed", "1"])
+    assert fast.returncode == 2
+    assert "Invalid value for '--moves'" in fast.stderr
+    unseeded = run_process(["--moves", "5,5"])
+    assert unseeded.returncode == 2 and "move 5 (move 2 of the list) is illegal" in unseeded.stderr
+
+
+def test_options_the_fast_path_does_not_know_go_to_click() -> None:
+    assert parse_fast(["--moves", "5", "--watch"]) is None
+    assert parse_fast(["--moves", "5", "--level", "expert"]) is None
+    assert parse_fast(["--moves"]) is None
+    assert parse_fast(["--seed", "1"]) is None
+    assert parse_fast(["--moves=5", "--seed=1", "--json"]) == {"--moves": "5", "--seed": "1", "--json": True}
+
+
+def test_a_scripted_game_never_loads_the_generator(book: Book) -> None:
+    moves = ",".join(map(str, finishing_moves(book, 9)))
+    code = (
+        "import sys\n"
+        f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '9']\n"
+        "from player.launch import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "from player.cli import run\n"
+        "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] == 'generator'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert "Result:" in out.stdout
+    assert out.stdout.strip().endswith("LOADED []")

@@ -1,0 +1,86 @@
+"""The game in a real pseudo-terminal: typing moves, a hint, an undo, bad input, Ctrl-D, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pexpect
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(ROOT)
+    env["TERM"] = "xterm"
+    if not colour:
+        env["NO_COLOR"] = "1"
+    code = "import sys; from player.launch import main; sys.exit(main())"
+    child = pexpect.spawn(
+        sys.executable,
+        ["-c", code, "--seed", "2", *args],
+        env=env,
+        cwd=str(ROOT),
+        encoding="utf-8",
+        timeout=20,
+    )
+    child.setwinsize(40, 100)
+    return child
+
+
+def test_a_game_typed_at_a_terminal() -> None:
+    child = spawn()
+    child.expect_exact("Your move (X)")
+    child.sendline("abc")
+    child.expect_exact("'abc' is not a cell number")
+    child.sendline("h")
+    child.expect_exact("Hint for X")
+    child.expect_exact("1: draw")
+    child.sendline("5")
+    child.expect(r"The computer \(O\) plays (\d)")
+    reply = int(child.match.group(1))
+    child.expect_exact("Your move (X)")
+    child.sendline("u")
+    child.expect_exact(f"Undone: X at 5, O at {reply}.")
+    child.expect_exact("Your move (X)")
+    child.sendline("5")
+    child.expect_exact("The computer (O) plays")
+    child.sendline("5")
+    child.expect_exact("Cell 5 is taken by X")
+    child.sendline("q")
+    child.expect_exact("Goodbye. Tally: you 0 won, 0 drawn, 0 lost.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_colour_on_a_terminal() -> None:
+    child = spawn(colour=True)
+    child.expect_exact("Your move")
+    assert "\x1b[" in (child.before or "")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_ctrl_d_ends_cleanly() -> None:
+    child = spawn()
+    child.expect_exact("Your move (X)")
+    child.sendeof()
+    child.expect_exact("End of input.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in (child.before or "")
+
+
+def test_ctrl_c_ends_with_status_130() -> None:
+    child = spawn()
+    child.expect_exact("Your move (X)")
+    child.sendintr()
+    child.expect_exact("Interrupted.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in (child.before or "")
