@@ -96,18 +96,26 @@ def _invalid(rules: Rules) -> list[dict[str, str]]:
         ("XX.......", FIRST, "counts"),
         ("O........", FIRST, "counts"),
         ("X........", SECOND, "counts"),
-        ("XXO.O.OX.", FIRST, "counts"),
+        ("XXXXO....", FIRST, "counts"),
         ("XXXOO....", FIRST, "over"),
         ("XOXXOOOXX", FIRST, "over"),
         ("OOOXX.X..", FIRST, "over"),
         ("XXX.OO.O.", FIRST, "unreachable"),
         ("XXXOOO...", FIRST, "unreachable"),
-        ("OOOXX....", FIRST, "unreachable"),
+        ("OOOXX.XX.", FIRST, "unreachable"),
         ("OOOXX....", SECOND, "over"),
     ]
     return [{"board": b, "first": f, "error": e} for b, f, e in cases]
 
 
 def encode_vectors(vectors: dict[str, Any]) -> bytes:
-    """Deterministic bytes: sorted keys, one vector per line for readable diffs."""
-    return orjson.dumps(vectors, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    """Deterministic bytes: sorted keys, each vector on a line of its own (readable diffs)."""
+    parts = []
+    for key in sorted(vectors):
+        value = vectors[key]
+        if isinstance(value, list):
+            items = b",\n".join(orjson.dumps(item, option=orjson.OPT_SORT_KEYS) for item in value)
+            parts.append(orjson.dumps(key) + b":[\n" + items + b"\n]")
+        else:
+            parts.append(orjson.dumps(key) + b":" + orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+    return b"{\n" + b",\n".join(parts) + b"\n}\n"

@@ -1,0 +1,44 @@
+"""The Python reader passes every conformance vector in book/vectors.json (as the JS reader does)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from player.book import VALUE_WORDS, Book
+from player.errors import BoardError
+
+ROOT = Path(__file__).resolve().parent.parent
+VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
+
+
+def test_vectors_cover_every_position_and_random_orientations(book: Book) -> None:
+    assert VECTORS["book_checksum"] == book.data["checksum"]
+    valid = VECTORS["valid"]
+    x_first = {v["board"] for v in valid if v["first"] == "X"}
+    assert len(x_first) >= 4520
+    assert sum(1 for v in valid if v["first"] == "O") >= 150
+    tags = {t for v in valid for t in v["tags"]}
+    assert {"empty", "can-win", "must-block", "lost"} <= tags
+
+
+def test_every_valid_vector(book: Book) -> None:
+    for v in VECTORS["valid"]:
+        answer = book.evaluate(v["board"], first=v["first"])
+        turn = answer.turn if v["first"] == "X" else ("O" if answer.turn == "X" else "X")
+        assert turn == v["turn"], v
+        assert answer.key == v["key"], v
+        assert book.rules.symmetries.index(answer.symmetry) == v["symmetry"], v
+        assert (VALUE_WORDS[answer.value], answer.plies) == (v["value"], v["plies"]), v
+        assert list(answer.optimal) == v["optimal"], v
+        assert list(answer.tiers[0]) == v["top"], v
+        assert [answer.scores.get(c) for c in range(9)] == v["scores"], v
+
+
+@pytest.mark.parametrize("vector", VECTORS["invalid"], ids=lambda v: f"{v['board'] or 'empty'}-{v['first']}")
+def test_every_invalid_vector(book: Book, vector: dict[str, str]) -> None:
+    with pytest.raises(BoardError) as caught:
+        book.evaluate(vector["board"], first=vector["first"])
+    assert caught.value.code == vector["error"]
