@@ -221,3 +221,35 @@ def levels(book_path: Path | None, readme: Path | None) -> None:
     _, after = rest.split(END, 1)
     write_atomically(readme, (before + table + after).encode())
     click.echo(f"updated the levels table in {readme}")
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option(
+    "--max-differences",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1),
+    help="How many differences to print.",
+)
+def verify(path: Path, max_differences: int) -> None:
+    """Re-prove the book at PATH from its rules alone.
+
+    Solves the game again and checks completeness, legality, every value, plies, score, optimal
+    set and trap-order tier, the format version and the checksum. Exit status: 0 the book is
+    right, 1 it is not, 2 it cannot be read.
+    """
+    from generator.verify import UnreadableBook, verify_book
+
+    try:
+        report = verify_book(path)
+    except UnreadableBook as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(2)
+    if report.ok:
+        click.echo(f"{path}: OK — {report.checked_entries} entries re-proved, checksum and format right")
+        return
+    click.echo(f"{path}: WRONG — {len(report.differences)} difference(s); the first:")
+    for line in report.differences[:max_differences]:
+        click.echo(f"  {line}")
+    sys.exit(1)

@@ -166,10 +166,9 @@ class Book:
         """The checked entry stored under canonical ``key``, or None if there is none."""
         found = self._entries.get(key)
         if found is None:
-            raw = self._raw.get(key)
-            if raw is None:
+            if key not in self._raw:  # (an entry stored as null is damage, not absence)
                 return None
-            found = self._entries[key] = self._checker(key, raw)
+            found = self._entries[key] = self._checker(key, self._raw[key])
         return found
 
     def check_all(self) -> None:
