@@ -34,15 +34,16 @@ test-js:
 	node --test clients/js/
 
 lint: $(STAMP)
-	$(BIN)/ruff check player generator tests bench
-	$(BIN)/ruff format --check player generator tests bench
+	$(BIN)/ruff check player generator tests bench web/test_browser.py
+	$(BIN)/ruff format --check player generator tests bench web/test_browser.py
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format player generator tests bench
-	$(BIN)/ruff check --fix player generator tests bench
+	$(BIN)/ruff format player generator tests bench web/test_browser.py
+	$(BIN)/ruff check --fix player generator tests bench web/test_browser.py
 
 bench: $(STAMP)
+	$(BIN)/python -m compileall -q player generator
 	$(BIN)/python bench/run.py
 
 fuzz: $(STAMP)

@@ -146,8 +146,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         build = [str(BIN / "ttt-book"), "build", "-o", str(Path(tmp) / "b.json")]
         times = alternate({"build": build, "python": [PYTHON, "-c", "pass"]}, 5)
-    figures["build_process"] = {"build_s": times["build"], "python_s": times["python"],
-                                "ratio": times["build"] / times["python"]}
+    figures["build_process"] = {
+        "build_s": times["build"],
+        "python_s": times["python"],
+        "ratio": times["build"] / times["python"],
+    }
 
     # ---- book
     raw = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -185,7 +188,7 @@ def main() -> None:
         start = time.perf_counter()
         choose_move(fresh, b, rng=rng)
         cold.append(time.perf_counter() - start)
-    sample = random.Random(7).sample(boards, 60) + ["........."]
+    sample = [*random.Random(7).sample(boards, 60), "........."]
     naive = [median_time(lambda b=b: oracle.minimax(b), 1) for b in sample]  # type: ignore[misc]
     choose_us = statistics.median(warm) * 1e6
     figures["player_in_process"] = {
@@ -212,7 +215,10 @@ def main() -> None:
     }
 
     # ---- start-up breakdown
-    code = f"import sys; sys.argv=['ttt-play','--moves','{moves}','--seed','3']; from player.launch import main; main()"
+    code = (
+        f"import sys; sys.argv=['ttt-play','--moves','{moves}','--seed','3']; "
+        "from player.launch import main; main()"
+    )
     figures["startup_imports"] = [
         {"module": name, "self_us": s, "cumulative_us": c} for name, s, c in import_breakdown(["-c", code])
     ]
@@ -224,40 +230,101 @@ def main() -> None:
 
 
 def render(f: dict[str, Any]) -> str:
-    g, bp, bk, pi, pp = f["generator"], f["build_process"], f["book"], f["player_in_process"], f["player_process"]
+    g, bp, bk, pi, pp = (
+        f["generator"],
+        f["build_process"],
+        f["book"],
+        f["player_in_process"],
+        f["player_process"],
+    )
     m = f["machine"]
     rows = [
         ("what", "measured", "baseline", "ratio"),
-        ("solve 3x3 + trap order, in process", f"{g['solve_and_trap_order_s'] * 1e3:.0f} ms",
-         f"naive minimax (root only) {g['naive_minimax_root_s'] * 1e3:.0f} ms", f"{g['naive_over_ours']:.1f}x faster"),
+        (
+            "solve 3x3 + trap order, in process",
+            f"{g['solve_and_trap_order_s'] * 1e3:.0f} ms",
+            f"naive minimax (root only) {g['naive_minimax_root_s'] * 1e3:.0f} ms",
+            f"{g['naive_over_ours']:.1f}x faster",
+        ),
         ("write the book (encode + atomic write)", f"{g['write_book_s'] * 1e3:.1f} ms", "", ""),
-        ("ttt-book build, as a process", f"{bp['build_s'] * 1e3:.0f} ms",
-         f"python -c pass {bp['python_s'] * 1e3:.0f} ms", f"{bp['ratio']:.1f}x"),
-        ("book size", f"{bk['bytes']:,} B", f"gzip -9: {bk['gzip_bytes']:,} B",
-         f"{bk['bytes'] / bk['gzip_bytes']:.1f}x"),
-        ("parse the book: orjson", f"{bk['orjson_loads_ms']:.2f} ms", f"json {bk['json_loads_ms']:.2f} ms",
-         f"{bk['json_loads_ms'] / bk['orjson_loads_ms']:.1f}x"),
-        ("parse the book: player.fastjson (C scanner)", f"{bk['fastjson_loads_ms']:.2f} ms", f"json {bk['json_loads_ms']:.2f} ms",
-         f"{bk['json_loads_ms'] / bk['fastjson_loads_ms']:.1f}x"),
-        ("python -c 'import json' (process)", f"{bk['import_process_ms']['json']:.1f} ms",
-         f"python -c pass {bk['import_process_ms']['python']:.1f} ms",
-         f"+{bk['import_process_ms']['json'] - bk['import_process_ms']['python']:.1f} ms"),
-        ("python -c 'import orjson' (process)", f"{bk['import_process_ms']['orjson']:.1f} ms", "",
-         f"+{bk['import_process_ms']['orjson'] - bk['import_process_ms']['python']:.1f} ms"),
-        ("python -c 'import player.fastjson'", f"{bk['import_process_ms']['fastjson']:.1f} ms", "",
-         f"+{bk['import_process_ms']['fastjson'] - bk['import_process_ms']['python']:.1f} ms"),
-        ("python -c 'import click' (process)", f"{bk['import_process_ms']['click']:.1f} ms", "",
-         f"+{bk['import_process_ms']['click'] - bk['import_process_ms']['python']:.1f} ms"),
-        ("load_book (lazy / every entry checked)", f"{bk['load_book_lazy_ms']:.2f} ms",
-         f"{bk['load_book_full_ms']:.2f} ms", ""),
-        ("choose a move, median of 4,520 positions", f"{pi['choose_move_median_us']:.2f} µs",
-         f"naive minimax at play time {pi['naive_minimax_median_us']:.0f} µs", f"{pi['naive_over_book']:,.0f}x"),
-        ("  first call per position (fresh book)", f"{pi['choose_move_first_call_median_us']:.1f} µs",
-         f"empty board, naive: {pi['naive_minimax_empty_board_ms']:.0f} ms", ""),
-        ("scripted full game (ttt-play --moves)", f"{pp['game_s'] * 1e3:.1f} ms",
-         f"python -c pass {pp['python_s'] * 1e3:.1f} ms", f"{pp['ratio']:.2f}x"),
-        ("peak memory of that game", f"{pp['peak_rss_kib']:,} KiB", f"python -c pass {pp['python_peak_rss_kib']:,} KiB",
-         f"{pp['peak_rss_kib'] / pp['python_peak_rss_kib']:.2f}x"),
+        (
+            "ttt-book build, as a process",
+            f"{bp['build_s'] * 1e3:.0f} ms",
+            f"python -c pass {bp['python_s'] * 1e3:.0f} ms",
+            f"{bp['ratio']:.1f}x",
+        ),
+        (
+            "book size",
+            f"{bk['bytes']:,} B",
+            f"gzip -9: {bk['gzip_bytes']:,} B",
+            f"{bk['bytes'] / bk['gzip_bytes']:.1f}x",
+        ),
+        (
+            "parse the book: orjson",
+            f"{bk['orjson_loads_ms']:.2f} ms",
+            f"json {bk['json_loads_ms']:.2f} ms",
+            f"{bk['json_loads_ms'] / bk['orjson_loads_ms']:.1f}x",
+        ),
+        (
+            "parse the book: player.fastjson (C scanner)",
+            f"{bk['fastjson_loads_ms']:.2f} ms",
+            f"json {bk['json_loads_ms']:.2f} ms",
+            f"{bk['json_loads_ms'] / bk['fastjson_loads_ms']:.1f}x",
+        ),
+        (
+            "python -c 'import json' (process)",
+            f"{bk['import_process_ms']['json']:.1f} ms",
+            f"python -c pass {bk['import_process_ms']['python']:.1f} ms",
+            f"+{bk['import_process_ms']['json'] - bk['import_process_ms']['python']:.1f} ms",
+        ),
+        (
+            "python -c 'import orjson' (process)",
+            f"{bk['import_process_ms']['orjson']:.1f} ms",
+            "",
+            f"+{bk['import_process_ms']['orjson'] - bk['import_process_ms']['python']:.1f} ms",
+        ),
+        (
+            "python -c 'import player.fastjson'",
+            f"{bk['import_process_ms']['fastjson']:.1f} ms",
+            "",
+            f"+{bk['import_process_ms']['fastjson'] - bk['import_process_ms']['python']:.1f} ms",
+        ),
+        (
+            "python -c 'import click' (process)",
+            f"{bk['import_process_ms']['click']:.1f} ms",
+            "",
+            f"+{bk['import_process_ms']['click'] - bk['import_process_ms']['python']:.1f} ms",
+        ),
+        (
+            "load_book (lazy / every entry checked)",
+            f"{bk['load_book_lazy_ms']:.2f} ms",
+            f"{bk['load_book_full_ms']:.2f} ms",
+            "",
+        ),
+        (
+            "choose a move, median of 4,520 positions",
+            f"{pi['choose_move_median_us']:.2f} µs",
+            f"naive minimax at play time {pi['naive_minimax_median_us']:.0f} µs",
+            f"{pi['naive_over_book']:,.0f}x",
+        ),
+        (
+            "  first call per position (fresh book)",
+            f"{pi['choose_move_first_call_median_us']:.1f} µs",
+            f"empty board, naive: {pi['naive_minimax_empty_board_ms']:.0f} ms",
+            "",
+        ),
+        (
+            "scripted full game (ttt-play --moves)",
+            f"{pp['game_s'] * 1e3:.1f} ms",
+            f"python -c pass {pp['python_s'] * 1e3:.1f} ms",
+            f"{pp['ratio']:.2f}x",
+        ),
+        (
+            "peak memory of that game",
+            f"{pp['peak_rss_kib']:,} KiB",
+            f"python -c pass {pp['python_peak_rss_kib']:,} KiB",
+            f"{pp['peak_rss_kib'] / pp['python_peak_rss_kib']:.2f}x",
+        ),
     ]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [" | ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
@@ -265,7 +332,9 @@ def render(f: dict[str, Any]) -> str:
     lines.append("")
     lines.append("player start-up imports (python -X importtime, largest cumulative first):")
     for row in f["startup_imports"]:
-        lines.append(f"  {row['module']:<28} self {row['self_us']:>6} µs   cumulative {row['cumulative_us']:>6} µs")
+        lines.append(
+            f"  {row['module']:<28} self {row['self_us']:>6} µs   cumulative {row['cumulative_us']:>6} µs"
+        )
     lines.append("")
     lines.append(f"machine: {m['cores']} cores, {m['cpu']}, Python {m['python']}")
     return "\n".join(lines)

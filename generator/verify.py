@@ -13,15 +13,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from generator.book import book_from
+from generator.solve import solve
+from generator.trap import trap_order
 from player.board import canonical, check_playable
 from player.checksum import content_checksum
 from player.errors import BoardError
 from player.format import FORMAT_NAME, FORMAT_VERSION, MAX_BOOK_BYTES
 from player.rules import Rules, RulesError
-
-from generator.book import book_from
-from generator.solve import solve
-from generator.trap import trap_order
 
 
 class UnreadableBook(OSError):
@@ -90,10 +89,10 @@ def verify_book(path: str | os.PathLike[str]) -> Report:
     try:
         if not isinstance(rules_data, dict):
             raise RulesError("there is no rules object")
-        dims = [rules_data.get(n) for n in ("rows", "cols", "k")]
-        if not all(type(v) is int for v in dims):
-            raise RulesError(f"rows, cols and k must be integers, got {dims!r}")
-        rules = Rules(*dims)
+        rows, cols, k = (rules_data.get(n) for n in ("rows", "cols", "k"))
+        if not (type(rows) is int and type(cols) is int and type(k) is int):
+            raise RulesError(f"rows, cols and k must be integers, got {[rows, cols, k]!r}")
+        rules = Rules(rows, cols, k)
     except RulesError as error:
         diff(f"rules cannot be used: {error}; nothing more can be checked")
         return report
@@ -108,7 +107,8 @@ def verify_book(path: str | os.PathLike[str]) -> Report:
     for member in ("rules", "symmetries", "canonical", "counts", "trap_rates"):
         if _without_duplicate_markers(content.get(member)) != expected[member]:
             diff(
-                f"{member} differ from the re-solved book's: {_short(content.get(member))} != {_short(expected[member])}"
+                f"{member} differ from the re-solved book's: "
+                f"{_short(content.get(member))} != {_short(expected[member])}"
             )
 
     entries = content.get("entries")

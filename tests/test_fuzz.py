@@ -32,8 +32,14 @@ KEYS = sorted(ORIGINAL["entries"])
 pytestmark = pytest.mark.fuzz
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.text(max_size=12) | st.floats(allow_nan=False),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.text(max_size=12)
+    | st.floats(allow_nan=False),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
     max_leaves=12,
 )
 
@@ -75,7 +81,7 @@ def test_arbitrary_bytes(raw: bytes) -> None:
     assert_loads_equivalently_or_refuses(raw)
 
 
-@given(st.sampled_from(["[", "{\"a\":"]), st.integers(1, 200_000))
+@given(st.sampled_from(["[", '{"a":']), st.integers(1, 200_000))
 def test_deep_nesting(opener: str, depth: int) -> None:
     assert_loads_equivalently_or_refuses((opener * depth).encode())
 
@@ -84,7 +90,9 @@ def mutate(data: dict[str, Any], rng: random.Random, value: Any) -> str:
     """One structural change to the parsed book; returns what was done."""
     entries = data["entries"]
     key = rng.choice(KEYS)
-    kind = rng.choice(["drop", "alter-field", "duplicate", "wrong-type", "huge", "rules", "top-level", "tier-cell"])
+    kind = rng.choice(
+        ["drop", "alter-field", "duplicate", "wrong-type", "huge", "rules", "top-level", "tier-cell"]
+    )
     if kind == "drop":
         del entries[key]
     elif kind == "alter-field":
@@ -144,16 +152,26 @@ LINES = st.one_of(
 )
 
 
-@given(st.lists(LINES, max_size=60), st.sampled_from(["X", "O"]), st.sampled_from(["X", "O"]),
-       st.sampled_from(["perfect", "hard", "medium", "easy"]), st.integers(0, 2**32))
+@given(
+    st.lists(LINES, max_size=60),
+    st.sampled_from(["X", "O"]),
+    st.sampled_from(["X", "O"]),
+    st.sampled_from(["perfect", "hard", "medium", "easy"]),
+    st.integers(0, 2**32),
+)
 def test_keystroke_streams_never_crash_and_keep_the_game_legal(
     lines: list[str], human: str, first: str, level: str, seed: int
 ) -> None:
     stream = iter(lines)
     output: list[str] = []
     tally = run_session(
-        BOOK, human=human, first=first, level=level, rng=random.Random(seed),
-        read_line=lambda prompt: next(stream, None), write=output.append,
+        BOOK,
+        human=human,
+        first=first,
+        level=level,
+        rng=random.Random(seed),
+        read_line=lambda prompt: next(stream, None),
+        write=output.append,
     )
     text = "\n".join(output)
     assert "Goodbye." in text

@@ -66,7 +66,9 @@ def raw(text_change: Callable[[str], str]) -> Callable[[Path], Path]:
 DAMAGE = {
     "dropped entry": (edit(lambda d: d["entries"].pop("........X")), "is missing"),
     "extra unreachable entry": (
-        edit(set_in(["entries", "XXXOO...."], {"turn": "O", "value": 0, "plies": 1, "scores": [], "tiers": []})),
+        edit(
+            set_in(["entries", "XXXOO...."], {"turn": "O", "value": 0, "plies": 1, "scores": [], "tiers": []})
+        ),
         "should not be there",
     ),
     "non-canonical key": (
@@ -77,7 +79,10 @@ DAMAGE = {
     "wrong plies": (edit(set_in(["entries", ".........", "plies"], 7)), "plies"),
     "wrong score": (edit(set_in(["entries", "........X", "scores", 0], 0)), "scores"),
     "illegal move in a tier": (edit(set_in(["entries", "........X", "tiers"], [[8]])), "tiers"),
-    "trap order swapped": (edit(set_in(["entries", ".........", "tiers"], [[4], [1, 3, 5, 7], [0, 2, 6, 8]])), "tiers"),
+    "trap order swapped": (
+        edit(set_in(["entries", ".........", "tiers"], [[4], [1, 3, 5, 7], [0, 2, 6, 8]])),
+        "tiers",
+    ),
     "wrong version": (edit(set_in(["version"], 2)), "version"),
     "wrong counts": (edit(set_in(["counts", "games"], 1)), "counts"),
     "stale checksum": (edit(set_in(["entries", ".........", "value"], 1), fix_checksum=False), "checksum"),
@@ -100,7 +105,9 @@ def test_verify_fails_on_damage(tmp_path: Path, kind: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "content", [b"", b"{", b"\xff\xfe", b"[" * 100_000], ids=["empty", "truncated", "not-utf8", "deep-nesting"]
+    "content",
+    [b"", b"{", b"\xff\xfe", b"[" * 100_000],
+    ids=["empty", "truncated", "not-utf8", "deep-nesting"],
 )
 def test_verify_unreadable_is_status_2(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.json"
