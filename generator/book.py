@@ -9,12 +9,13 @@ from typing import Any
 import orjson
 
 from generator.atomic import write_atomically
-from generator.solve import Solution, solve, value_and_plies
+from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move
 from player.checksum import content_checksum
 from player.format import FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
+from player.score import decode_score
 
 
 def build_book(rules: Rules) -> dict[str, Any]:
@@ -32,7 +33,7 @@ def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
         key, _ = canonical(board)
         if key != board:
             continue
-        value, plies = value_and_plies(max(scores.values()), board.count(EMPTY), rules.cells)
+        value, plies = decode_score(max(scores.values()), board.count(EMPTY), rules.cells)
         entries[key] = {
             "turn": side_to_move(key),
             "value": value,

@@ -18,11 +18,20 @@ from generator.atomic import write_atomically
 from generator.book import write_book
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
-from player.book import VALUE_WORDS, Book, Evaluation, load_book
+from player.book import Book, Evaluation, load_book
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
+from player.score import VALUE_WORDS, outcome_words
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
+BOOK_OPTION = click.option(
+    "--book",
+    "book_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    envvar="TTT_BOOK",
+    help="Book file (default: the packaged book). Env: TTT_BOOK.",
+)
 
 
 class RulesParam(click.ParamType):  # type: ignore[type-arg]
@@ -100,14 +109,7 @@ def _load(path: Path | None, rules: Rules | None) -> Book:
 
 @main.command()
 @click.argument("board")
-@click.option(
-    "--book",
-    "book_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    envvar="TTT_BOOK",
-    help="Book file (default: the packaged book). Env: TTT_BOOK.",
-)
+@BOOK_OPTION
 @click.option(
     "--first",
     type=click.Choice([FIRST, SECOND], case_sensitive=False),
@@ -156,11 +158,6 @@ def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str,
     }
 
 
-def outcome_words(value: int, plies: int) -> str:
-    """``win in 3``, ``draw``, ``loss in 4`` (plies, counting the move itself)."""
-    return "draw" if value == 0 else f"{VALUE_WORDS[value]} in {plies}"
-
-
 def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> str:
     """A readable page for one board."""
     turn = evaluation.turn if first == FIRST else (SECOND if evaluation.turn == FIRST else FIRST)
@@ -190,14 +187,7 @@ def run() -> None:
 
 
 @main.command()
-@click.option(
-    "--book",
-    "book_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    envvar="TTT_BOOK",
-    help="Book file (default: the packaged book). Env: TTT_BOOK.",
-)
+@BOOK_OPTION
 @click.option(
     "--update",
     "readme",

@@ -59,15 +59,6 @@ class Solution:
         return len(self.move_scores) + len(self.finished)
 
 
-def value_and_plies(score: int, empties: int, cells: int) -> tuple[int, int]:
-    """Decode a score: (+1 win / 0 draw / -1 loss, plies to the end under best play)."""
-    if score > 0:
-        return 1, cells + 1 - score
-    if score < 0:
-        return -1, cells + 1 + score
-    return 0, empties
-
-
 def solve(rules: Rules) -> Solution:
     """Walk the whole game tree once; no position is searched twice."""
     cells = rules.cells

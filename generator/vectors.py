@@ -11,17 +11,16 @@ from typing import Any
 
 import orjson
 
-from generator.solve import Solution, value_and_plies
+from generator.solve import Solution
 from generator.trap import TrapOrder
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, swap_marks, transform
 from player.format import FORMAT_VERSION
 from player.rules import Rules
+from player.score import VALUE_WORDS, decode_score
 
 VECTORS_FORMAT = "tictactoe-book-vectors"
 RANDOM_ORIENTATIONS = 400
 SEED = 20261122
-
-WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
 def build_vectors(solution: Solution, traps: TrapOrder, book_checksum: str) -> dict[str, Any]:
@@ -49,7 +48,7 @@ def _vector(solution: Solution, traps: TrapOrder, canonical: Any, board: str, fi
     rules = solution.rules
     scores = solution.move_scores[board]
     best = max(scores.values())
-    value, plies = value_and_plies(best, board.count(EMPTY), rules.cells)
+    value, plies = decode_score(best, board.count(EMPTY), rules.cells)
     key, symmetry = canonical(board)
     held = board if first == FIRST else swap_marks(board)
     turn = side_to_move(board)
@@ -59,7 +58,7 @@ def _vector(solution: Solution, traps: TrapOrder, canonical: Any, board: str, fi
         "turn": turn if first == FIRST else (SECOND if turn == FIRST else FIRST),
         "key": key,
         "symmetry": rules.symmetries.index(symmetry),
-        "value": WORDS[value],
+        "value": VALUE_WORDS[value],
         "plies": plies,
         "optimal": sorted(c for c, s in scores.items() if s == best),
         "top": list(traps.tiers[board][0]),

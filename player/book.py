@@ -23,14 +23,13 @@ from player.errors import BoardError, BookError
 from player.fastjson import loads
 from player.format import FORMAT_NAME, FORMAT_VERSION, MAX_BOOK_BYTES
 from player.rules import STANDARD, Cell, Rules, RulesError, Symmetry
+from player.score import decode_score
 from player.value import Frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
-
-VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
 
 
 class Entry(Frozen):
@@ -110,15 +109,6 @@ class Evaluation(Frozen):
     def outcome(self, cell: Cell) -> tuple[int, int]:
         """(+1 win / 0 draw / -1 loss, plies to the end) if the side to move plays ``cell``."""
         return decode_score(self.scores[cell], self.board.count(EMPTY), self.cells)
-
-
-def decode_score(score: int, empties: int, cells: int) -> tuple[int, int]:
-    """A score as (value, plies); ``empties`` counts free cells before the move."""
-    if score > 0:
-        return 1, cells + 1 - score
-    if score < 0:
-        return -1, cells + 1 + score
-    return 0, empties
 
 
 class Book:

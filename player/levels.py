@@ -20,8 +20,9 @@ from __future__ import annotations
 import random as _random
 
 from player.board import EMPTY, FIRST
-from player.book import Book, Evaluation, decode_score
+from player.book import Book, Evaluation
 from player.rules import Cell
+from player.score import decode_score
 
 LEVELS = ("perfect", "hard", "medium", "easy")
 HORIZON = {"hard": 4, "medium": 2, "easy": 1}

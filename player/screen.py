@@ -16,17 +16,10 @@ if TYPE_CHECKING:
 
     Paint = Callable[[str, str], str]
 
-WORDS = {1: "win", 0: "draw", -1: "loss"}
-
 
 def plain(text: str, kind: str) -> str:
     """No colour."""
     return text
-
-
-def outcome_words(value: int, plies: int) -> str:
-    """``win in 3``, ``draw`` or ``loss in 4``: plies to the end, this move included."""
-    return "draw" if value == 0 else f"{WORDS[value]} in {plies}"
 
 
 def grid(

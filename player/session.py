@@ -9,7 +9,8 @@ from __future__ import annotations
 from player.board import other
 from player.book import Book
 from player.game import Game
-from player.screen import grid, outcome_words, plain
+from player.score import outcome_words
+from player.screen import grid, plain
 from player.script import outcome_for, result_line
 
 TYPE_CHECKING = False

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from player.book import VALUE_WORDS, Book
+from player.book import Book
 from player.errors import BoardError
+from player.score import VALUE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())

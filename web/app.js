@@ -61,10 +61,12 @@ function render() {
   const over = isOver();
   const answer = !over && state.hints && turn() === state.human ? state.book.evaluate(state.board, { first: state.first }) : null;
   const cells = $('board').children;
+  const won = winner(state.board);
+  const line = won ? state.book.rules.lines.find((l) => l.every((c) => state.board[c] === won)) : [];
   for (let c = 0; c < 9; c++) {
     const button = cells[c];
     const mark = state.board[c];
-    button.className = `cell ${mark === '.' ? 'free' : mark}`;
+    button.className = `cell ${mark === '.' ? 'free' : mark}${line.includes(c) ? ' won' : ''}`;
     button.disabled = over || mark !== '.' || turn() !== state.human;
     let label = `Cell ${c + 1}, ${mark === '.' ? 'empty' : mark}`;
     button.innerHTML = '';

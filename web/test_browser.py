@@ -86,7 +86,7 @@ def board(page: Page) -> str:
     return "".join(
         page.locator("#board .cell")
         .nth(i)
-        .evaluate("b => b.classList.contains('free') ? '.' : b.className.slice(-1)")
+        .evaluate("b => b.classList.contains('free') ? '.' : (b.classList.contains('X') ? 'X' : 'O')")
         for i in range(9)
     )
 
