@@ -32,3 +32,16 @@ def test_importing_every_player_module_loads_no_generator_module() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_package_exposes_the_library_api() -> None:
+    import random
+
+    import player
+
+    book = player.load_book()
+    assert book.best_moves("XX.OO....") == (2,)
+    assert set(book.evaluate("X...O....").scores) == {1, 2, 3, 5, 6, 7, 8}
+    assert player.choose_move(book, ".........", "perfect", rng=random.Random(1)) in (0, 2, 6, 8)
+    assert player.Position.parse("X........").turn == "O"
+    assert issubclass(player.BookError, ValueError) and issubclass(player.BoardError, ValueError)

@@ -118,3 +118,37 @@ test('perfect never loses, as X or O, whoever moves first, following every tie',
     }
   }
 });
+
+test('fuzz: random byte flips and truncations load equivalently or fail with BookError', () => {
+  let seed = 20261122;
+  const next = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 4294967296;
+  };
+  const probes = ['.........', '....X....', 'X...O....', 'XX.OO....'];
+  const expected = probes.map((b) => JSON.stringify(book.evaluate(b, {}), (k, v) => (typeof v === 'function' ? undefined : v)));
+  let refused = 0;
+  for (let i = 0; i < 300; i++) {
+    let text = bookText;
+    if (i % 3 === 0) {
+      text = text.slice(0, Math.floor(next() * text.length));
+    } else {
+      const chars = [...text];
+      for (let f = 0; f < 1 + (i % 4); f++) chars[Math.floor(next() * chars.length)] = String.fromCharCode(32 + Math.floor(next() * 95));
+      text = chars.join('');
+    }
+    let loaded;
+    try {
+      loaded = loadBook(text);
+    } catch (error) {
+      assert.ok(error instanceof BookError, `${error.name}: ${error.message}`);
+      refused++;
+      continue;
+    }
+    probes.forEach((b, j) => {
+      const answer = JSON.stringify(loaded.evaluate(b, {}), (k, v) => (typeof v === 'function' ? undefined : v));
+      assert.equal(answer, expected[j]);
+    });
+  }
+  assert.ok(refused > 250);
+});
