@@ -105,7 +105,7 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
     data = encode(book)
     vectors = None
     if vectors_path is not None:
-        vectors = encode_vectors(build_vectors(solution, traps, book["checksum"]))
+        vectors = encode_vectors(build_vectors(solution, traps, book))
     write_atomically(path, data)
     if vectors_path is not None and vectors is not None:
         write_atomically(vectors_path, vectors)

@@ -48,6 +48,8 @@ class Solution:
     tree_nodes: int
     #: complete games by result
     games: Outcomes
+    #: positions the search expanded: each unfinished position exactly once
+    searches: int = 0
 
     def score(self, board: str) -> int:
         """The score of an unfinished board for the side to move: its best move's score."""
@@ -70,15 +72,18 @@ def solve(rules: Rules) -> Solution:
 
     move_scores: dict[str, dict[Cell, int]] = {}
     finished: dict[str, str | None] = {}
+    searches = 0
 
     def completes_line(board: str, cell: Cell, mark: str) -> bool:
         return any(all(board[c] == mark for c in line) for line in through[cell])
 
     def search(board: str, mark: str) -> int:
         """Score of ``board`` for ``mark``, who is to move; the board is not finished."""
+        nonlocal searches
         known = move_scores.get(board)
         if known is not None:
             return max(known.values())
+        searches += 1
         nxt = SECOND if mark == FIRST else FIRST
         scores: dict[Cell, int] = {}
         for cell in range(cells):
@@ -100,7 +105,7 @@ def solve(rules: Rules) -> Solution:
     empty = EMPTY * cells
     search(empty, FIRST)
     nodes, games = _count_tree(rules, move_scores, finished)
-    return Solution(rules, move_scores, finished, nodes, games)
+    return Solution(rules, move_scores, finished, nodes, games, searches)
 
 
 def _count_tree(

@@ -14,7 +14,9 @@ import orjson
 from generator.solve import Solution
 from generator.trap import TrapOrder
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, swap_marks, transform
+from player.book import Book
 from player.format import FORMAT_VERSION
+from player.levels import LEVELS, candidates
 from player.rules import Rules
 from player.score import VALUE_WORDS, decode_score
 
@@ -23,33 +25,40 @@ RANDOM_ORIENTATIONS = 400
 SEED = 20261122
 
 
-def build_vectors(solution: Solution, traps: TrapOrder, book_checksum: str) -> dict[str, Any]:
+def build_vectors(solution: Solution, traps: TrapOrder, book_data: dict[str, Any]) -> dict[str, Any]:
     """Every unfinished position as an X-first game, plus seeded random orientations of random
     positions, half of them from O-first games, plus invalid boards with the error to report."""
     rules = solution.rules
     canonical = canonicalizer(rules)
     boards = sorted(solution.move_scores)
-    valid = [_vector(solution, traps, canonical, board, FIRST) for board in boards]
+    book = Book.from_data(book_data, "<built>", rules=rules)
+    valid = [_vector(solution, traps, book, canonical, board, FIRST) for board in boards]
     rng = random.Random(SEED)
     for _ in range(RANDOM_ORIENTATIONS):
         board = transform(rng.choice(boards), rng.choice(rules.symmetries))
-        valid.append(_vector(solution, traps, canonical, board, rng.choice((FIRST, SECOND))))
+        valid.append(_vector(solution, traps, book, canonical, board, rng.choice((FIRST, SECOND))))
     return {
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
-        "book_checksum": book_checksum,
+        "book_checksum": book_data["checksum"],
         "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k},
         "valid": valid,
         "invalid": _invalid(rules),
     }
 
 
-def _vector(solution: Solution, traps: TrapOrder, canonical: Any, board: str, first: str) -> dict[str, Any]:
+def _vector(
+    solution: Solution, traps: TrapOrder, book: Book, canonical: Any, board: str, first: str
+) -> dict[str, Any]:
+    """One board as a game holds it, with the answers. ``levels`` (each weaker level's choices)
+    comes from ``player.levels``: it tests other ports against the Python player."""
     rules = solution.rules
     scores = solution.move_scores[board]
     best = max(scores.values())
     value, plies = decode_score(best, board.count(EMPTY), rules.cells)
     key, symmetry = canonical(board)
+    evaluation = book.evaluate(board)
+    levels = {level: list(candidates(evaluation, level)) for level in LEVELS if level != "perfect"}
     held = board if first == FIRST else swap_marks(board)
     turn = side_to_move(board)
     return {
@@ -62,6 +71,7 @@ def _vector(solution: Solution, traps: TrapOrder, canonical: Any, board: str, fi
         "plies": plies,
         "optimal": sorted(c for c, s in scores.items() if s == best),
         "top": list(traps.tiers[board][0]),
+        "levels": levels,
         "scores": [scores.get(c) for c in range(rules.cells)],
         "tags": _tags(rules, board, scores, best),
     }

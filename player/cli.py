@@ -219,4 +219,7 @@ def run(argv: list[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -94,7 +94,17 @@ def run_fast(options: dict[str, str | bool]) -> bool:
 
 def main() -> None:
     """``ttt-play``: the fast path when it applies, click otherwise."""
-    argv = sys.argv[1:]
+    try:
+        _main(sys.argv[1:])
+    except KeyboardInterrupt:
+        sys.stderr.write("\nInterrupted.\n")
+        sys.exit(130)
+    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+
+
+def _main(argv: list[str]) -> None:
     options = parse_fast(argv)
     if options is not None:
         if "--seed" not in options:

@@ -254,6 +254,16 @@ def test_watch_plays_both_sides() -> None:
     assert out.count("(perfect) plays ") == 9
 
 
+def test_watch_with_a_delay() -> None:
+    code, out = invoke(["--watch", "--seed", "1", "--delay", "0.01"])
+    assert code == 0 and "Result:" in out
+
+
+def test_no_color_wins_over_a_terminal() -> None:
+    _, out = invoke(["--interactive", "--seed", "2", "--no-color"], stdin="q\n")
+    assert "\x1b[" not in out
+
+
 def test_watch_levels_and_json() -> None:
     code, out = invoke(["--watch", "--x-level", "easy", "--o-level", "perfect", "--seed", "3", "--json"])
     assert code == 0

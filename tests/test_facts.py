@@ -25,6 +25,10 @@ def test_positions_up_to_symmetry(solution: Solution) -> None:
     assert len({canonical(rules, b)[0] for b in solution.finished}) == 138
 
 
+def test_each_position_is_searched_once(solution: Solution) -> None:
+    assert solution.searches == len(solution.move_scores) == 4520
+
+
 def test_game_tree(solution: Solution) -> None:
     assert solution.tree_nodes == 549946
     assert solution.games.total == 255168

@@ -197,3 +197,15 @@ def test_found_by_fuzzing_an_entry_stored_as_null_is_damage_not_absence() -> Non
     lazy = parse_book(json.dumps(data).encode(), "<fuzz>", lazy=True)
     with pytest.raises(BookError):
         lazy.evaluate("X........")
+
+
+@given(st.lists(LINES, max_size=40), st.sampled_from(["X", "O"]), st.integers(0, 2**32))
+def test_keystrokes_through_the_command_line(lines: list[str], mark: str, seed: int) -> None:
+    from player.cli import main as play_cli
+
+    stdin = "".join(line + "\n" for line in lines)
+    result = CliRunner().invoke(play_cli, ["--interactive", "--mark", mark, "--seed", str(seed)], input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert "you win" not in result.output  # perfect by default: never loses

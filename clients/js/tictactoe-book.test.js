@@ -29,6 +29,9 @@ test('every valid vector', () => {
     assert.equal(answer.plies, v.plies, where);
     assert.deepEqual(answer.optimal, v.optimal, where);
     assert.deepEqual(answer.tiers[0], v.top, where);
+    for (const [level, cells] of Object.entries(v.levels)) {
+      assert.deepEqual(book.candidates(answer, level), cells, `${where} at level ${level}`);
+    }
     assert.deepEqual(answer.scores, v.scores, where);
     assert.deepEqual(book.bestMoves(v.board, { first: v.first }), v.optimal, where);
   }
