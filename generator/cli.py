@@ -16,6 +16,7 @@ import click
 
 from generator.atomic import write_atomically
 from generator.book import write_book
+from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
 from player.book import Book, Evaluation, load_book
@@ -84,6 +85,10 @@ def build(output: Path, rules: Rules, vectors: Path | None, no_vectors: bool) ->
         vectors = None
     elif vectors is None and rules == Rules():
         vectors = output.with_name("vectors.json")
+    if rules.cells > SOLVER_MAX_CELLS:
+        raise click.BadParameter(
+            f"{rules} has {rules.cells} cells; the solver stops at {SOLVER_MAX_CELLS}", param_hint="'--rules'"
+        )
     started = time.perf_counter()
     try:
         data, vector_data = write_book(output, rules, vectors)

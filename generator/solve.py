@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from player.board import EMPTY, FIRST, SECOND
-from player.rules import Cell, Rules
+from player.rules import Cell, Rules, RulesError
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,17 @@ class Solution:
         return len(self.move_scores) + len(self.finished)
 
 
+#: The largest board this pure-Python solver takes on: 3x4 (111,973 positions) solves in
+#: seconds; 4x4 has millions of positions and would take hours and gigabytes.
+SOLVER_MAX_CELLS = 12
+
+
 def solve(rules: Rules) -> Solution:
     """Walk the whole game tree once; no position is searched twice."""
+    if rules.cells > SOLVER_MAX_CELLS:
+        raise RulesError(
+            f"{rules} has {rules.cells} cells; this solver stops at {SOLVER_MAX_CELLS} (3x4) to stay fast"
+        )
     cells = rules.cells
     win_score = cells  # a win on the very next ply
     through: list[list[tuple[Cell, ...]]] = [[] for _ in range(cells)]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.book import book_from
-from generator.solve import solve
+from generator.solve import SOLVER_MAX_CELLS, solve
 from generator.trap import trap_order
 from player.board import canonical, check_playable
 from player.checksum import content_checksum
@@ -93,6 +93,8 @@ def verify_book(path: str | os.PathLike[str]) -> Report:
         if not (type(rows) is int and type(cols) is int and type(k) is int):
             raise RulesError(f"rows, cols and k must be integers, got {[rows, cols, k]!r}")
         rules = Rules(rows, cols, k)
+        if rules.cells > SOLVER_MAX_CELLS:
+            raise RulesError(f"{rules} is too large to re-solve here (at most {SOLVER_MAX_CELLS} cells)")
     except RulesError as error:
         diff(f"rules cannot be used: {error}; nothing more can be checked")
         return report

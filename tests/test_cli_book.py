@@ -36,9 +36,12 @@ def test_build_other_rules(tmp_path: Path) -> None:
     assert not (tmp_path / "vectors.json").exists()
 
 
-def test_build_refuses_bad_rules(tmp_path: Path) -> None:
-    code, out = run("build", "--rules", "3x3:5", "-o", str(tmp_path / "x.json"))
-    assert code == 2 and "k=5" in out
+@pytest.mark.parametrize(
+    ("rules", "words"), [("3x3:5", "k=5"), ("4x4:4", "stops at 12"), ("9x9", "81 cells")]
+)
+def test_build_refuses_bad_rules(tmp_path: Path, rules: str, words: str) -> None:
+    code, out = run("build", "--rules", rules, "-o", str(tmp_path / "x.json"))
+    assert code == 2 and words in out
     assert not (tmp_path / "x.json").exists()
 
 
