@@ -92,7 +92,7 @@ DAMAGE = {
     ),
     "not an object": (raw(lambda t: "[1,2]"), "not an object"),
     "other rules stated": (edit(set_in(["rules", "k"], 2)), "differ"),
-    "rules too large to re-solve": (edit(set_in(["rules", "rows"], 4)), "too large to re-solve"),
+    "rules too large to re-solve": (edit(set_in(["rules", "rows"], 5)), "too large to re-solve"),
 }
 
 
