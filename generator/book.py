@@ -11,6 +11,7 @@ import orjson
 from generator.atomic import write_atomically
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
+from generator.vectors import build_vectors, encode_vectors
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move
 from player.checksum import content_checksum
 from player.format import FORMAT_NAME, FORMAT_VERSION
@@ -97,8 +98,6 @@ def encode(book: dict[str, Any]) -> bytes:
 def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
     ``vectors_path``, each atomically. Returns the bytes written."""
-    from generator.vectors import build_vectors, encode_vectors
-
     solution = solve(rules)
     traps = trap_order(solution)
     book = book_from(solution, traps)

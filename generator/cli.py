@@ -18,7 +18,7 @@ from generator.atomic import write_atomically
 from generator.book import write_book
 from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
-from player.board import FIRST, SECOND, parse_board, render
+from player.board import FIRST, SECOND, other, parse_board, render
 from player.book import Book, Evaluation, load_book
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
@@ -144,7 +144,7 @@ def query(board: str, book_path: Path | None, first: str, as_json: bool) -> None
 
 def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:
     """The answer of ``query --json``: the board as given, marks as the game holds them."""
-    turn = evaluation.turn if first == FIRST else (SECOND if evaluation.turn == FIRST else FIRST)
+    turn = evaluation.turn if first == FIRST else other(evaluation.turn)
     return {
         "board": board,
         "first": first,
@@ -165,7 +165,7 @@ def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str,
 
 def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> str:
     """A readable page for one board."""
-    turn = evaluation.turn if first == FIRST else (SECOND if evaluation.turn == FIRST else FIRST)
+    turn = evaluation.turn if first == FIRST else other(evaluation.turn)
     lines = [
         render(board, rules),
         "",

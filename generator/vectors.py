@@ -13,7 +13,7 @@ import orjson
 
 from generator.solve import Solution
 from generator.trap import TrapOrder
-from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, swap_marks, transform
+from player.board import EMPTY, FIRST, SECOND, canonicalizer, other, side_to_move, swap_marks, transform
 from player.book import Book
 from player.format import FORMAT_VERSION
 from player.levels import LEVELS, candidates
@@ -64,7 +64,7 @@ def _vector(
     return {
         "board": held,
         "first": first,
-        "turn": turn if first == FIRST else (SECOND if turn == FIRST else FIRST),
+        "turn": turn if first == FIRST else other(turn),
         "key": key,
         "symmetry": rules.symmetries.index(symmetry),
         "value": VALUE_WORDS[value],

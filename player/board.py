@@ -27,7 +27,7 @@ from player.rules import Cell, Rules, Symmetry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 EMPTY = "."
 FIRST = "X"
@@ -45,23 +45,22 @@ def other(mark: str) -> str:
     return SECOND if mark == FIRST else FIRST
 
 
-def winner(rules: Rules, board: str) -> str | None:
-    """The mark that owns a whole line, or None. Callers have checked both cannot."""
+def _line_owners(rules: Rules, board: str) -> Iterator[str]:
+    """The mark owning each complete line, line by line."""
     for line in rules.lines:
         first = board[line[0]]
         if first != EMPTY and all(board[c] == first for c in line):
-            return first
-    return None
+            yield first
+
+
+def winner(rules: Rules, board: str) -> str | None:
+    """The mark that owns a whole line, or None. Callers have checked both cannot."""
+    return next(_line_owners(rules, board), None)
 
 
 def winners(rules: Rules, board: str) -> set[str]:
     """Every mark that owns a whole line (two of them means an impossible board)."""
-    found = set()
-    for line in rules.lines:
-        first = board[line[0]]
-        if first != EMPTY and all(board[c] == first for c in line):
-            found.add(first)
-    return found
+    return set(_line_owners(rules, board))
 
 
 def is_over(rules: Rules, board: str) -> bool:

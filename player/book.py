@@ -171,18 +171,14 @@ class Book:
 
         Raises BoardError for a malformed, impossible, unreachable or finished board.
         """
-        if first == SECOND:
-            cached = self._cache.get(swap_marks(board)) if type(board) is str else None
-            if cached is not None:
-                return cached
-            check_playable(self.rules, board, first)
-            board = swap_marks(board)
-        elif first != FIRST:
+        if first != FIRST and first != SECOND:
             raise ValueError(f"first must be 'X' or 'O', got {first!r}")
-        cached = self._cache.get(board)
+        as_book = swap_marks(board) if first == SECOND and type(board) is str else board
+        cached = self._cache.get(as_book)
         if cached is not None:
             return cached
-        check_playable(self.rules, board)
+        check_playable(self.rules, board, first)  # errors name the board as the game holds it
+        board = as_book
         key, symmetry = self._canonical(board)
         entry = self.entry(key)
         if entry is None:

@@ -33,36 +33,29 @@ class _Context:
     parse_int = int
     parse_constant = staticmethod(_constant)
 
-    def __init__(self) -> None:
-        self.memo: dict[str, str] = {}
 
-
-def _scanner() -> tuple[Callable[[str, int], tuple[Any, int]], _Context] | None:
+def _scanner() -> Callable[[str, int], tuple[Any, int]] | None:
     try:
         from _json import make_scanner
     except ImportError:  # pragma: no cover - other Pythons
         return None
-    context = _Context()
-    return make_scanner(context), context  # type: ignore[arg-type]
+    return make_scanner(_Context())  # type: ignore[arg-type]
 
 
-_SCANNER = _scanner()
+_SCAN = _scanner()
 
 
 def loads(text: str) -> Any:
     """Like ``json.loads(text)`` for a ``str``."""
-    if _SCANNER is not None:
-        scan, context = _SCANNER
+    if _SCAN is not None:
         start = len(text) - len(text.lstrip(_WHITESPACE))
         try:
-            value, end = scan(text, start)
+            value, end = _SCAN(text, start)
         except StopIteration:
             pass  # not JSON at all: let json.loads raise its usual error
         else:
             if not text[end:].strip(_WHITESPACE):
                 return value
-        finally:
-            context.memo.clear()
     import json
 
     return json.loads(text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from player.board import EMPTY, FIRST, SECOND, legal_moves, other, winner
 from player.book import Book
 from player.errors import IllegalMoveError
-from player.levels import LEVELS, LevelError, choose_move
+from player.levels import check_level, choose_move
 from player.rules import Cell
 
 TYPE_CHECKING = False
@@ -22,13 +22,6 @@ def check_mark(mark: str, what: str = "mark") -> str:
     if type(mark) is not str or mark.upper() not in (FIRST, SECOND):
         raise ValueError(f"{what} must be X or O, got {mark!r}")
     return mark.upper()
-
-
-def check_level(level: str) -> str:
-    """A known level name, else LevelError naming it."""
-    if level not in LEVELS:
-        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
-    return level
 
 
 class Game:

@@ -34,13 +34,18 @@ class LevelError(ValueError):
     """A level name this player does not know."""
 
 
+def check_level(level: str) -> str:
+    """A known level name, else LevelError naming it."""
+    if level not in LEVELS:
+        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    return level
+
+
 def candidates(evaluation: Evaluation, level: str) -> tuple[Cell, ...]:
     """The moves ``level`` chooses among, uniformly, in increasing order."""
     if level == "perfect":
         return evaluation.tiers[0]
-    horizon = HORIZON.get(level)
-    if horizon is None:
-        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+    horizon = HORIZON[check_level(level)]
     empties = evaluation.board.count(EMPTY)
     seen = {cell: decode_score(score, empties, evaluation.cells) for cell, score in evaluation.scores.items()}
     wins = [c for c, (value, plies) in seen.items() if value > 0 and plies <= horizon]

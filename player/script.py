@@ -9,7 +9,8 @@ from __future__ import annotations
 from player.board import FIRST, other
 from player.book import Book
 from player.errors import IllegalMoveError
-from player.game import Game, check_level, check_mark
+from player.game import Game, check_mark
+from player.levels import check_level
 from player.screen import grid
 
 TYPE_CHECKING = False

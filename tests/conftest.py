@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile(
     "fuzz", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile("fuzz" if __import__("os").environ.get("HYPOTHESIS_PROFILE") == "fuzz" else "default")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,23 +65,20 @@ def test_colour_on_a_terminal() -> None:
     child.expect(pexpect.EOF)
 
 
-def test_ctrl_d_ends_cleanly() -> None:
+@pytest.mark.parametrize(
+    ("key", "message", "status"),
+    [("ctrl-d", "End of input.", 0), ("ctrl-c", "Interrupted.", 130)],
+)
+def test_ending_at_the_prompt(key: str, message: str, status: int) -> None:
+    """Ctrl-D ends cleanly with status 0, Ctrl-C with status 130; never a traceback."""
     child = spawn()
     child.expect_exact("Your move (X)")
-    child.sendeof()
-    child.expect_exact("End of input.")
+    if key == "ctrl-d":
+        child.sendeof()
+    else:
+        child.sendintr()
+    child.expect_exact(message)
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
-    assert "Traceback" not in (child.before or "")
-
-
-def test_ctrl_c_ends_with_status_130() -> None:
-    child = spawn()
-    child.expect_exact("Your move (X)")
-    child.sendintr()
-    child.expect_exact("Interrupted.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 130
+    assert child.exitstatus == status
     assert "Traceback" not in (child.before or "")

@@ -22,9 +22,10 @@ const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.ra
 const other = (mark) => (mark === 'X' ? 'O' : 'X');
 const state = { book: null, board: '.........', moves: [], first: 'X', human: 'X', level: 'perfect', hints: false, tally: { won: 0, drawn: 0, lost: 0 }, counted: false };
 
-function turn() {
-  return state.moves.length % 2 === 0 ? state.first : other(state.first);
-}
+// The mark that made move i (counting from 0), and the mark to move now.
+const moverOf = (i) => (i % 2 === 0 ? state.first : other(state.first));
+const turn = () => moverOf(state.moves.length);
+const lastHumanMove = () => state.moves.map((_, i) => i).filter((i) => moverOf(i) === state.human).pop() ?? -1;
 
 function winner(board) {
   const won = state.book.winners(board);
@@ -90,7 +91,7 @@ function render() {
   }
   $('legend').hidden = !state.hints;
   $('hint').setAttribute('aria-pressed', String(state.hints));
-  $('undo').disabled = !state.moves.some((_, i) => (i % 2 === 0 ? state.first : other(state.first)) === state.human);
+  $('undo').disabled = lastHumanMove() < 0;
   let status;
   if (over) {
     const won = winner(state.board);
@@ -130,10 +131,7 @@ function play(cell) {
 }
 
 function undo() {
-  let last = -1;
-  state.moves.forEach((_, i) => {
-    if ((i % 2 === 0 ? state.first : other(state.first)) === state.human) last = i;
-  });
+  const last = lastHumanMove();
   if (last < 0) return;
   if (isOver() && state.counted) {
     const won = winner(state.board);
