@@ -223,7 +223,7 @@ def main() -> None:
         "ratio": times["game"] / times["python"],
         "peak_rss_kib": peak_memory_kib(
             f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '3']\n"
-            "from player.launch import main\nmain()"
+            "from player.cli import run\nrun()"
         ),
         "python_peak_rss_kib": peak_memory_kib("pass"),
     }
@@ -231,7 +231,7 @@ def main() -> None:
     # ---- start-up breakdown
     code = (
         f"import sys; sys.argv=['ttt-play','--moves','{moves}','--seed','3']; "
-        "from player.launch import main; main()"
+        "from player.cli import run; run()"
     )
     figures["startup_imports"] = [
         {"module": name, "self_us": s, "cumulative_us": c} for name, s, c in import_breakdown(["-c", code])

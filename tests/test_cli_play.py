@@ -14,12 +14,11 @@ from click.testing import CliRunner
 
 from player.book import Book
 from player.cli import main
-from player.launch import parse_fast
 from player.script import play_script
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
-PLAY = [sys.executable, "-c", "import sys; from player.launch import main; sys.exit(main())"]
+PLAY = [sys.executable, "-c", "from player.cli import run; run()"]
 
 
 def invoke(
@@ -304,7 +303,7 @@ def run_process(args: list[str], **kwargs: object) -> subprocess.CompletedProces
     return subprocess.run([*PLAY, *args], capture_output=True, text=True, env=env, cwd=ROOT, **kwargs)  # type: ignore[call-overload]
 
 
-def test_fast_path_and_click_give_the_same_output(book: Book) -> None:
+def test_a_process_prints_what_the_command_prints(book: Book) -> None:
     for seed in (1, 2, 3):
         for extra, human, first, level in (
             ([], "X", "X", "perfect"),
@@ -314,28 +313,19 @@ def test_fast_path_and_click_give_the_same_output(book: Book) -> None:
         ):
             moves = ",".join(map(str, finishing_moves(book, seed, human=human, first=first, level=level)))
             args = ["--moves", moves, "--seed", str(seed), *extra]
-            assert parse_fast(args) is not None
-            fast = run_process(args)
-            code, slow = invoke(args, stdout_only=True)
-            assert (fast.returncode, fast.stdout) == (code, slow), args
+            process = run_process(args)
+            code, in_process = invoke(args, stdout_only=True)
+            assert (process.returncode, process.stdout) == (code, in_process), args
     unseeded = run_process(["--moves", "5", "--json"])
     assert unseeded.returncode == 1 and json.loads(unseeded.stdout)["result"] == "unfinished"
 
 
-def test_fast_path_hands_errors_to_click() -> None:
-    fast = run_process(["--moves", "5,5", "--seed", "1"])
-    assert fast.returncode == 2
-    assert "Invalid value for '--moves'" in fast.stderr
-    unseeded = run_process(["--moves", "5,5"])
-    assert unseeded.returncode == 2 and "move 5 (move 2 of the list) is illegal" in unseeded.stderr
-
-
-def test_options_the_fast_path_does_not_know_go_to_click() -> None:
-    assert parse_fast(["--moves", "5", "--watch"]) is None
-    assert parse_fast(["--moves", "5", "--level", "expert"]) is None
-    assert parse_fast(["--moves"]) is None
-    assert parse_fast(["--seed", "1"]) is None
-    assert parse_fast(["--moves=5", "--seed=1", "--json"]) == {"--moves": "5", "--seed": "1", "--json": True}
+def test_an_illegal_script_is_one_usage_error_and_the_game_is_played_once() -> None:
+    process = run_process(["--moves", "5,5", "--seed", "1"])
+    assert process.returncode == 2
+    assert "Invalid value for '--moves'" in process.stderr
+    assert "move 5 (move 2 of the list) is illegal" in process.stderr
+    assert process.stdout == ""
 
 
 def test_a_scripted_game_never_loads_the_generator(book: Book) -> None:
@@ -343,8 +333,6 @@ def test_a_scripted_game_never_loads_the_generator(book: Book) -> None:
     code = (
         "import sys\n"
         f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '9']\n"
-        "from player.launch import main\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "from player.cli import run\n"
         "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] == 'generator'))\n"

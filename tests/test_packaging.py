@@ -44,7 +44,7 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = archive.read(entry_points).decode()
-        assert "ttt-play = player.launch:main" in text and "ttt-book = generator.cli:run" in text
+        assert "ttt-play = player.cli:run" in text and "ttt-book = generator.cli:run" in text
 
 
 def test_installed_player_runs_from_any_directory(wheel: Path, tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_installed_player_runs_from_any_directory(wheel: Path, tmp_path: Path) -
         "import sys, player, player.book\n"
         "print(player.__file__)\nprint(player.book.default_book_path())\n"
         "sys.argv = ['ttt-play', '--moves', '5', '--seed', '1']\n"
-        "from player.launch import main\nmain()\n"
+        "from player.cli import run\nrun()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=env, capture_output=True, text=True)
     lines = run.stdout.splitlines()

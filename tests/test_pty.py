@@ -18,7 +18,7 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
     env["TERM"] = "xterm"
     if not colour:
         env["NO_COLOR"] = "1"
-    code = "import sys; from player.launch import main; sys.exit(main())"
+    code = "import sys; from player.cli import run; run()"
     child = pexpect.spawn(
         sys.executable,
         ["-c", code, "--seed", "2", *args],
