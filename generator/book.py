@@ -13,7 +13,6 @@ from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
 from generator.vectors import build_vectors, encode_vectors
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move
-from player.checksum import content_checksum
 from player.format import FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
 from player.score import decode_score
@@ -77,7 +76,6 @@ def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
         },
         "entries": entries,
     }
-    book["checksum"] = content_checksum(book)
     return book
 
 
@@ -104,7 +102,7 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
     data = encode(book)
     vectors = None
     if vectors_path is not None:
-        vectors = encode_vectors(build_vectors(solution, traps, book))
+        vectors = encode_vectors(build_vectors(solution, traps, data))
     write_atomically(path, data)
     if vectors_path is not None and vectors is not None:
         write_atomically(vectors_path, vectors)

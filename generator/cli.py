@@ -18,7 +18,7 @@ from generator.atomic import write_atomically
 from generator.book import write_book
 from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
-from player.board import FIRST, SECOND, other, parse_board, render
+from player.board import FIRST, SECOND, parse_board, render
 from player.book import Book, Evaluation, load_book
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
@@ -144,11 +144,10 @@ def query(board: str, book_path: Path | None, first: str, as_json: bool) -> None
 
 def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:
     """The answer of ``query --json``: the board as given, marks as the game holds them."""
-    turn = evaluation.turn if first == FIRST else other(evaluation.turn)
     return {
         "board": board,
         "first": first,
-        "turn": turn,
+        "turn": evaluation.turn,
         "value": VALUE_WORDS[evaluation.value],
         "plies": evaluation.plies,
         "key": evaluation.key,
@@ -165,7 +164,7 @@ def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str,
 
 def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> str:
     """A readable page for one board."""
-    turn = evaluation.turn if first == FIRST else other(evaluation.turn)
+    turn = evaluation.turn
     lines = [
         render(board, rules),
         "",
@@ -219,32 +218,45 @@ def levels(book_path: Path | None, readme: Path | None) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=click.Path(dir_okay=True, path_type=Path), required=False)
 @click.option(
     "--max-differences",
     default=10,
     show_default=True,
     type=click.IntRange(1),
-    help="How many differences to print.",
+    help="How many differences beyond validity to print.",
 )
-def verify(path: Path, max_differences: int) -> None:
-    """Re-prove the book at PATH from its rules alone.
+def verify(path: Path | None, max_differences: int) -> None:
+    """Prove the book at PATH (default: the packaged book), then compare it with a fresh build.
 
-    Solves the game again and checks completeness, legality, every value, plies, score, optimal
-    set and trap-order tier, the format version and the checksum. Exit status: 0 the book is
-    right, 1 it is not, 2 it cannot be read.
+    First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
+    step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order
+    of every entry, counts, trap_rates, symmetry names, and the exact bytes `build` writes.
+    Exit status: 0 valid and exact; 1 invalid, or valid but not exact; 3 unreadable.
     """
-    from generator.verify import UnreadableBook, verify_book
+    from generator.verify import verify_book
 
     try:
         report = verify_book(path)
-    except UnreadableBook as error:
+    except BookError as error:
         click.echo(f"Error: {error}", err=True)
-        sys.exit(2)
-    if report.ok:
-        click.echo(f"{path}: OK — {report.checked_entries} entries re-proved, checksum and format right")
+        sys.exit(3)
+    if report.invalid is not None:
+        click.echo(f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}")
+        sys.exit(1)
+    proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
+    if report.skipped is not None:
+        click.echo(f"{proved}; beyond validity: not checked ({report.skipped})")
         return
-    click.echo(f"{path}: WRONG — {len(report.differences)} difference(s); the first:")
-    for line in report.differences[:max_differences]:
+    if report.ok:
+        click.echo(f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built")
+        return
+    shown = report.differences[:max_differences]
+    more = len(report.differences) - len(shown)
+    click.echo(
+        f"{proved}; beyond validity: {len(report.differences)} difference(s) from a fresh build"
+        + (f", the first {len(shown)}:" if more else ":")
+    )
+    for line in shown:
         click.echo(f"  {line}")
     sys.exit(1)

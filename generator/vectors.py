@@ -6,6 +6,7 @@ from looking the book up, so a reader that maps canonical moves back wrongly fai
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any
 
@@ -14,7 +15,7 @@ import orjson
 from generator.solve import Solution
 from generator.trap import TrapOrder
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, other, side_to_move, swap_marks, transform
-from player.book import Book
+from player.book import Book, parse_book
 from player.format import FORMAT_VERSION
 from player.levels import LEVELS, candidates
 from player.rules import Rules
@@ -25,13 +26,13 @@ RANDOM_ORIENTATIONS = 400
 SEED = 20261122
 
 
-def build_vectors(solution: Solution, traps: TrapOrder, book_data: dict[str, Any]) -> dict[str, Any]:
+def build_vectors(solution: Solution, traps: TrapOrder, book_bytes: bytes) -> dict[str, Any]:
     """Every unfinished position as an X-first game, plus seeded random orientations of random
     positions, half of them from O-first games, plus invalid boards with the error to report."""
     rules = solution.rules
     canonical = canonicalizer(rules)
     boards = sorted(solution.move_scores)
-    book = Book.from_data(book_data, "<built>", rules=rules)
+    book = parse_book(book_bytes, "<built book>", rules=rules)
     valid = [_vector(solution, traps, book, canonical, board, FIRST) for board in boards]
     rng = random.Random(SEED)
     for _ in range(RANDOM_ORIENTATIONS):
@@ -40,7 +41,7 @@ def build_vectors(solution: Solution, traps: TrapOrder, book_data: dict[str, Any
     return {
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
-        "book_checksum": book_data["checksum"],
+        "book_sha256": hashlib.sha256(book_bytes).hexdigest(),
         "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k},
         "valid": valid,
         "invalid": _invalid(rules),

@@ -1,162 +1,100 @@
-"""Re-prove a book file from its rules alone and list every way it differs from the truth.
+"""``ttt-book verify``: prove a book exactly as every reader does, then check what validity
+does not decide, against a fresh solve.
 
-Unlike the player's loader, which stops at the first problem, this walks the whole file: it
-solves the game again (``generator.solve``, ``generator.trap``), builds the book that should be
-there, and compares field by field — including JSON keys that appear twice, which a plain JSON
-parser would silently merge.
+Validity (docs/book-format.md, "A valid book") is the player's own proof, with the same reason
+codes: this module calls it rather than re-implementing it. Beyond validity it re-solves the
+rules and compares what a valid book may still get wrong or leave stale: the trap order of
+every entry, the informational members (``counts``, ``trap_rates``, symmetry names), and
+whether the bytes are exactly what ``ttt-book build`` writes.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.book import book_from
+from generator.book import book_from, encode
 from generator.solve import SOLVER_MAX_CELLS, solve
 from generator.trap import trap_order
-from player.board import canonical, check_playable
-from player.checksum import content_checksum
-from player.errors import BoardError
-from player.format import FORMAT_NAME, FORMAT_VERSION, MAX_BOOK_BYTES
-from player.rules import Rules, RulesError
-
-
-class UnreadableBook(OSError):
-    """The file cannot be read or parsed as JSON at all."""
+from player import bookjson, proof
+from player.book import default_book_path, read_book_bytes
+from player.errors import BookError
 
 
 @dataclass
 class Report:
-    """What verification found: ``ok`` when the book is exactly right."""
+    """What verification found about the book at ``path``.
+
+    ``invalid`` is the BookError when the book fails validity (nothing else is checked then);
+    ``differences`` lists what a valid book gets wrong beyond validity; ``skipped`` says why
+    the checks beyond validity did not run, if they did not.
+    """
 
     path: str
+    invalid: BookError | None = None
     differences: list[str] = field(default_factory=list)
-    checked_entries: int = 0
+    entries: int = 0
+    skipped: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.invalid is None
 
     @property
     def ok(self) -> bool:
-        return not self.differences
+        """Valid, and exactly what a fresh build writes (as far as it was checked)."""
+        return self.valid and not self.differences
 
 
-def _pairs_keeping_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            duplicates = result.setdefault("\0duplicates", [])
-            duplicates.append(key)
-        result[key] = value
-    return result
-
-
-def read_json(path: str | os.PathLike[str]) -> Any:
-    """Parse ``path``, recording duplicate keys under ``"\\0duplicates"``; UnreadableBook if not JSON."""
+def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
+    """Prove the book at ``path`` (default: the packaged one), then compare it with a fresh
+    build. Raises BookError only when the file cannot be read at all (code ``unreadable``)."""
+    where = os.fspath(path) if path is not None else default_book_path()
+    report = Report(where)
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_BOOK_BYTES + 1)
-    except OSError as error:
-        raise UnreadableBook(f"{path}: cannot be read ({error.strerror or error})") from None
-    if len(raw) > MAX_BOOK_BYTES:
-        raise UnreadableBook(f"{path}: larger than {MAX_BOOK_BYTES} bytes")
-    try:
-        return json.loads(raw.decode("utf-8"), object_pairs_hook=_pairs_keeping_duplicates)
-    except UnicodeDecodeError as error:
-        raise UnreadableBook(f"{path}: not UTF-8 text (byte {error.start})") from None
-    except json.JSONDecodeError as error:
-        raise UnreadableBook(
-            f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
-    except RecursionError:
-        raise UnreadableBook(f"{path}: JSON nested too deeply") from None
-
-
-def verify_book(path: str | os.PathLike[str]) -> Report:
-    """Re-solve the game the file's rules describe and compare everything."""
-    data = read_json(path)
-    report = Report(str(path))
-    diff = report.differences.append
-    if not isinstance(data, dict):
-        diff(f"the top level is {type(data).__name__}, not an object")
+        raw = read_book_bytes(where)  # BookError "unreadable" goes to the caller
+        data = bookjson.parse(raw, where)
+        proven = proof.prove(data, where, None)
+    except BookError as error:
+        if error.code == "unreadable":
+            raise
+        report.invalid = error
         return report
-    for key in data.get("\0duplicates", []):
-        diff(f"top-level member {key!r} appears more than once")
-    if data.get("format") != FORMAT_NAME:
-        diff(f"format is {data.get('format')!r}, not {FORMAT_NAME!r}")
-    if data.get("version") != FORMAT_VERSION or type(data.get("version")) is not int:
-        diff(f"version is {data.get('version')!r}; this verifier knows version {FORMAT_VERSION}")
-    rules_data = data.get("rules")
-    try:
-        if not isinstance(rules_data, dict):
-            raise RulesError("there is no rules object")
-        rows, cols, k = (rules_data.get(n) for n in ("rows", "cols", "k"))
-        if not (type(rows) is int and type(cols) is int and type(k) is int):
-            raise RulesError(f"rows, cols and k must be integers, got {[rows, cols, k]!r}")
-        rules = Rules(rows, cols, k)
-        if rules.cells > SOLVER_MAX_CELLS:
-            raise RulesError(f"{rules} is too large to re-solve here (at most {SOLVER_MAX_CELLS} cells)")
-    except RulesError as error:
-        diff(f"rules cannot be used: {error}; nothing more can be checked")
+    report.entries = len(proven.entries)
+    rules = proven.rules
+    if rules.cells > SOLVER_MAX_CELLS:
+        report.skipped = (
+            f"{rules} has {rules.cells} cells; the solver stops at {SOLVER_MAX_CELLS}, "
+            "so only validity was checked"
+        )
         return report
-    content = {k: v for k, v in data.items() if k != "\0duplicates"}
-    stated = content.get("checksum")
-    actual = content_checksum(_without_duplicate_markers(content))
-    if stated != actual:
-        diff(f"checksum is {stated!r} but the content's is {actual!r}")
-
     solution = solve(rules)
     expected = book_from(solution, trap_order(solution))
-    for member in ("rules", "symmetries", "canonical", "counts", "trap_rates"):
-        if _without_duplicate_markers(content.get(member)) != expected[member]:
-            diff(
-                f"{member} differ from the re-solved book's: "
-                f"{_short(content.get(member))} != {_short(expected[member])}"
-            )
-
-    entries = content.get("entries")
-    if not isinstance(entries, dict):
-        diff("there is no entries object")
-        return report
-    for key in entries.get("\0duplicates", []):
-        diff(f"entry {key!r} appears more than once")
-    want = expected["entries"]
-    for key in sorted(set(want) - set(entries)):
-        diff(f"entry {key!r} is missing (a reachable position)")
-    for key in sorted(k for k in entries if k != "\0duplicates" and k not in want):
-        diff(f"entry {key!r} should not be there: {_why_extra(rules, key)}")
-    for key in sorted(set(want) & set(entries)):
-        report.checked_entries += 1
-        got, right = entries[key], want[key]
-        if not isinstance(got, dict):
-            diff(f"entry {key!r} is {type(got).__name__}, not an object")
-            continue
-        for name in ("turn", "value", "plies", "scores", "tiers"):
-            if got.get(name) != right[name]:
-                diff(f"entry {key!r} {name}: {_short(got.get(name))}, should be {_short(right[name])}")
-        extra = set(got) - set(right)
-        if extra:
-            diff(f"entry {key!r} has unknown members {sorted(extra)}")
+    report.differences.extend(_beyond_validity(data, expected, raw))
     return report
 
 
-def _without_duplicate_markers(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _without_duplicate_markers(v) for k, v in value.items() if k != "\0duplicates"}
-    if isinstance(value, list):
-        return [_without_duplicate_markers(v) for v in value]
-    return value
-
-
-def _why_extra(rules: Rules, key: str) -> str:
-    try:
-        check_playable(rules, key)
-    except BoardError as error:
-        return str(error)
-    if canonical(rules, key)[0] != key:
-        return f"not in canonical form (that is {canonical(rules, key)[0]!r})"
-    return "not a reachable position"
+def _beyond_validity(data: dict[str, Any], expected: dict[str, Any], raw: bytes) -> list[str]:
+    """What a valid book can still differ in: trap order, informational members, the bytes."""
+    found: list[str] = []
+    for key, entry in sorted(expected["entries"].items()):
+        tiers = data["entries"][key]["tiers"]
+        if tiers != entry["tiers"]:
+            found.append(f"entry {key!r} tiers {_short(tiers)}, in trap order {_short(entry['tiers'])}")
+    for member in ("counts", "trap_rates"):
+        if data.get(member) != expected[member]:
+            found.append(f"{member} {_short(data.get(member))} should be {_short(expected[member])}")
+    names = [item.get("name") for item in data["symmetries"]]
+    if names != [item["name"] for item in expected["symmetries"]]:
+        found.append(f"symmetry names {_short(names)} are not the usual ones")
+    if not found and raw != encode(expected):
+        found.append("the bytes are not exactly what `ttt-book build` writes (order, spacing, members)")
+    return found
 
 
 def _short(value: Any, limit: int = 80) -> str:
-    text = json.dumps(_without_duplicate_markers(value), sort_keys=True)
+    import json
+
+    text = json.dumps(value, sort_keys=True, ensure_ascii=True)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,11 +1,10 @@
-"""Runtime for reading the tic-tac-toe book: rules, notation, symmetry, loading and playing.
+"""Runtime for reading the tic-tac-toe book: rules, notation, symmetry, proving and playing.
 
-Nothing here searches the game tree: every answer is a look-up in the book. The main entry
-points are available from the package itself, imported on first use (PEP 562) so that the
-player's start-up only pays for what it uses::
+Nothing here searches the game tree: every answer is a look-up in a book that was proven
+consistent when it was loaded (docs/book-format.md, "A valid book")::
 
     import player
-    book = player.load_book()                      # the packaged book, checked
+    book = player.load_book()                      # the packaged book
     book.best_moves("X...O....")                   # optimal moves, in the board's orientation
     book.evaluate("X...O....").scores              # every legal move's score
     player.choose_move(book, "X...O....", "hard", rng=random.Random(1))
@@ -13,28 +12,26 @@ player's start-up only pays for what it uses::
 
 from __future__ import annotations
 
+from player.book import Book, Evaluation, load_book, parse_book
+from player.errors import BOOK_REASONS, BoardError, BookError, IllegalMoveError
+from player.levels import LEVELS, candidates, choose_move
+from player.position import Position
+from player.rules import Rules
+
 __version__ = "1.0.0"
 
-_EXPORTS = {
-    "load_book": "player.book",
-    "Book": "player.book",
-    "Evaluation": "player.book",
-    "choose_move": "player.levels",
-    "candidates": "player.levels",
-    "LEVELS": "player.levels",
-    "Rules": "player.rules",
-    "Position": "player.position",
-    "BoardError": "player.errors",
-    "BookError": "player.errors",
-    "IllegalMoveError": "player.errors",
-}
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> object:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'player' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
+__all__ = [
+    "BOOK_REASONS",
+    "LEVELS",
+    "BoardError",
+    "Book",
+    "BookError",
+    "Evaluation",
+    "IllegalMoveError",
+    "Position",
+    "Rules",
+    "candidates",
+    "choose_move",
+    "load_book",
+    "parse_book",
+]

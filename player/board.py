@@ -28,6 +28,7 @@ from player.rules import Cell, Rules, Symmetry
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+    from typing import Any
 
 EMPTY = "."
 FIRST = "X"
@@ -47,10 +48,22 @@ def other(mark: str) -> str:
 
 def _line_owners(rules: Rules, board: str) -> Iterator[str]:
     """The mark owning each complete line, line by line."""
-    for line in rules.lines:
-        first = board[line[0]]
-        if first != EMPTY and all(board[c] == first for c in line):
-            yield first
+    found = _LINE_READERS.get(rules)
+    if found is None:
+        # One C-level item getter per line, and the strings a full line reads as (python-chess
+        # builds its attack tables once per board shape in the same spirit).
+        found = _LINE_READERS[rules] = (
+            [itemgetter(*line) for line in rules.lines],
+            {FIRST * rules.k: FIRST, SECOND * rules.k: SECOND},
+        )
+    getters, full = found
+    for get in getters:
+        owner = full.get("".join(get(board)))
+        if owner is not None:
+            yield owner
+
+
+_LINE_READERS: dict[Rules, tuple[list[Callable[[str], Any]], dict[str, str]]] = {}
 
 
 def winner(rules: Rules, board: str) -> str | None:

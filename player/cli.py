@@ -49,9 +49,9 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
 
 
 def open_book(path: str | None) -> Book:
-    """Load the book for play (entries checked as they are used); BookProblem on failure."""
+    """Load and prove the book for play; BookProblem on failure."""
     try:
-        return load_book(path, lazy=True)
+        return load_book(path)
     except BookError as error:
         raise BookProblem(str(error)) from None
 

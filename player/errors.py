@@ -6,6 +6,26 @@ so a caller that only knows ``ValueError`` still catches them.
 
 from __future__ import annotations
 
+#: Why a book is refused, in the order a reader checks (docs/book-format.md, "A valid book").
+#: Every reader (this package, ``ttt-book verify``, the JavaScript reader) gives the code of the
+#: first step that fails, so the same file gets the same code everywhere.
+BOOK_REASONS = (
+    "unreadable",
+    "limits",
+    "json",
+    "format",
+    "version",
+    "rules",
+    "lines",
+    "symmetries",
+    "entries",
+    "counts",
+    "entry-key",
+    "entry-shape",
+    "missing-entry",
+    "entry-inconsistent",
+)
+
 
 class BoardError(ValueError):
     """A board that is malformed, impossible, unreachable or already finished.
@@ -24,9 +44,15 @@ class IllegalMoveError(ValueError):
 
 
 class BookError(ValueError):
-    """A book file that cannot be used: missing, unreadable, malformed or for other rules."""
+    """A book file that cannot be used; ``code`` is one of ``BOOK_REASONS``.
 
-    def __init__(self, path: object, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
+    ``str()`` is one line: the file, then what is wrong with it.
+    """
+
+    def __init__(self, path: object, code: str, reason: str) -> None:
+        if code not in BOOK_REASONS:
+            raise ValueError(f"unknown book reason code {code!r}")
+        super().__init__(f"{path}: {reason} [{code}]")
         self.path = path
+        self.code = code
         self.reason = reason

@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from player import board as _board
 from player.errors import IllegalMoveError
 from player.rules import STANDARD, Cell, Rules
-from player.value import Frozen
 
 
-class Position(Frozen):
+@dataclass(frozen=True, slots=True)
+class Position:
     """A board under some rules. ``Position.parse(str(p), p.rules) == p`` for every position."""
 
-    __slots__ = ("board", "rules")
-    _fields = ("board", "rules")
     board: str
-    rules: Rules
+    rules: Rules = STANDARD
 
-    def __init__(self, board: str, rules: Rules = STANDARD) -> None:
-        _board.check(rules, board)
-        self._set(board=board, rules=rules)
+    def __post_init__(self) -> None:
+        _board.check(self.rules, self.board)
 
     @classmethod
     def parse(cls, text: str, rules: Rules = STANDARD) -> Position:

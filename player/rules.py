@@ -14,7 +14,7 @@ Every table is computed from ``(rows, cols, k)``, never typed in by hand.
 
 from __future__ import annotations
 
-from player.value import Frozen
+from dataclasses import dataclass, field
 
 Cell = int
 Line = tuple[Cell, ...]
@@ -28,48 +28,51 @@ class RulesError(ValueError):
     """Rules that describe no playable board (e.g. ``k`` longer than the board)."""
 
 
-class Symmetry(Frozen):
+@dataclass(frozen=True, slots=True)
+class Symmetry:
     """A named rotation or reflection of the board, as a permutation of cells."""
 
-    __slots__ = ("inverse", "name", "perm")
-    _fields = ("name", "perm")
     name: str
     perm: Permutation
     #: the permutation that undoes this one: ``inverse[perm[i]] == i``
-    inverse: Permutation
+    inverse: Permutation = field(init=False, repr=False, compare=False)
 
-    def __init__(self, name: str, perm: Permutation) -> None:
-        inverse = [0] * len(perm)
-        for i, source in enumerate(perm):
+    def __post_init__(self) -> None:
+        inverse = [0] * len(self.perm)
+        for i, source in enumerate(self.perm):
             inverse[source] = i
-        self._set(name=name, perm=tuple(perm), inverse=tuple(inverse))
+        object.__setattr__(self, "perm", tuple(self.perm))
+        object.__setattr__(self, "inverse", tuple(inverse))
 
 
-class Rules(Frozen):
+@dataclass(frozen=True, slots=True)
+class Rules:
     """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, the first player is X."""
 
-    __slots__ = ("cols", "k", "lines", "rows", "symmetries")
-    _fields = ("rows", "cols", "k")
-    rows: int
-    cols: int
-    k: int
+    rows: int = 3
+    cols: int = 3
+    k: int = 3
     #: every winning line, derived from the shape
-    lines: tuple[Line, ...]
+    lines: tuple[Line, ...] = field(init=False, repr=False, compare=False)
     #: the board's rotations and reflections, identity first
-    symmetries: tuple[Symmetry, ...]
+    symmetries: tuple[Symmetry, ...] = field(init=False, repr=False, compare=False)
+    #: for each cell, the winning lines through it
+    lines_through: tuple[tuple[Line, ...], ...] = field(init=False, repr=False, compare=False)
 
-    def __init__(self, rows: int = 3, cols: int = 3, k: int = 3) -> None:
-        for name, value in (("rows", rows), ("cols", cols), ("k", k)):
+    def __post_init__(self) -> None:
+        for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
             if type(value) is not int or value < 1:
                 raise RulesError(f"{name} must be a positive integer, got {value!r}")
-        self._set(rows=rows, cols=cols, k=k)
         if self.rows * self.cols > MAX_CELLS:
             raise RulesError(
                 f"board {self.rows}x{self.cols} has {self.rows * self.cols} cells; at most {MAX_CELLS}"
             )
         if self.k > max(self.rows, self.cols):
             raise RulesError(f"k={self.k} does not fit on a {self.rows}x{self.cols} board")
-        self._set(lines=_winning_lines(rows, cols, k), symmetries=_symmetries(rows, cols))
+        object.__setattr__(self, "lines", _winning_lines(self.rows, self.cols, self.k))
+        object.__setattr__(self, "symmetries", _symmetries(self.rows, self.cols))
+        through = tuple(tuple(line for line in self.lines if cell in line) for cell in range(self.cells))
+        object.__setattr__(self, "lines_through", through)
 
     @property
     def cells(self) -> int:

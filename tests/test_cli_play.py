@@ -113,6 +113,7 @@ def test_moves_after_the_end_are_refused(book: Book) -> None:
 
 
 def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Each case: the file, and the reason code the message must carry."""
     data = json.loads(BOOK.read_bytes())
     cases: dict[str, tuple[Path, str]] = {}
 
@@ -121,21 +122,27 @@ def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         path.write_bytes(content.encode() if isinstance(content, str) else content)
         cases[name] = (path, words)
 
-    cases["missing"] = (tmp_path / "nowhere.json", "no such file")
-    cases["directory"] = (tmp_path, "is a directory")
-    write("malformed", BOOK.read_text()[:5000], "not valid JSON")
-    write("binary", b"\xff\xfe\x00garbage", "not UTF-8")
-    write("empty", "", "is empty")
-    write("version", json.dumps({**data, "version": 99}), "format version 99")
-    write("rules", json.dumps({**data, "rules": {**data["rules"], "k": 2}}), "winning lines")
-    write("checksum", json.dumps({**data, "counts": {**data["counts"], "games": 1}}), "checksum")
-    write("not-a-book", "[1, 2, 3]", "not an object")
+    cases["missing"] = (tmp_path / "nowhere.json", "no such file [unreadable]")
+    cases["directory"] = (tmp_path, "is a directory, not a book file [unreadable]")
+    write("malformed", BOOK.read_text()[:5000], "[json]")
+    write("binary", b"\xff\xfe\x00garbage", "not UTF-8 text (byte 0) [json]")
+    write("empty", "", "line 1, column 1: Expecting value [json]")
+    write("version", json.dumps({**data, "version": 99}), "format version 99; this reader reads 1 [version]")
+    write(
+        "rules",
+        json.dumps({**data, "rules": {**data["rules"], "k": 2}}),
+        "is a book for 3x3 k=2, not 3x3 k=3 [rules]",
+    )
+    inconsistent = json.loads(BOOK.read_bytes())
+    inconsistent["entries"]["........X"]["tiers"] = [[4, 0]]
+    write("inconsistent", json.dumps(inconsistent), "are not exactly its best moves [4] [entry-inconsistent]")
+    write("not-book", "[1, 2, 3]", "the top level is an array, not an object [format]")
     return cases
 
 
 @pytest.mark.parametrize(
     "case",
-    ["missing", "directory", "malformed", "binary", "empty", "version", "rules", "checksum", "not-a-book"],
+    ["missing", "directory", "malformed", "binary", "empty", "version", "rules", "inconsistent", "not-book"],
 )
 def test_bad_book_is_one_line_naming_the_file_status_2(tmp_path: Path, case: str) -> None:
     path, words = damaged_books(tmp_path)[case]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -40,6 +43,8 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         assert "player/tictactoe.json" in names
+        recorded = archive.read("player/tictactoe.json.sha256").decode().strip()
+        assert recorded == hashlib.sha256((ROOT / "book" / "tictactoe.json").read_bytes()).hexdigest()
         assert "player/py.typed" in names
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
@@ -69,3 +74,74 @@ def test_installed_player_runs_from_any_directory(wheel: Path, tmp_path: Path) -
     assert lines[0].startswith(str(target)), lines[0]
     assert lines[1] == str(target / "player" / "tictactoe.json")
     assert run.returncode == 1 and "Unfinished" in run.stdout  # one move given: the game goes on
+
+
+def install(wheel: Path, target: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+
+
+TRUST = "import player; b = player.load_book(); print(b.trust, len(b))"
+
+
+def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    install(wheel, target)
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    trusted = subprocess.run(
+        [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert trusted.stdout.split() == ["packaged", "627"], trusted.stderr
+    # A hand edit, consistent within its entry, of the installed book: the bytes no longer
+    # match the record, so the book is proven, and refused.
+    installed = target / "player" / "tictactoe.json"
+    data = json.loads(installed.read_bytes())
+    entry = data["entries"]["........X"]
+    entry["scores"] = [0, 0, 0, 0, -4, 0, 0, 0, None]
+    entry["tiers"] = [[0, 1, 2, 3, 5, 6, 7]]
+    installed.write_text(json.dumps(data))
+    refused = subprocess.run(
+        [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert refused.returncode != 0
+    assert "[entry-inconsistent]" in refused.stderr
+    # The same bytes with the record removed are proven too: still refused.
+    (target / "player" / "tictactoe.json.sha256").unlink()
+    again = subprocess.run(
+        [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert "[entry-inconsistent]" in again.stderr
+
+
+def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".venv", ".git", "*cache*", "node_modules", "dist", "build"),
+    )
+    book = source / "book" / "tictactoe.json"
+    data = json.loads(book.read_bytes())
+    data["entries"]["........X"]["turn"] = "X"
+    book.write_text(json.dumps(data))
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode != 0
+    assert "[entry-inconsistent]" in build.stdout + build.stderr
+    assert not list(tmp_path.glob("*.whl"))

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from generator import atomic
 from generator.book import write_book
 from generator.cli import main
-from player.checksum import content_checksum
+from player.book import load_book
+from player.errors import BookError
 from player.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,15 +29,20 @@ def verify(path: Path) -> tuple[int, str]:
 def test_the_shipped_book_verifies() -> None:
     code, out = verify(BOOK)
     assert code == 0, out
-    assert "OK — 627 entries re-proved" in out
+    assert "valid — every one of 627 entries proven" in out
+    assert "trap order, counts, trap_rates and bytes as built" in out
 
 
-def edit(change: Callable[[dict[str, Any]], None], *, fix_checksum: bool = True) -> Callable[[Path], Path]:
+def test_verify_with_no_path_checks_the_packaged_book() -> None:
+    result = CliRunner().invoke(main, ["verify"])
+    assert result.exit_code == 0, result.output
+    assert "627 entries proven" in result.output
+
+
+def edit(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], Path]:
     def make(tmp: Path) -> Path:
         data = json.loads(BOOK.read_bytes())
         change(data)
-        if fix_checksum:
-            data["checksum"] = content_checksum(data)
         path = tmp / "damaged.json"
         path.write_text(json.dumps(data))
         return path
@@ -63,60 +69,98 @@ def raw(text_change: Callable[[str], str]) -> Callable[[Path], Path]:
     return make
 
 
-DAMAGE = {
-    "dropped entry": (edit(lambda d: d["entries"].pop("........X")), "is missing"),
-    "extra unreachable entry": (
-        edit(
-            set_in(["entries", "XXXOO...."], {"turn": "O", "value": 0, "plies": 1, "scores": [], "tiers": []})
-        ),
-        "should not be there",
-    ),
-    "non-canonical key": (
-        edit(lambda d: d["entries"].__setitem__("X........", d["entries"].pop("........X"))),
-        "not in canonical form",
-    ),
-    "wrong value": (edit(set_in(["entries", ".........", "value"], 1)), "value"),
-    "wrong plies": (edit(set_in(["entries", ".........", "plies"], 7)), "plies"),
-    "wrong score": (edit(set_in(["entries", "........X", "scores", 0], 0)), "scores"),
-    "illegal move in a tier": (edit(set_in(["entries", "........X", "tiers"], [[8]])), "tiers"),
-    "trap order swapped": (
-        edit(set_in(["entries", ".........", "tiers"], [[4], [1, 3, 5, 7], [0, 2, 6, 8]])),
-        "tiers",
-    ),
+def drop_entry(data: dict[str, Any]) -> None:
+    data["entries"].pop("........X")
+    data["counts"]["entries"] -= 1
+
+
+def add_entry(key: str) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        data["entries"][key] = data["entries"]["........X"]
+        data["counts"]["entries"] += 1
+
+    return change
+
+
+#: Invalid books: verify gives the same reason code as every reader (status 1).
+INVALID = {
+    "dropped entry": (edit(drop_entry), "missing-entry"),
+    "extra finished entry": (edit(add_entry("XXXOO....")), "entry-key"),
+    "extra non-canonical entry": (edit(add_entry("X........")), "entry-key"),
+    "wrong value": (edit(set_in(["entries", ".........", "value"], 1)), "entry-inconsistent"),
+    "wrong plies": (edit(set_in(["entries", ".........", "plies"], 7)), "entry-inconsistent"),
+    "wrong score": (edit(set_in(["entries", "........X", "scores", 0], 0)), "entry-inconsistent"),
+    "illegal move in a tier": (edit(set_in(["entries", "........X", "tiers"], [[8]])), "entry-inconsistent"),
     "wrong version": (edit(set_in(["version"], 2)), "version"),
-    "wrong counts": (edit(set_in(["counts", "games"], 1)), "counts"),
-    "stale checksum": (edit(set_in(["entries", ".........", "value"], 1), fix_checksum=False), "checksum"),
+    "counts.entries off": (edit(set_in(["counts", "entries"], 626)), "counts"),
     "duplicate key": (
         raw(lambda t: t.replace('"entries":{', '"entries":{"........X":{"turn":"O"},', 1)),
-        "appears more than once",
+        "json",
     ),
-    "not an object": (raw(lambda t: "[1,2]"), "not an object"),
-    "other rules stated": (edit(set_in(["rules", "k"], 2)), "differ"),
-    "rules too large to re-solve": (edit(set_in(["rules", "rows"], 5)), "too large to re-solve"),
+    "not an object": (raw(lambda t: "[1,2]"), "format"),
+    "other rules stated": (edit(set_in(["rules", "k"], 2)), "lines"),
+    "float": (raw(lambda t: t.replace('"plies":9', '"plies":9.0', 1)), "json"),
+    "empty": (raw(lambda t: ""), "json"),
+    "deep nesting": (raw(lambda t: "[" * 100_000), "json"),
 }
 
 
-@pytest.mark.parametrize("kind", sorted(DAMAGE))
-def test_verify_fails_on_damage(tmp_path: Path, kind: str) -> None:
-    make, words = DAMAGE[kind]
-    code, out = verify(make(tmp_path))
-    assert code == 1, out
-    assert "WRONG" in out
-    assert words in out
-
-
-@pytest.mark.parametrize(
-    "content",
-    [b"", b"{", b"\xff\xfe", b"[" * 100_000],
-    ids=["empty", "truncated", "not-utf8", "deep-nesting"],
-)
-def test_verify_unreadable_is_status_2(tmp_path: Path, content: bytes) -> None:
-    path = tmp_path / "bad.json"
-    path.write_bytes(content)
+@pytest.mark.parametrize("kind", sorted(INVALID))
+def test_verify_refuses_an_invalid_book_with_the_readers_code(tmp_path: Path, kind: str) -> None:
+    make, code_word = INVALID[kind]
+    path = make(tmp_path)
     code, out = verify(path)
-    assert code == 2
-    assert str(path) in out
-    assert "Traceback" not in out
+    assert code == 1, out
+    assert out.startswith(f"{path}: INVALID [{code_word}] "), out
+    assert len(out.strip().splitlines()) == 1
+    with pytest.raises(BookError) as caught:
+        load_book(path, rules=None)
+    assert caught.value.code == code_word  # the player's loader says the same
+
+
+#: Valid books that differ from a fresh build: only verify sees these (status 1).
+BEYOND = {
+    "trap order swapped": (
+        edit(set_in(["entries", ".........", "tiers"], [[4], [1, 3, 5, 7], [0, 2, 6, 8]])),
+        "entry '.........' tiers [[4], [1, 3, 5, 7], [0, 2, 6, 8]], in trap order",
+    ),
+    "counts": (edit(set_in(["counts", "games"], 1)), 'counts {"canonical_finished"'),
+    "trap rates": (edit(set_in(["trap_rates", "first", "novice"], "1/1")), "trap_rates"),
+    "re-indented": (raw(lambda t: json.dumps(json.loads(t), indent=1)), "the bytes are not exactly"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BEYOND))
+def test_verify_finds_what_validity_does_not_decide(tmp_path: Path, kind: str) -> None:
+    make, words = BEYOND[kind]
+    path = make(tmp_path)
+    code, out = verify(path)
+    assert code == 1, out
+    assert "valid — every one of 627 entries proven" in out
+    assert "1 difference(s) from a fresh build:" in out
+    assert words in out
+    load_book(path)  # valid: every reader accepts it
+
+
+def test_verify_counts_and_limits_the_differences_it_prints(tmp_path: Path) -> None:
+    def reorder_every_tier(data: dict[str, Any]) -> None:
+        for entry in data["entries"].values():
+            entry["tiers"] = entry["tiers"][::-1]
+
+    path = edit(reorder_every_tier)(tmp_path)
+    result = CliRunner().invoke(main, ["verify", "--max-differences", "3", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert "difference(s) from a fresh build, the first 3:" in lines[0]
+    assert len(lines) == 4
+
+
+def test_verify_a_file_that_cannot_be_read_is_status_3(tmp_path: Path) -> None:
+    for path in (tmp_path / "missing.json", tmp_path):
+        result = CliRunner().invoke(main, ["verify", str(path)])
+        assert result.exit_code == 3, result.output
+        assert str(path) in result.output and "[unreadable]" in result.output
+        assert "Traceback" not in result.output
 
 
 def test_verify_a_3x4_book(tmp_path: Path) -> None:

@@ -1,0 +1,45 @@
+"""Build hook: ship the book inside the wheel, proven, with the SHA-256 of its bytes beside it.
+
+The player proves every book it loads, except the packaged one whose bytes have exactly the
+hash recorded here (docs/book-format.md, "Trusting the packaged book"). So the hash is
+recorded only after this build has proven the book with the player's own loader: a book that
+does not prove fails the build.
+
+An editable install (``pip install -e``) reads the repository's book/ directly and records
+nothing, so that book is proven on every load; a checkout without a book still installs, so
+``make book`` can write the first one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+BOOK = Path("book") / "tictactoe.json"
+PACKAGED = "player/tictactoe.json"
+
+
+class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel" or version == "editable":
+            return
+        book = Path(self.root) / BOOK
+        raw = book.read_bytes()  # a wheel without its book would not play: fail loudly
+        sys.path.insert(0, self.root)
+        try:
+            from player.book import parse_book
+
+            parse_book(raw, str(book))  # raises BookError, with its reason code, if it does not prove
+        finally:
+            sys.path.remove(self.root)
+        record = Path(tempfile.mkdtemp(prefix="ttt-book-record-")) / "tictactoe.json.sha256"
+        record.write_text(hashlib.sha256(raw).hexdigest() + "\n", encoding="ascii")
+        build_data["force_include"][str(book)] = PACKAGED
+        build_data["force_include"][str(record)] = PACKAGED + ".sha256"
