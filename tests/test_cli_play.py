@@ -195,6 +195,31 @@ def test_bad_lines_get_one_message_and_change_nothing(line: str, words: str) -> 
     assert "plays" not in out  # nothing was played
 
 
+def test_every_cell_from_1_to_9_can_be_typed() -> None:
+    for cell in range(1, 10):
+        code, out = play(f"{cell}\nq\n")
+        assert code == 0
+        assert "There is no cell" not in out
+        assert "The computer (O) plays" in out  # the move was taken, so the computer answered
+        grid = [line for line in out.split("plays")[-1].splitlines() if " | " in line and "move" not in line]
+        shown = {int(ch) for line in grid for ch in line if ch.isdigit()}
+        assert len(grid) == 3 and cell not in shown and "X" in "".join(grid), out
+
+
+def test_a_drawn_game_is_tallied_as_a_draw(book: Book) -> None:
+    # Perfect against perfect play of the human's moves draws: replay the book's own moves.
+    moves: list[int] = []
+    while True:
+        game = play_script(book, moves, rng=random.Random(2))
+        if game.is_over:
+            break
+        moves.append(book.evaluate(game.board).tiers[0][0] + 1)
+    assert game.winner is None
+    code, out = play("\n".join(map(str, moves)) + "\nn\n")
+    assert code == 0
+    assert "Tally: you 0 won, 1 drawn, 0 lost." in out
+
+
 def test_occupied_cell_is_refused_and_the_game_goes_on() -> None:
     code, out = play("5\n5\nq\n")
     assert code == 0
@@ -224,7 +249,10 @@ def test_full_games_keep_a_tally_and_can_swap_sides(book: Book) -> None:
     assert code == 0
     assert out.count("New game") == 2
     assert "New game: you are O" in out
-    assert "Tally: you 0 won, 1 drawn, 0 lost." in out or "Tally: you 0 won, 0 drawn, 1 lost." in out
+    game = play_script(book, moves, rng=random.Random(2))  # the same game, replayed
+    assert game.is_over
+    won, drawn, lost = (game.winner == "X", game.winner is None, game.winner == "O")
+    assert f"Tally: you {won:d} won, {drawn:d} drawn, {lost:d} lost." in out
     assert "Play again?" in out
 
 

@@ -74,6 +74,31 @@ def test_perfect_rates_equal_the_trap_order_rates(book: Book) -> None:
             assert match(lambda b: candidates(book.evaluate(b), "perfect"), player, mark) == (win, draw, loss)
 
 
+#: Published rates of the book's top-tier policy (docs/book-format.md, "Trap order"; first round).
+KNOWN_TRAP_RATES = {
+    ("first", "novice"): Fraction(89, 96),
+    ("second", "novice"): Fraction(82, 315),
+    ("first", "random"): Fraction(379, 384),
+    ("second", "random"): Fraction(50, 63),
+}
+
+
+def test_the_books_trap_rates_are_the_known_ones(book: Book) -> None:
+    for (side, opponent), rate in KNOWN_TRAP_RATES.items():
+        assert Fraction(book.data["trap_rates"][side][opponent]) == rate
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_levels_rates_agree_with_the_independent_enumerator(book: Book, level: str) -> None:
+    """generator.levels_table (and, through the trap order, generator.trap's novice) against the
+    tests' own enumerator and novice, written apart from them."""
+    rates = level_rates(book)
+    for side, mark in (("first", "X"), ("second", "O")):
+        for opponent, player in (("novice", novice_player), ("random", random_player)):
+            independent = match(lambda b: candidates(book.evaluate(b), level), player, mark)
+            assert rates[(level, opponent, side)] == independent, (level, opponent, side)
+
+
 def test_weaker_levels_are_weaker_and_do_lose(book: Book) -> None:
     rates = level_rates(book)
     for opponent in ("random", "novice"):

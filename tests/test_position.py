@@ -36,6 +36,8 @@ def test_play_returns_a_new_position_and_refuses_illegal_moves() -> None:
 def test_people_may_type_boards_loosely() -> None:
     assert Position.parse("x.o/-x-/...") == Position("X.O.X....")
     assert Position.parse("X O . | . . . | . . .".replace(" ", "")) == Position("XO.......")
+    assert Position.parse("X_O/_x_/___") == Position("X.O.X....")  # "_" is empty too
+    assert Position.parse("x, -, o, -, -, -, -, -, -") == Position("X.O......")
 
 
 @pytest.mark.parametrize(
@@ -53,3 +55,13 @@ def test_positions_are_immutable() -> None:
     position = Position("X........", Rules())
     with pytest.raises(AttributeError):
         position.board = "O........"  # type: ignore[misc]
+
+
+def test_values_pickle_copy_and_deepcopy() -> None:
+    import copy
+    import pickle
+
+    for value in (Rules(3, 4, 3), Position("X...O....", Rules()), Position("X" + "." * 11, Rules(3, 4, 3))):
+        for clone in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
+            assert clone == value and hash(clone) == hash(value)
+    assert copy.deepcopy(Rules(3, 4, 3)).lines == Rules(3, 4, 3).lines

@@ -71,10 +71,27 @@ def test_canonical_form_is_invariant(reachable: tuple[set[str], set[str]]) -> No
             assert canonical(rules, transform(board, s))[0] == key
 
 
-@pytest.mark.parametrize("text", ["3x3:4", "0x3", "5x5:3", "axb", "3x", "3"])
-def test_bad_rules_are_refused_with_the_value(text: str) -> None:
-    with pytest.raises(RulesError, match=r"\S"):
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("3x3:4", "k=4 does not fit on a 3x3 board"),
+        ("0x3", "rows must be a positive integer, got 0"),
+        ("5x5:3", "board 5x5 has 25 cells; at most 16"),
+        ("axb", "rules must look like 3x3 or 3x4:3, got 'axb'"),
+        ("3x", "rules must look like 3x3 or 3x4:3, got '3x'"),
+        ("3", "rules must look like 3x3 or 3x4:3, got '3'"),
+    ],
+)
+def test_bad_rules_are_refused_with_the_value(text: str, words: str) -> None:
+    with pytest.raises(RulesError) as caught:
         Rules.parse(text)
+    assert str(caught.value) == words
+
+
+def test_k_defaults_to_the_shorter_side() -> None:
+    assert Rules.parse("3x4") == Rules(3, 4, 3)
+    assert Rules.parse("4x3") == Rules(4, 3, 3)
+    assert Rules.parse("4x4") == Rules(4, 4, 4)
 
 
 def test_rules_are_immutable_values() -> None:

@@ -1,0 +1,270 @@
+"""One definition of a valid book (docs/book-format.md, "A valid book"): each step's reason
+code, from small edits of the real book; the proof catches edits that keep an entry
+self-consistent; answers are the game's own; the trusted path is only for recorded bytes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from player.book import Book, load_book, parse_book
+from player.errors import BOOK_REASONS, BoardError, BookError
+from player.levels import choose_move
+
+ROOT = Path(__file__).resolve().parent.parent
+RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
+Edit = Callable[[dict[str, Any]], None]
+
+
+def refused(edit: Edit) -> BookError:
+    data = json.loads(RAW)
+    edit(data)
+    with pytest.raises(BookError) as caught:
+        parse_book(json.dumps(data).encode(), "<edited>")
+    assert str(caught.value).startswith("<edited>: ") and "\n" not in str(caught.value)
+    return caught.value
+
+
+def entry(key: str, **members: Any) -> Edit:
+    def change(data: dict[str, Any]) -> None:
+        data["entries"][key].update(members)
+
+    return change
+
+
+def add_key(key: str) -> Edit:
+    def change(data: dict[str, Any]) -> None:
+        data["entries"][key] = dict(data["entries"]["........X"])
+        data["counts"]["entries"] += 1
+
+    return change
+
+
+def drop_key(key: str) -> Edit:
+    def change(data: dict[str, Any]) -> None:
+        del data["entries"][key]
+        data["counts"]["entries"] -= 1
+
+    return change
+
+
+CASES: dict[str, tuple[Edit, str]] = {
+    # . . .
+    # . . .      O to move: only the centre draws. Edited so the centre loses and every other
+    # . . X      cell draws, consistently within the entry: only its successors give it away.
+    "centre made a loser, the entry self-consistent": (
+        entry("........X", scores=[0, 0, 0, 0, -4, 0, 0, 0, None], tiers=[[0, 1, 2, 3, 5, 6, 7]]),
+        "entry-inconsistent",
+    ),
+    "a tier missing an optimal move": (
+        entry(".........", tiers=[[0, 2, 6, 8], [1, 3, 5, 7]]),
+        "entry-inconsistent",
+    ),
+    "a tier holding a non-optimal move": (entry("........X", tiers=[[4, 0]]), "entry-inconsistent"),
+    "a cell twice in the tiers": (entry("........X", tiers=[[4], [4]]), "entry-inconsistent"),
+    "plies off by two, same parity": (entry(".........", plies=7), "entry-inconsistent"),
+    "value wrong": (entry(".........", value=1), "entry-inconsistent"),
+    "turn wrong": (entry("........X", turn="X"), "entry-inconsistent"),
+    "an occupied cell scored": (
+        entry("........X", scores=[-4, -4, -4, -4, 0, -4, -4, -4, -4]),
+        "entry-inconsistent",
+    ),
+    "a free cell without a score": (
+        entry("........X", scores=[-4, -4, -4, -4, None, -4, -4, -4, None], tiers=[[0]]),
+        "entry-inconsistent",
+    ),
+    "value a boolean": (entry(".........", value=False), "entry-shape"),
+    "a score a string": (entry(".........", scores=["0"] * 9), "entry-shape"),
+    "eight scores": (entry(".........", scores=[0] * 8), "entry-shape"),
+    "tiers empty": (entry(".........", tiers=[]), "entry-shape"),
+    "turn lower case": (entry("........X", turn="o"), "entry-shape"),
+    "a key with two more X than O": (add_key("XX......."), "entry-key"),
+    "a key with more O than X": (add_key("O........"), "entry-key"),
+    "a non-canonical key": (add_key("X........"), "entry-key"),
+    "a finished key": (add_key("XXXOO...."), "entry-key"),
+    "a key of the wrong length": (add_key("........"), "entry-key"),
+    "a key with a lower-case mark": (add_key("x........"), "entry-key"),
+    "a missing entry": (drop_key("....X...."), "missing-entry"),
+    "the empty board missing": (drop_key("........."), "missing-entry"),
+    "counts.entries off by one": (lambda d: d["counts"].update(entries=628), "counts"),
+    "counts.entries missing": (lambda d: d["counts"].pop("entries"), "counts"),
+    "entries a list": (lambda d: d.update(entries=[]), "entries"),
+    "a fake extra symmetry": (
+        lambda d: d["symmetries"].append({"name": "swap", "perm": [1, 0, 2, 3, 4, 5, 6, 7, 8]}),
+        "symmetries",
+    ),
+    "a symmetry missing": (lambda d: d["symmetries"].pop(), "symmetries"),
+    "symmetries reordered": (lambda d: d["symmetries"].reverse(), "symmetries"),
+    "no diagonals": (lambda d: d["rules"].update(lines=d["rules"]["lines"][:6]), "lines"),
+    "lines reordered": (lambda d: d["rules"]["lines"].reverse(), "lines"),
+    "cells wrong": (lambda d: d["rules"].update(cells=10), "rules"),
+    "rows a string": (lambda d: d["rules"].update(rows="3"), "rules"),
+    "marks swapped": (lambda d: d["rules"].update(first="O", second="X"), "rules"),
+    "canonical rule unknown": (lambda d: d.update(canonical="max-image"), "format"),
+    "version 2": (lambda d: d.update(version=2), "version"),
+    "version true": (lambda d: d.update(version=True), "version"),
+    "format wrong": (lambda d: d.update(format="chess-book"), "format"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_step_refuses_with_its_code(case: str) -> None:
+    edit, code = CASES[case]
+    assert refused(edit).code == code
+
+
+def test_the_codes_are_the_documented_ones_in_order() -> None:
+    doc = (ROOT / "docs" / "book-format.md").read_text()
+    table = doc[doc.index("## A valid book") : doc.index("### Strict JSON")]
+    rows = [line.split("|")[2].strip().strip("`") for line in table.splitlines() if line.startswith("| ")][1:]
+    ordered = list(dict.fromkeys(rows))  # "format" is steps 4 and 6
+    assert ordered == list(BOOK_REASONS)
+
+
+def test_an_earlier_step_wins_over_a_later_one() -> None:
+    def both(data: dict[str, Any]) -> None:
+        data["version"] = 3  # step 5
+        data["entries"]["........X"]["turn"] = "X"  # step 15
+
+    assert refused(both).code == "version"
+
+    def key_and_shape(data: dict[str, Any]) -> None:
+        data["entries"]["........X"]["value"] = None  # step 13, listed first in the file
+        data["entries"]["X........"] = dict(data["entries"]["........."])  # step 12, last
+        data["counts"]["entries"] += 1
+
+    assert refused(key_and_shape).code == "entry-key"
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (RAW.replace(b'"plies":8,', b'"plies":8.0,', 1), "json"),
+        (RAW.replace(b'"plies":8,', b'"plies":8e0,', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"n":9007199254740992,"canonical"', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"n":-9007199254740992,"canonical"', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"n":NaN,"canonical"', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"n":"\\udc00x","canonical"', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"\\ud800":1,"canonical"', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"n":' + b"[" * 32 + b"]" * 32 + b',"canonical"', 1), "json"),
+        (RAW.replace(b'{"canonical"', b'{"format":"x","canonical"', 1), "json"),
+        (b"\xef\xbb\xbf" + RAW, "json"),
+        (RAW[:-200], "json"),
+        (RAW.replace(b'{"canonical"', b'{"n":"' + b"," * 2_000_000 + b'","canonical"', 1), "limits"),
+        (b"[" * 2_000_001, "limits"),
+        (b"[]", "format"),
+    ],
+    ids=[
+        "float",
+        "exponent",
+        "2^53",
+        "-2^53",
+        "NaN",
+        "lone low surrogate",
+        "lone surrogate in a name",
+        "33 deep",
+        "duplicate",
+        "BOM",
+        "truncated",
+        "2,000,001 commas",
+        "2,000,001 brackets",
+        "an array",
+    ],
+)
+def test_strict_json_and_limits(text: bytes, code: str) -> None:
+    with pytest.raises(BookError) as caught:
+        parse_book(text, "<text>")
+    assert caught.value.code == code
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        RAW.replace(b'{"canonical"', b'{"n":9007199254740991,"canonical"', 1),
+        RAW.replace(b'{"canonical"', b'{"n":"\\ud83d\\ude00","canonical"', 1),
+        RAW.replace(b'{"canonical"', b'{"n":' + b"[" * 31 + b"]" * 31 + b',"canonical"', 1),
+        RAW.replace(b'{"canonical"', b'{"checksum":"crc32:00000000","canonical"', 1),
+        RAW.replace(b'"turn":"X"', b'"turn":"X","note":{"a":[1,2]}', 1),
+        json.dumps(json.loads(RAW), indent=2).encode(),
+        json.dumps(dict(reversed(list(json.loads(RAW).items())))).encode(),
+    ],
+    ids=[
+        "2^53-1",
+        "surrogate pair",
+        "32 deep",
+        "old checksum member",
+        "unknown member",
+        "re-indented",
+        "reordered",
+    ],
+)
+def test_valid_variants_load_and_answer_alike(text: str, book: Book) -> None:
+    variant = parse_book(text, "<variant>")
+    assert variant.trust == "proven"
+    for key in book.canonical_keys():
+        assert variant.entry(key) == book.entry(key)
+
+
+def test_the_attacks_that_used_to_succeed_are_refused() -> None:
+    """From the issue: with these books the player used to lose."""
+    # X O .
+    # . O .      X to move must block at 7
+    # . . X
+    fake = refused(lambda d: d["symmetries"].append({"name": "fake", "perm": [0, 1, 2, 5, 4, 3, 6, 7, 8]}))
+    assert fake.code == "symmetries"
+    good = load_book(ROOT / "book" / "tictactoe.json")
+    assert good.best_moves("XO..O...X") == (7,)
+    # X X .
+    # . O X      X to move wins at once at 2
+    # O O .
+    assert 2 in good.best_moves("XX..OXOO.") and good.evaluate("XX..OXOO.").plies == 1
+
+
+def test_a_book_for_other_rules_is_refused_unless_asked_for(tmp_path: Path) -> None:
+    from generator.book import write_book
+    from player.rules import Rules
+
+    path = tmp_path / "2x3.json"
+    write_book(path, Rules(2, 3, 2))
+    with pytest.raises(BookError) as caught:
+        load_book(path)
+    assert caught.value.code == "rules"
+    assert load_book(path, rules=None).rules == Rules(2, 3, 2)
+    assert load_book(path, rules=Rules(2, 3, 2)).trust == "proven"
+
+
+def test_answers_are_in_the_games_own_marks(book: Book) -> None:
+    # O moved first and has the centre: X to move.
+    answer = book.evaluate("....O....", first="O")
+    assert answer.turn == "X" and answer.first == "O"
+    assert answer.optimal == (0, 2, 6, 8)
+    assert book.evaluate("....X....").turn == "O"
+
+
+def test_a_board_that_is_not_a_string_is_a_board_error(book: Book) -> None:
+    for board in (list("X........"), None, 7, b"X........"):
+        with pytest.raises(BoardError) as caught:
+            book.evaluate(board)  # type: ignore[arg-type]
+        assert caught.value.code == "character"
+    with pytest.raises(ValueError, match="first must be 'X' or 'O'"):
+        book.evaluate(".........", first="Z")
+
+
+def test_an_evaluation_cannot_be_changed_by_its_caller(book: Book) -> None:
+    answer = book.evaluate("XX.OO....")
+    scores = answer.scores
+    scores[2] = -9
+    with pytest.raises(AttributeError):
+        answer.plies = 0  # type: ignore[misc]
+    again = book.evaluate("XX.OO....")
+    assert again.scores[2] == 9 and again is answer
+    assert choose_move(book, "XX.OO....", "hard") == 2
+
+
+def test_the_packaged_book_in_a_checkout_is_proven(book: Book) -> None:
+    """In a checkout (editable install) nothing recorded a hash, so the book is proven."""
+    assert load_book().trust == "proven"
