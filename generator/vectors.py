@@ -79,7 +79,15 @@ def _vector(
 
 
 def _tags(rules: Rules, board: str, scores: dict[int, int], best: int) -> list[str]:
-    """What kind of test this board is, for people reading a failure."""
+    """What kind of test this board is, for people reading a failure (docs/conformance.md):
+
+    * ``empty``: the empty board;
+    * ``can-win``: some move wins at once (scores ``cells``);
+    * ``must-block``: no move wins at once, and some move loses at once, i.e. scores
+      ``-(cells - 1)``: the opponent would win on the very next ply unless it is blocked. (Not
+      "the opponent has two in a row": a two-in-a-row whose third cell is taken is no threat.)
+    * ``lost``: every move loses (the best score is negative).
+    """
     tags = []
     if board.count(EMPTY) == rules.cells:
         tags.append("empty")
