@@ -38,6 +38,22 @@ def traps(solution: Solution) -> TrapOrder:
 
 
 @pytest.fixture(scope="session")
+def solution_3x4() -> Solution:
+    """3x4 with k=3, solved once for every test that needs it (it is the slowest solve)."""
+    return solve(Rules(3, 4, 3))
+
+
+@pytest.fixture(scope="session")
+def book_3x4_path(solution_3x4: Solution, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 3x4 k=3 book file, written as ``ttt-book build`` writes it."""
+    from generator.book import book_from, encode
+
+    path = tmp_path_factory.mktemp("3x4") / "3x4.json"
+    path.write_bytes(encode(book_from(solution_3x4, trap_order(solution_3x4))))
+    return path
+
+
+@pytest.fixture(scope="session")
 def book() -> Book:
     return load_book(ROOT / "book" / "tictactoe.json")
 

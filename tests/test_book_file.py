@@ -71,10 +71,8 @@ def test_file_is_small_and_self_describing() -> None:
     assert BOOK.stat().st_size < 100_000
 
 
-def test_a_3x4_book_loads_with_no_format_change(tmp_path: Path) -> None:
+def test_a_3x4_book_loads_with_no_format_change(book_3x4_path: Path) -> None:
     rules = Rules(3, 4, 3)
-    out = tmp_path / "3x4.json"
-    write_book(out, rules)
-    variant = load_book(out, rules=rules)
+    variant = load_book(book_3x4_path, rules=rules)
     assert len(variant) == len(variant.data["entries"])
     assert variant.evaluate("." * 12).value == 1  # the first player wins 3x4 with k=3

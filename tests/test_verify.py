@@ -163,11 +163,10 @@ def test_verify_a_file_that_cannot_be_read_is_status_3(tmp_path: Path) -> None:
         assert "Traceback" not in result.output
 
 
-def test_verify_a_3x4_book(tmp_path: Path) -> None:
-    path = tmp_path / "3x4.json"
-    write_book(path, Rules(3, 4, 3))
-    code, out = verify(path)
+def test_verify_a_3x4_book(book_3x4_path: Path) -> None:
+    code, out = verify(book_3x4_path)
     assert code == 0, out
+    assert "valid — every one of" in out and "bytes as built" in out
 
 
 class Boom(RuntimeError):
