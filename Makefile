@@ -1,28 +1,33 @@
 # The project's vocabulary: book, play, test, lint, bench, fuzz, web, test-browser.
-# Every target creates what it needs, starting with its own virtual environment in .venv.
+# Every target creates what it needs, starting with its own virtual environment in .venv:
+# playing installs the package alone (click, orjson); testing adds the test and lint tools.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
+STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: venv book play test test-python test-js lint format bench fuzz web test-browser clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
+$(RUNTIME): pyproject.toml hatch_build.py
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e .
 	$(BIN)/python -m compileall -q player generator
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
+	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
 	touch $(STAMP)
 
 venv: $(STAMP)
 
-book: $(STAMP)
+book: $(RUNTIME)
 	$(BIN)/ttt-book build
 
-play: $(STAMP)
+play: $(RUNTIME)
 	$(BIN)/ttt-play
 
 test: lint test-python test-js
@@ -49,7 +54,7 @@ bench: $(STAMP)
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
 
-web: $(STAMP)
+web: $(RUNTIME)
 	@echo "Open http://127.0.0.1:8000/web/ (Ctrl-C to stop)"
 	$(BIN)/python -m http.server --bind 127.0.0.1 8000
 
