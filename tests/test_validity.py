@@ -268,3 +268,93 @@ def test_an_evaluation_cannot_be_changed_by_its_caller(book: Book) -> None:
 def test_the_packaged_book_in_a_checkout_is_proven(book: Book) -> None:
     """In a checkout (editable install) nothing recorded a hash, so the book is proven."""
     assert load_book().trust == "proven"
+
+
+def test_files_that_are_not_files_are_refused_without_blocking(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    fifo = tmp_path / "book.fifo"
+    os.mkfifo(fifo)
+    outcome: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            load_book(fifo)
+        except BaseException as error:  # reported below
+            outcome.append(error)
+
+    reader = threading.Thread(target=load, daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    assert not reader.is_alive(), "loading a FIFO blocked"
+    assert isinstance(outcome[0], BookError) and outcome[0].code == "unreadable"
+    assert "not a regular file" in str(outcome[0])
+    for path, words in ((tmp_path, "is a directory"), (Path("/dev/null"), "not a regular file")):
+        with pytest.raises(BookError, match=words) as caught:
+            load_book(path)
+        assert caught.value.code == "unreadable"
+    with pytest.raises(BookError, match="an empty path names no file"):
+        load_book("")
+
+
+def test_unreadable_files_are_refused(tmp_path: Path) -> None:
+    import os
+
+    if os.geteuid() == 0:  # root reads anything: make the read itself fail instead
+        path = Path("/proc/self/mem")
+    else:
+        path = tmp_path / "locked.json"
+        path.write_bytes(RAW)
+        path.chmod(0)
+    with pytest.raises(BookError) as caught:
+        load_book(path)
+    assert caught.value.code == "unreadable"
+
+
+def test_many_values_are_refused_before_they_are_built(tmp_path: Path) -> None:
+    """Issue 11: 64 MiB of [],[],... used to cost 2-3 GB to read. The count of [ { , is
+    bounded before parsing, so this is refused from the bytes alone."""
+    path = tmp_path / "lists.json"
+    padding = b"[]," * 2_100_000
+    path.write_bytes(RAW.replace(b'{"canonical"', b'{"n":[' + padding + b'[]],"canonical"', 1))
+    with pytest.raises(BookError) as caught:
+        load_book(path)
+    assert caught.value.code == "limits"
+    big = tmp_path / "big.json"
+    with big.open("wb") as handle:
+        handle.write(b'{"n":"')
+        handle.write(b"a" * (64 * 1024 * 1024))
+        handle.write(b'"}')
+    with pytest.raises(BookError, match="larger than 67,108,864 bytes") as caught:
+        load_book(big)
+    assert caught.value.code == "limits"
+
+
+def test_hostile_json_in_unknown_members_gets_a_code_not_a_crash() -> None:
+    cases = {
+        b'"\\u0000duplicates":[1],': None,  # a member name verify once used internally: just unknown
+        b'"n":"\\ud800",': "json",
+        b'"n":' + b"[" * 990 + b"]" * 990 + b",": "json",
+        b'"n":' + b"9" * 5000 + b",": "json",
+        b'"n":1.5,': "json",
+    }
+    for member, code in cases.items():
+        text = RAW.replace(b'{"canonical"', b"{" + member + b'"canonical"', 1)
+        if code is None:
+            parse_book(text, "<text>")
+            continue
+        with pytest.raises(BookError) as caught:
+            parse_book(text, "<text>")
+        assert caught.value.code == code, member[:20]
+    for old, new, code in (
+        (b'"entries":627,', b'"entries":627.0,', "json"),
+        (b'"value":0}', b'"value":false}', "entry-shape"),
+        (b'"tiers":[[4]]', b'"tiers":[[true]]', "entry-shape"),
+        (b'"scores":[0,0,0,0,0,0,0,0,0]', b'"scores":[0.0,0,0,0,0,0,0,0,0]', "json"),
+        (b'"plies":8,', b'"plies":8.0,', "json"),
+    ):
+        assert old in RAW
+        with pytest.raises(BookError) as caught:
+            parse_book(RAW.replace(old, new, 1), "<text>")
+        assert caught.value.code == code, new
