@@ -208,7 +208,7 @@ def installed_wheel() -> Iterator[Path]:
 
 
 # Run inside the installed wheel: checks that the book is the packaged one, trusted, and times
-# load_book() against json.loads of the same bytes, alternated, in that one process.
+# load_book() against json.loads of the same bytes, alternated (argv[1] rounds), in that one process.
 PACKAGED_PROBE = """\
 import json, statistics, sys, time
 import player
@@ -218,7 +218,7 @@ with open(book.source, 'rb') as handle:
     text = handle.read().decode()
 fns = {'load_book_ms': load_book, 'json_loads_ms': lambda: json.loads(text)}
 times = {name: [] for name in fns}
-for _ in range(ROUNDS):
+for _ in range(int(sys.argv[1])):
     for name, fn in fns.items():
         start = time.perf_counter()
         fn()
@@ -230,7 +230,7 @@ print(json.dumps({'trust': book.trust, 'player': player.__file__, 'book': book.s
 
 def packaged_load(site: Path, env: dict[str, str], cwd: Path) -> dict[str, Any]:
     """The packaged path's figures; stops the bench unless the wheel's book is trusted as packaged."""
-    out = run_checked([PYTHON, "-c", PACKAGED_PROBE.replace("ROUNDS", "51")], env=env, cwd=cwd)
+    out = run_checked([PYTHON, "-c", PACKAGED_PROBE, "51"], env=env, cwd=cwd)
     found: dict[str, Any] = json.loads(out.stdout)
     if found["trust"] != "packaged" or not found["player"].startswith(str(site)):
         sys.exit(
@@ -264,7 +264,8 @@ def startup(book: Book) -> dict[str, Any]:
             "dev": run_checked([str(BIN / "ttt-play"), *args], env=clean_env(), cwd=work),
         }
         if games["packaged"].stdout != games["dev"].stdout:
-            sys.exit("bench: the packaged and the dev player print different games:\n" + games["dev"].stdout)
+            shown = "\n".join(f"{name}:\n{done.stdout}" for name, done in games.items())
+            sys.exit(f"bench: the packaged and the dev player print different games:\n{shown}")
         times = alternate(
             {
                 "click": Process([PYTHON, "-c", "import click"], packaged_env),
