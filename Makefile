@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv book play test test-python test-js lint format bench fuzz web test-browser clean
+.PHONY: venv book play test test-python test-js lint format bench bench-record fuzz web test-browser clean
 
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,9 +47,15 @@ format: $(STAMP)
 	$(BIN)/ruff format player generator tests bench web/test_browser.py
 	$(BIN)/ruff check --fix player generator tests bench web/test_browser.py
 
+# Prints the figures and writes them to bench/results.json (untracked); bench-record also
+# rewrites the recorded run in docs/benchmarks.md.
 bench: $(STAMP)
 	$(BIN)/python -m compileall -q player generator
 	$(BIN)/python bench/run.py
+
+bench-record: $(STAMP)
+	$(BIN)/python -m compileall -q player generator
+	$(BIN)/python bench/run.py --record
 
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
