@@ -113,20 +113,28 @@ export function parseStrictJSON(text) {
     return fail(c === undefined ? 'unexpected end of text' : `unexpected ${show(c)}`);
   }
 
-  function open(depth) {
+  // The members of an object or the items of an array: `read` one, then "," or the closing bracket.
+  function between(close, depth, read) {
     if (depth > MAX_DEPTH) fail(`nesting deeper than ${MAX_DEPTH}`);
-    at++; // the bracket
+    at++; // the opening bracket
     skipSpace();
+    if (text[at] === close) {
+      at++;
+      return;
+    }
+    for (;;) {
+      read();
+      skipSpace();
+      const next = text[at];
+      if (next !== ',' && next !== close) fail(`expected "," or "${close}"`);
+      at++;
+      if (next === close) return;
+    }
   }
 
   function object(depth) {
-    open(depth);
     const members = Object.create(null);
-    if (text[at] === '}') {
-      at++;
-      return members;
-    }
-    for (;;) {
+    between('}', depth, () => {
       skipSpace();
       const nameAt = at;
       if (text[at] !== '"') fail('expected a member name');
@@ -139,29 +147,14 @@ export function parseStrictJSON(text) {
       if (text[at] !== ':') fail('expected ":"');
       at++;
       members[name] = value(depth);
-      skipSpace();
-      const next = text[at];
-      if (next !== ',' && next !== '}') fail('expected "," or "}"');
-      at++;
-      if (next === '}') return members;
-    }
+    });
+    return members;
   }
 
   function array(depth) {
-    open(depth);
     const items = [];
-    if (text[at] === ']') {
-      at++;
-      return items;
-    }
-    for (;;) {
-      items.push(value(depth));
-      skipSpace();
-      const next = text[at];
-      if (next !== ',' && next !== ']') fail('expected "," or "]"');
-      at++;
-      if (next === ']') return items;
-    }
+    between(']', depth, () => items.push(value(depth)));
+    return items;
   }
 
   function string() {
