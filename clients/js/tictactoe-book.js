@@ -602,6 +602,8 @@ export function loadBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = '
 const WORDS = { 1: 'win', 0: 'draw', '-1': 'loss' };
 
 class Reader {
+  #entries; // proven: private, so no caller can change what the proof covered
+
   constructor(game, entries) {
     const { rows, cols, k, cells, lines, perms } = game;
     // Frozen: the answers rest on these tables being the derived ones.
@@ -609,7 +611,7 @@ class Reader {
     this.rules = Object.freeze({ rows, cols, k, cells, first: 'X', second: 'O', empty: '.', lines: frozen(lines) });
     this.cells = cells;
     this.perms = frozen(perms);
-    this.entries = entries;
+    this.#entries = entries;
   }
 
   /** The marks that own a line on `board` (a Set). */
@@ -657,7 +659,7 @@ class Reader {
     this.check(board, first);
     const asBook = first === 'X' ? board : swapMarks(board);
     const { key, index } = this.canonical(asBook);
-    const entry = this.entries[key];
+    const entry = this.#entries[key];
     // The proof (steps 12 and 14) makes the keys exactly the playable boards up to symmetry.
     if (!entry) throw new Error(`internal error: proven book has no entry ${key}`);
     const perm = this.perms[index];
