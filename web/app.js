@@ -163,7 +163,10 @@ async function start() {
   try {
     const response = await fetch(bookUrl);
     if (!response.ok) throw new Error(`${bookUrl}: HTTP ${response.status}`);
-    state.book = loadBook(await response.text(), { source: bookUrl });
+    // The bytes, not response.text(): that would drop a byte-order mark and patch invalid UTF-8,
+    // which the book format refuses (docs/book-format.md, step 3). A BookError's message ends
+    // with its reason code, e.g. "[json]".
+    state.book = loadBook(new Uint8Array(await response.arrayBuffer()), { source: bookUrl });
   } catch (error) {
     const box = $('error');
     box.textContent = `The book could not be loaded, so the game cannot start. ${error.message}`;
