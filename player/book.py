@@ -10,15 +10,16 @@ onto the board's own orientation and marks.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
-from dataclasses import dataclass
+from typing import NamedTuple
 
-from player import bookjson, proof
+from player import bookjson
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, check_playable, other, swap_marks
+from player.entry import Entry
 from player.errors import BookError
 from player.format import MAX_BOOK_BYTES
-from player.proof import Entry
 from player.rules import STANDARD, Cell, Rules, Symmetry
 from player.score import decode_score
 
@@ -33,9 +34,10 @@ BOOK_NAME = "tictactoe.json"
 RECORD_SUFFIX = ".sha256"
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluation:
+class Evaluation(NamedTuple):
     """What the book says about a board, in that board's own orientation and marks.
+
+    (A NamedTuple, like ``Entry``, for its cheaper creation at start-up.)
 
     ``cell_scores`` has one score per cell (None on occupied cells) on the book's scale
     (docs/book-format.md): higher is better; ``cells + 1 - p`` is a win in ``p`` plies, its
@@ -74,33 +76,43 @@ class Evaluation:
 
 class Book:
     """A proven book: every entry is consistent with its successors (or the bytes are those of
-    the packaged book, proven when the package was built)."""
+    the packaged book, proven when the package was built).
 
-    def __init__(self, proven: proof.ProvenBook, source: str, data: dict[str, Any], *, trust: str) -> None:
-        self.rules: Rules = proven.rules
+    Build one with ``load_book`` or ``parse_book``; ``entries`` are the proof's, or (for the
+    packaged book) made from the document as they are first asked for.
+    """
+
+    def __init__(
+        self, rules: Rules, data: dict[str, Any], source: str, *, trust: str, entries: dict[str, Entry]
+    ) -> None:
+        self.rules = rules
         self.source = source
         #: why the answers can be trusted: ``"proven"`` (proven when it was loaded) or
         #: ``"packaged"`` (the packaged book's bytes, proven when the package was built)
         self.trust = trust
         #: the parsed document, for its informational members (``counts``, ``trap_rates``)
         self.data = data
-        self._entries = proven.entries
-        self._canonical = canonicalizer(self.rules)
+        self._raw: dict[str, Any] = data["entries"]
+        self._entries = entries
+        self._canonical = canonicalizer(rules)
         self._cache: dict[tuple[str, str], Evaluation] = {}
 
     def __repr__(self) -> str:
-        return f"<Book {self.rules} {len(self._entries)} entries from {self.source}>"
+        return f"<Book {self.rules} {len(self._raw)} entries from {self.source}>"
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._raw)
 
     def canonical_keys(self) -> list[str]:
         """The canonical keys, in file order."""
-        return list(self._entries)
+        return list(self._raw)
 
     def entry(self, key: str) -> Entry | None:
         """The entry stored under canonical ``key``, or None if there is none."""
-        return self._entries.get(key)
+        found = self._entries.get(key)
+        if found is None and key in self._raw:
+            found = self._entries[key] = Entry.from_json(key, self._raw[key])
+        return found
 
     def evaluate(self, board: str, *, first: str = FIRST) -> Evaluation:
         """The book's answer for ``board`` (X moved first unless ``first="O"``).
@@ -117,7 +129,8 @@ class Book:
         check_playable(self.rules, board, first)  # errors name the board as the game holds it
         as_book = swap_marks(board) if first == SECOND else board
         key, symmetry = self._canonical(as_book)
-        entry = self._entries[key]  # present: the proof covers every playable board
+        entry = self.entry(key)
+        assert entry is not None  # a proven book holds every playable board
         perm = symmetry.perm
         cell_scores: list[int | None] = [None] * self.rules.cells
         for cell, score in enumerate(entry.scores):
@@ -186,18 +199,28 @@ def load_book(path: str | os.PathLike[str] | None = None, *, rules: Rules | None
     where = os.fspath(path) if path is not None else default_book_path()
     raw = read_book_bytes(where)
     if path is None and _matches_record(raw, where):
-        data = bookjson.parse(raw, where)
-        proven = proof.trusted(data)
-        if rules is not None and proven.rules != rules:
-            raise BookError(where, "rules", f"is a book for {proven.rules}, not {rules}")
-        return Book(proven, where, data, trust="packaged")
+        return _packaged(raw, where, rules)
     return parse_book(raw, where, rules=rules)
 
 
 def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = STANDARD) -> Book:
     """Prove a book from its bytes (steps 2 to 15) and load it."""
+    from player import proof  # not needed for the packaged book
+
     data = bookjson.parse(raw, source)
-    return Book(proof.prove(data, source, rules), source, data, trust="proven")
+    proven = proof.prove(data, source, rules)
+    return Book(proven.rules, data, source, trust="proven", entries=proven.entries)
+
+
+def _packaged(raw: bytes, source: str, expected: Rules | None) -> Book:
+    """The packaged book, whose bytes are the ones proven (strict JSON included) when the
+    package was built: parsed, not proven again."""
+    data = json.loads(raw)
+    stated = data["rules"]
+    rules = Rules(stated["rows"], stated["cols"], stated["k"])
+    if expected is not None and rules != expected:
+        raise BookError(source, "rules", f"is a book for {rules}, not {expected}")
+    return Book(rules, data, source, trust="packaged", entries={})
 
 
 def record_path(book_path: str) -> str:
@@ -208,10 +231,10 @@ def record_path(book_path: str) -> str:
 def _matches_record(raw: bytes, book_path: str) -> bool:
     """Do ``raw`` have the SHA-256 recorded for the packaged book when it was proven?"""
     try:
-        with open(record_path(book_path), encoding="ascii") as handle:
+        with open(record_path(book_path), "rb") as handle:
             recorded = handle.read(200).strip()
-    except (OSError, UnicodeDecodeError):
+    except OSError:
         return False
     import hashlib  # only here: a book given by path never needs it
 
-    return hashlib.sha256(raw).hexdigest() == recorded
+    return hashlib.sha256(raw).hexdigest().encode() == recorded

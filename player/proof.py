@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, winner
+from player.entry import Entry
 from player.errors import BookError
 from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Cell, Rules, RulesError
@@ -26,24 +27,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     Fail = Callable[[str, str], BookError]
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One canonical position as stored in the book (cells are the canonical board's)."""
-
-    key: str
-    turn: str
-    value: int
-    plies: int
-    #: one per cell: None on an occupied cell
-    scores: tuple[int | None, ...]
-    tiers: tuple[tuple[Cell, ...], ...]
-
-    @property
-    def best(self) -> int:
-        """The best score of any move."""
-        return max(score for score in self.scores if score is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +59,7 @@ def prove(data: Any, source: object, expected: Rules | None) -> ProvenBook:
     for key, raw in raw_entries.items():
         _check_shape(rules, key, raw, fail)
     successors = _successors(rules, raw_entries, orbits, fail)
-    entries = {key: _entry(key, raw) for key, raw in raw_entries.items()}
+    entries = {key: Entry.from_json(key, raw) for key, raw in raw_entries.items()}
     bests = {key: _best_or_none(entry) for key, entry in entries.items()}
     for key, entry in entries.items():
         _check_consistent(rules, entry, successors[key], bests, fail)
@@ -274,26 +257,6 @@ def _check_consistent(
 def _best_or_none(entry: Entry) -> int | None:
     scores = [score for score in entry.scores if score is not None]
     return max(scores) if scores else None
-
-
-def _entry(key: str, raw: dict[str, Any]) -> Entry:
-    """An entry whose shape step 13 has checked."""
-    return Entry(
-        key=key,
-        turn=raw["turn"],
-        value=raw["value"],
-        plies=raw["plies"],
-        scores=tuple(raw["scores"]),
-        tiers=tuple(tuple(tier) for tier in raw["tiers"]),
-    )
-
-
-def trusted(data: dict[str, Any]) -> ProvenBook:
-    """The rules and entries of a document already proven (the packaged book, whose bytes
-    match the hash recorded when the package was built and the book proven)."""
-    rules_data = data["rules"]
-    rules = Rules(rules_data["rows"], rules_data["cols"], rules_data["k"])
-    return ProvenBook(rules, {key: _entry(key, raw) for key, raw in data["entries"].items()})
 
 
 def _imager(rules: Rules) -> Callable[[str], list[str]]:
