@@ -222,8 +222,7 @@ def main() -> None:
         "python_s": times["python"],
         "ratio": times["game"] / times["python"],
         "peak_rss_kib": peak_memory_kib(
-            f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '3']\n"
-            "from player.cli import run\nrun()"
+            f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '3']\nfrom player.cli import run\nrun()"
         ),
         "python_peak_rss_kib": peak_memory_kib("pass"),
     }
