@@ -117,7 +117,12 @@ def open_book(path: str | None) -> Book:
     help="Play these moves of yours (cells 1-9, e.g. 5,1,9) without prompting, then "
     "print the game. Moves are also read from standard input when it is not a terminal.",
 )
-@click.option("--json", "as_json", is_flag=True, help="With --moves or --watch: print a JSON transcript.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="With --moves, moves piped in, or --watch: print a JSON transcript.",
+)
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option("--x-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: X's level.")
 @click.option("--o-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: O's level.")
