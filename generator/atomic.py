@@ -1,30 +1,318 @@
-"""Write a file all at once or not at all: a temporary file beside it, then a rename."""
+"""Write files all at once or not at all, and read the files we update without hanging on them.
+
+``write_files({path: data, ...})`` is one transaction:
+
+1. every target is checked first: it must be a regular file or absent, in an existing folder,
+   and no two targets may be the same file; a symbolic link is followed (the file it points to
+   is replaced, the link stays);
+2. every new content goes to a temporary file beside its target, named
+   ``.NAME.ttt-tmp-<random>``, written, flushed and fsynced, with the target's old mode (and,
+   for root, its owner), or the umask's mode for a new file;
+3. only then is each temporary renamed onto its target (``os.replace``, atomic on POSIX); if a
+   rename fails, the targets already replaced get their old content back (each old file was
+   hard-linked to a temporary name first), so the caller sees all or nothing.
+
+A writer holds an exclusive ``flock`` on each temporary while it lives; the next write to the
+same target removes the temporaries of ours nobody holds (left by a build killed with SIGKILL).
+A crash between two renames, a few microseconds, can still leave one new file beside an old
+one: POSIX has no rename of several files at once.
+
+Every failure is an ``OutputError`` naming the target (never the temporary) and the reason.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import os
-import tempfile
+import secrets
+import stat
+from collections.abc import Mapping
 from pathlib import Path
+
+TEMP_MARK = ".ttt-tmp-"
+
+
+class OutputError(OSError):
+    """A file that cannot be written: ``str()`` is one line naming it and the reason."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class InputFileError(OSError):
+    """A file that cannot be read as asked: ``str()`` is one line naming it and the reason."""
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _reason(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def describe_kind(mode: int) -> str:
+    """``"a directory"``, ``"a character device"``... for a file that is not a regular one."""
+    kinds = (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((words for test, words in kinds if test(mode)), "not a regular file")
+
+
+def target(path: Path) -> Path:
+    """Where writing ``path`` lands, checked: raises OutputError if it cannot be a target.
+
+    A symbolic link is followed to the file it names (created if missing); a loop of links,
+    a missing folder, and an existing file that is not a regular file are refused.
+    """
+    try:
+        real = Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:  # a new file, or a link to one
+        real = Path(os.path.realpath(path))
+    except OSError as error:  # a loop of links, a file where a folder should be, ...
+        raise OutputError(path, _reason(error)) from None
+    try:
+        mode = os.stat(real).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise OutputError(path, _reason(error)) from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OutputError(path, f"it is {describe_kind(mode)}, not a regular file")
+    folder = real.parent
+    if not folder.is_dir():
+        raise OutputError(path, f"there is no folder {str(folder)!r}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+        raise OutputError(path, os.strerror(errno.EROFS if read_only else errno.EACCES))
+    return real
+
+
+def check_targets(paths: list[Path]) -> list[Path]:
+    """``target()`` of each path; raises ValueError if two of them are the same file."""
+    reals = [target(path) for path in paths]
+    for i, (path, real) in enumerate(zip(paths, reals, strict=True)):
+        for other_path, other in zip(paths[:i], reals[:i], strict=True):
+            if real == other or (real.exists() and other.exists() and os.path.samefile(real, other)):
+                raise ValueError(f"{other_path} and {path} are the same file; give two different names")
+    return reals
+
+
+def remove_stale_temporaries(real: Path) -> list[Path]:
+    """Remove ``real``'s temporaries that no living writer holds; returns what was removed."""
+    prefix = f".{real.name}{TEMP_MARK}"
+    removed: list[Path] = []
+    try:
+        names = os.listdir(real.parent)
+    except OSError:
+        return removed
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        path = real.parent / name
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: another writer is at work
+            os.unlink(path)
+            removed.append(path)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+class _Temporary:
+    """One target's new content, written to a locked temporary file beside it."""
+
+    def __init__(self, shown: Path, real: Path) -> None:
+        self.shown = shown
+        self.real = real
+        self.path: Path | None = None
+        self.fd = -1
+        self.existed = False
+        self.backup: Path | None = None
+        self.backup_fd = -1
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` to a new locked temporary: flushed, fsynced, with the target's mode."""
+        try:
+            old: os.stat_result | None = os.stat(self.real)
+        except FileNotFoundError:
+            old = None
+        self.existed = old is not None
+        path = self.real.parent / f".{self.real.name}{TEMP_MARK}{secrets.token_hex(6)}"
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        self.path = path
+        with contextlib.suppress(OSError):  # a file system without locks: no stale-file detection
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+        os.fsync(self.fd)
+        if old is None:
+            os.fchmod(self.fd, 0o666 & ~_umask())
+        else:
+            os.fchmod(self.fd, stat.S_IMODE(old.st_mode))
+            if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                with contextlib.suppress(PermissionError):  # only root may give a file away
+                    os.fchown(self.fd, old.st_uid, old.st_gid)
+
+    def keep_old(self) -> None:
+        """Hard-link the old target to a locked temporary name, to roll back to."""
+        if not self.existed:
+            return
+        backup = self.real.parent / f".{self.real.name}{TEMP_MARK}{secrets.token_hex(6)}"
+        try:
+            os.link(self.real, backup, follow_symlinks=False)
+        except OSError as error:
+            if error.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+                return  # no hard links here: this file cannot be rolled back
+            raise
+        self.backup = backup
+        self.backup_fd = os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        with contextlib.suppress(OSError):
+            fcntl.flock(self.backup_fd, fcntl.LOCK_EX)
+
+    def install(self) -> None:
+        """Rename the temporary onto the target, after checking the target is still fit."""
+        try:
+            mode = os.lstat(self.real).st_mode
+        except FileNotFoundError:
+            mode = None
+        if mode is not None and not stat.S_ISREG(mode):
+            raise OutputError(self.shown, f"it is {describe_kind(mode)}, not a regular file")
+        assert self.path is not None, "write() comes first"
+        os.replace(self.path, self.real)
+
+    def roll_back(self) -> None:
+        """Put the old content back (or remove a target that did not exist before)."""
+        if self.backup is not None:
+            os.replace(self.backup, self.real)
+            self.backup = None
+        elif not self.existed:
+            os.unlink(self.real)
+
+    def close(self) -> None:
+        """Remove what is left of the temporaries and release their locks."""
+        for path in (self.path, self.backup):
+            if path is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+        for fd in (self.fd, self.backup_fd):
+            if fd >= 0:
+                os.close(fd)
+        self.fd = self.backup_fd = -1
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder so that the renames in it survive a power cut (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_files(files: Mapping[Path, bytes]) -> None:
+    """Replace every ``path`` with its ``data``, all or none (see the module docstring).
+
+    Raises OutputError naming the file that could not be written, or ValueError if two paths
+    are the same file; either way no target has changed and no temporary is left.
+    """
+    shown = [Path(path) for path in files]
+    reals = check_targets(shown)
+    for real in reals:
+        remove_stale_temporaries(real)
+    temporaries: list[_Temporary] = []
+    installed: list[_Temporary] = []
+    current = shown[0]
+    try:
+        try:
+            for path, real, data in zip(shown, reals, files.values(), strict=True):
+                current = path
+                temporary = _Temporary(path, real)
+                temporaries.append(temporary)
+                temporary.write(data)
+            if len(temporaries) > 1:
+                for temporary in temporaries:
+                    current = temporary.shown
+                    temporary.keep_old()
+            for temporary in temporaries:
+                current = temporary.shown
+                temporary.install()
+                installed.append(temporary)
+        except BaseException:
+            for temporary in reversed(installed):
+                with contextlib.suppress(OSError):
+                    temporary.roll_back()
+            raise
+    except OutputError:
+        raise
+    except OSError as error:
+        raise OutputError(current, _reason(error)) from None
+    finally:
+        for temporary in temporaries:
+            temporary.close()
+    for folder in {real.parent for real in reals}:
+        _sync_folder(folder)
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``; on any failure the old file stays and no temp file is left.
+    """Replace ``path`` with ``data``; on any failure the old file stays and no temp file is left."""
+    write_files({Path(path): data})
 
-    The temporary file lives in the target's directory so ``os.replace`` is a same-filesystem
-    rename, which POSIX makes atomic.
+
+def read_regular_file(path: Path, max_bytes: int) -> tuple[bytes, os.stat_result]:
+    """The bytes of ``path`` and its status, refusing without blocking anything that is not a
+    regular file (a FIFO would hang a plain ``open``) or is larger than ``max_bytes``.
+
+    Raises InputFileError naming the file.
     """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as tmp:
-            tmp.write(data)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        os.chmod(tmp_name, 0o644)
-        os.replace(tmp_name, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp_name)
-        raise
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise InputFileError(path, "no such file") from None
+    except OSError as error:
+        raise InputFileError(path, f"cannot be read ({_reason(error)})") from None
+    try:
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise InputFileError(path, f"is {describe_kind(status.st_mode)}, not a regular file")
+        if status.st_size > max_bytes:
+            raise InputFileError(path, f"is larger than {max_bytes:,} bytes")
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, 1 << 16):
+            size += len(chunk)
+            if size > max_bytes:
+                raise InputFileError(path, f"is larger than {max_bytes:,} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks), status
+    except OSError as error:
+        if isinstance(error, InputFileError):
+            raise
+        raise InputFileError(path, f"cannot be read ({_reason(error)})") from None
+    finally:
+        os.close(fd)

@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from generator.atomic import write_atomically
+from generator.atomic import check_targets, write_files
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
 from generator.vectors import build_vectors, encode_vectors
@@ -95,15 +95,22 @@ def encode(book: dict[str, Any]) -> bytes:
 
 def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
-    ``vectors_path``, each atomically. Returns the bytes written."""
+    ``vectors_path``, as one transaction (``generator.atomic.write_files``): both or neither.
+    Returns the bytes written.
+
+    The targets are checked before the solve, so a bad one fails at once. Raises
+    ``generator.atomic.OutputError`` naming the file that could not be written, or ValueError if
+    the two paths are the same file.
+    """
+    targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
+    check_targets(targets)
     solution = solve(rules)
     traps = trap_order(solution)
     book = book_from(solution, traps)
     data = encode(book)
-    vectors = None
-    if vectors_path is not None:
-        vectors = encode_vectors(build_vectors(solution, traps, data))
-    write_atomically(path, data)
-    if vectors_path is not None and vectors is not None:
-        write_atomically(vectors_path, vectors)
+    vectors = None if vectors_path is None else encode_vectors(build_vectors(solution, traps, data))
+    files = {targets[0]: data}
+    if vectors is not None:
+        files[targets[1]] = vectors
+    write_files(files)
     return data, vectors

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -14,24 +15,33 @@ from typing import Any
 
 import click
 
-from generator.atomic import write_atomically
+from generator.atomic import (
+    InputFileError,
+    OutputError,
+    check_targets,
+    read_regular_file,
+    target,
+    write_files,
+)
 from generator.book import write_book
 from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
 from player.book import Book, Evaluation, load_book
+from player.console import FilePath, InputProblem, OutputProblem, book_in_use, echo, run_cli
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
 from player.score import VALUE_WORDS, outcome_words
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
+MAX_UPDATE_BYTES = 16 * 1024 * 1024  # a README to update; far above any real one
 BOOK_OPTION = click.option(
     "--book",
     "book_path",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath(),
     default=None,
     envvar="TTT_BOOK",
-    help="Book file (default: the packaged book). Env: TTT_BOOK.",
+    help="Book file (default: the packaged book). Env: TTT_BOOK (empty: unset).",
 )
 
 
@@ -59,10 +69,10 @@ def main() -> None:
 @click.option(
     "-o",
     "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_BOOK,
+    type=FilePath(),
+    default=str(DEFAULT_BOOK),
     show_default=True,
-    help="Where to write the book (atomically).",
+    help="Where to write the book. The book and its vectors are written as one transaction.",
 )
 @click.option(
     "--rules",
@@ -74,42 +84,68 @@ def main() -> None:
 )
 @click.option(
     "--vectors",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FilePath(),
     default=None,
-    help="Also write conformance vectors here (default: vectors.json beside the book, for 3x3 only).",
+    help="Also write conformance vectors here (default, for 3x3 only: vectors.json beside a book "
+    "named tictactoe.json, NAME.vectors.json beside any other NAME.json).",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
-def build(output: Path, rules: Rules, vectors: Path | None, no_vectors: bool) -> None:
+def build(output: str, rules: Rules, vectors: str | None, no_vectors: bool) -> None:
     """Solve the game and write the book (and its conformance vectors)."""
-    if no_vectors:
-        vectors = None
-    elif vectors is None and rules == Rules():
-        vectors = output.with_name("vectors.json")
+    for name, value in (("'-o' / '--output'", output), ("'--vectors'", vectors)):
+        if value == "-":
+            raise click.BadParameter("'-' (standard output) is not offered: name a file", param_hint=name)
+    if no_vectors and vectors is not None:
+        raise click.UsageError("--vectors and --no-vectors contradict each other")
     if rules.cells > SOLVER_MAX_CELLS:
         raise click.BadParameter(
             f"{rules} has {rules.cells} cells; the solver stops at {SOLVER_MAX_CELLS}", param_hint="'--rules'"
         )
+    book_path = Path(output)
+    vectors_path = Path(vectors) if vectors is not None else None
+    try:  # every target checked before the solve, which can take seconds
+        target(book_path)
+        if vectors_path is None and not no_vectors and rules == Rules():
+            vectors_path = default_vectors_path(book_path)
+        targets = [book_path] if vectors_path is None else [book_path, vectors_path]
+        check_targets(targets)
+    except ValueError:
+        raise click.UsageError(
+            f"--output and --vectors both name {output}; give two different files"
+        ) from None
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
+    existed = [os.path.exists(path) for path in targets]
     started = time.perf_counter()
     try:
-        data, vector_data = write_book(output, rules, vectors)
-    except OSError as error:
-        raise click.ClickException(
-            f"cannot write {error.filename or output}: {error.strerror or error}"
-        ) from None
+        data, vector_data = write_book(book_path, rules, vectors_path)
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
     elapsed = time.perf_counter() - started
-    click.echo(
-        f"wrote {output}: {len(data):,} bytes ({len(gzip.compress(data, 9)):,} gzipped), "
-        f"{rules}, in {elapsed:.2f} s"
+    echo(
+        f"{'replaced' if existed[0] else 'wrote'} {book_path}: {len(data):,} bytes "
+        f"({len(gzip.compress(data, 9)):,} gzipped), {rules}, in {elapsed:.2f} s"
     )
     if vector_data is not None:
-        click.echo(f"wrote {vectors}: {len(vector_data):,} bytes")
+        echo(f"{'replaced' if existed[1] else 'wrote'} {vectors_path}: {len(vector_data):,} bytes")
 
 
-def _load(path: Path | None, rules: Rules | None) -> Book:
+def default_vectors_path(book: Path) -> Path:
+    """Where the vectors go unless told: ``vectors.json`` beside a book named ``tictactoe.json``
+    (the repository's layout), else ``NAME.vectors.json`` beside ``NAME.json``, so that building
+    another book never replaces a vectors file that belongs to a different one."""
+    if book.name == DEFAULT_BOOK.name:
+        return book.with_name("vectors.json")
+    stem = book.name.removesuffix(".json") or book.name
+    return book.with_name(f"{stem}.vectors.json")
+
+
+def _load(path: str | None, rules: Rules | None) -> Book:
+    """The book, or one line naming it and status 3."""
     try:
         return load_book(path, rules=rules)
     except BookError as error:
-        raise click.ClickException(str(error)) from None
+        raise InputProblem(str(error)) from None
 
 
 @main.command()
@@ -123,7 +159,7 @@ def _load(path: Path | None, rules: Rules | None) -> Book:
     help="Which mark moved first in this game.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
-def query(board: str, book_path: Path | None, first: str, as_json: bool) -> None:
+def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     """Show the book's entry for BOARD, in BOARD's own orientation.
 
     BOARD lists the cells in reading order: X, O and . (or -) for empty, e.g. X.O.X.... or
@@ -136,10 +172,12 @@ def query(board: str, book_path: Path | None, first: str, as_json: bool) -> None
         evaluation = book.evaluate(cells, first=first)
     except BoardError as error:
         raise click.BadParameter(str(error), param_hint="BOARD") from None
+    except BookError as error:  # an entry found bad only when used
+        raise InputProblem(str(error)) from None
     if as_json:
-        click.echo(json.dumps(evaluation_json(evaluation, cells, first), sort_keys=True))
+        echo(json.dumps(evaluation_json(evaluation, cells, first), sort_keys=True))
     else:
-        click.echo(describe(evaluation, cells, first, book.rules))
+        echo(describe(evaluation, cells, first, book.rules))
 
 
 def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:
@@ -181,13 +219,9 @@ def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> st
     return "\n".join(lines)
 
 
-def run() -> None:
-    """Console entry point with a clean exit on Ctrl-C."""
-    try:
-        main()
-    except KeyboardInterrupt:
-        click.echo("interrupted", err=True)
-        sys.exit(130)
+def run(argv: list[str] | None = None) -> None:
+    """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
+    run_cli(main, "ttt-book", argv)
 
 
 @main.command()
@@ -195,26 +229,62 @@ def run() -> None:
 @click.option(
     "--update",
     "readme",
-    type=click.Path(dir_okay=False, exists=True, path_type=Path),
+    type=FilePath(),
     default=None,
-    help="Replace the table between its markers in this file (e.g. README.md).",
+    help="Replace the table between its markers in this file (e.g. README.md), keeping its mode.",
 )
-def levels(book_path: Path | None, readme: Path | None) -> None:
+def levels(book_path: str | None, readme: str | None) -> None:
     """Print each play level's exact win / draw / loss percentages against the reference
     opponents (random and novice), computed by enumerating every game."""
-    from generator.levels_table import END, START, markdown_table
+    from generator.levels_table import TableMarkerError, markdown_table, replace_table
 
-    table = markdown_table(_load(book_path, Rules()))
     if readme is None:
-        click.echo(table)
+        book = _load(book_path, Rules())
+        with book_in_use(book):
+            echo(markdown_table(book))
         return
-    text = readme.read_text()
-    if START not in text or END not in text:
-        raise click.ClickException(f"{readme}: no {START} ... {END} markers to replace")
-    before, rest = text.split(START, 1)
-    _, after = rest.split(END, 1)
-    write_atomically(readme, (before + table + after).encode())
-    click.echo(f"updated the levels table in {readme}")
+    path = Path(readme)
+    try:  # everything that can be refused is refused before the table is computed
+        raw, read = read_regular_file(path, MAX_UPDATE_BYTES)
+        text = _utf8(raw, path)
+        replace_table(text, "", path)
+    except (InputFileError, TableMarkerError) as error:
+        raise InputProblem(str(error)) from None
+    try:
+        target(path)
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
+    book = _load(book_path, Rules())
+    with book_in_use(book):
+        table = markdown_table(book)
+    updated = replace_table(text, table, path)
+    if updated == text:
+        echo(f"the levels table in {readme} is already current")
+        return
+    if _changed(path, read):
+        raise InputProblem(f"{readme}: changed while the table was computed; nothing written, run again")
+    try:
+        write_files({path: updated.encode()})
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
+    echo(f"updated the levels table in {readme}")
+
+
+def _utf8(raw: bytes, path: Path) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputFileError(path, f"is not UTF-8 text (byte {error.start})") from None
+
+
+def _changed(path: Path, read: os.stat_result) -> bool:
+    """Whether ``path`` is no longer the file that was read (replaced, resized or rewritten)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return True
+    fields = ("st_dev", "st_ino", "st_size", "st_mtime_ns")
+    return any(getattr(now, f) != getattr(read, f) for f in fields)
 
 
 @main.command()

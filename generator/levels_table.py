@@ -93,3 +93,21 @@ def markdown_table(book: Book) -> str:
         lines.append(f"| {level} | " + " | ".join(cells) + " |")
     lines.append(END)
     return "\n".join(lines)
+
+
+class TableMarkerError(ValueError):
+    """A file whose levels-table markers are missing, repeated or out of order."""
+
+
+def replace_table(text: str, table: str, source: object = "<text>") -> str:
+    """``text`` with everything from its start marker to its end marker replaced by ``table``
+    (which carries the markers itself). Raises TableMarkerError naming ``source``."""
+    starts, ends = text.count(START), text.count(END)
+    if not starts or not ends:
+        raise TableMarkerError(f"{source}: no {START} ... {END} markers to replace")
+    if starts > 1 or ends > 1:
+        raise TableMarkerError(f"{source}: {starts} start and {ends} end markers; expected one of each")
+    start, end = text.index(START), text.index(END)
+    if end < start:
+        raise TableMarkerError(f"{source}: the end marker {END} comes before the start marker {START}")
+    return text[:start] + table + text[end + len(END) :]

@@ -6,15 +6,18 @@ A thin click layer over ``player.session`` (interactive), ``player.script`` (scr
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import sys
+from typing import Any
 
 import click
 
 from player import __version__
 from player.board import FIRST, SECOND
 from player.book import Book, load_book
+from player.console import FilePath, InputProblem, book_in_use, echo, refuse_unused, run_cli
 from player.errors import BookError
 from player.levels import LEVELS
 from player.script import ScriptError, parse_moves, play_script, transcript_json, transcript_text
@@ -23,12 +26,41 @@ from player.session import run_session
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
 COLOURS = {"X": {"fg": "cyan", "bold": True}, "O": {"fg": "yellow", "bold": True}, "free": {"dim": True}}
+MAX_SEED = 2**64 - 1
+MAX_DELAY = 10.0
+MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
+MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer line is dropped
 
 
-class BookProblem(click.ClickException):
-    """A book that cannot be used: one line naming the file, exit status 2."""
+class SeedParam(click.ParamType):  # type: ignore[type-arg]
+    """A whole number from 0 to 2**64 - 1, checked by its digits before any conversion (a
+    5,000-digit number would hit Python's int() limit)."""
 
-    exit_code = 2
+    name = "INTEGER"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
+            return value
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
+            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
+            self.fail(f"{shown!r} is not a whole number from 0 to {MAX_SEED}", param, ctx)
+        return int(text)
+
+
+class DelayParam(click.ParamType):  # type: ignore[type-arg]
+    """Seconds, a finite number from 0 to 10 (``nan`` passes a range check, so it is named)."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not 0 <= seconds <= MAX_DELAY:
+            self.fail(f"{value!r} is not a number of seconds from 0 to {MAX_DELAY:g}", param, ctx)
+        return seconds
 
 
 def colour_wanted(stream: object, forced: bool | None) -> bool:
@@ -49,11 +81,11 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
 
 
 def open_book(path: str | None) -> Book:
-    """Load and prove the book for play; BookProblem on failure."""
+    """Load and prove the book for play; one line naming the file and status 3 if it cannot be used."""
     try:
         return load_book(path)
     except BookError as error:
-        raise BookProblem(str(error)) from None
+        raise InputProblem(str(error)) from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -67,14 +99,16 @@ def open_book(path: str | None) -> Book:
     help="The computer's level: perfect never loses; hard, medium and easy make "
     "human-like mistakes (see the README).",
 )
-@click.option("--seed", type=int, default=None, help="Make the computer's choices reproducible.")
+@click.option(
+    "--seed", type=SeedParam(), default=None, help="Make the computer's choices reproducible (0 to 2**64-1)."
+)
 @click.option(
     "--book",
     "book_path",
-    type=click.Path(),
+    type=FilePath(),
     envvar="TTT_BOOK",
     default=None,
-    help="Play from this book file instead of the packaged one. Env: TTT_BOOK.",
+    help="Play from this book file instead of the packaged one. Env: TTT_BOOK (empty: unset).",
 )
 @click.option(
     "--moves",
@@ -83,13 +117,18 @@ def open_book(path: str | None) -> Book:
     help="Play these moves of yours (cells 1-9, e.g. 5,1,9) without prompting, then "
     "print the game. Moves are also read from standard input when it is not a terminal.",
 )
-@click.option("--json", "as_json", is_flag=True, help="With --moves or --watch: print a JSON transcript.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="With --moves, moves piped in, or --watch: print a JSON transcript.",
+)
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option("--x-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: X's level.")
 @click.option("--o-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: O's level.")
 @click.option(
     "--delay",
-    type=click.FloatRange(0, 10),
+    type=DelayParam(),
     default=0.0,
     show_default=True,
     help="With --watch: seconds to pause after each move.",
@@ -124,6 +163,20 @@ def main(
     Type a cell number (1-9, in reading order) to move; h for a hint, u to undo, ? for help,
     q to quit. With --moves (or moves piped in) the game is played without prompts.
     """
+    ctx = click.get_current_context()
+    stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
+    if watch:
+        refuse_unused(
+            ctx,
+            ["mark", "level", "moves", "interactive"],
+            "with --watch (X and O levels: --x-level, --o-level)",
+        )
+    else:
+        refuse_unused(ctx, ["x_level", "o_level", "delay"], "without --watch")
+        if moves is not None:
+            refuse_unused(ctx, ["interactive"], "with --moves")
+        elif interactive or stdin_is_terminal:
+            refuse_unused(ctx, ["as_json"], "in an interactive game (it needs --moves or --watch)")
     mark, first, level = mark.upper(), first.upper(), level.lower()
     if seed is None:  # pick one, so that a transcript can say how to replay the game
         seed = int.from_bytes(os.urandom(6), "big")
@@ -131,32 +184,69 @@ def main(
     book = open_book(book_path)
     colour = colour_wanted(sys.stdout, color)
     paint = painter(colour)
+    write = echo
+    with book_in_use(book):
+        if watch:
+            from player.watch import watch_game
 
-    def write(text: str) -> None:
-        click.echo(text, color=colour)
+            game = watch_game(
+                book,
+                first=first,
+                levels={FIRST: x_level.lower(), SECOND: o_level.lower()},
+                rng=rng,
+                write=write,
+                paint=paint,
+                delay=delay,
+                quiet=as_json,
+            )
+            if as_json:
+                echo(transcript_json(game, None, f"X {x_level.lower()}, O {o_level.lower()}", seed))
+            return
+        source = "'--moves'"
+        if moves is None and not interactive and not stdin_is_terminal:
+            moves, source = read_standard_input(MAX_STDIN_MOVES), "standard input"
+        if moves is not None:
+            run_script(
+                book,
+                moves,
+                mark=mark,
+                first=first,
+                level=level,
+                rng=rng,
+                seed=seed,
+                as_json=as_json,
+                source=source,
+            )
+            return
+        session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
 
-    if watch:
-        from player.watch import watch_game
 
-        game = watch_game(
-            book,
-            first=first,
-            levels={FIRST: x_level.lower(), SECOND: o_level.lower()},
-            rng=rng,
-            write=write,
-            paint=paint,
-            delay=delay,
-            quiet=as_json,
-        )
-        if as_json:
-            click.echo(transcript_json(game, None, f"X {x_level.lower()}, O {o_level.lower()}", seed))
-        return
-    if moves is None and not interactive and not sys.stdin.isatty():
-        moves = sys.stdin.read(2000)
-    if moves is not None:
-        run_script(book, moves, mark=mark, first=first, level=level, rng=rng, seed=seed, as_json=as_json)
-        return
-    session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
+def read_standard_input(limit: int) -> str:
+    """Up to ``limit`` characters of standard input; status 3 if it is closed or unreadable."""
+    if sys.stdin is None:
+        raise InputProblem("standard input is closed: give the moves with --moves, or run in a terminal")
+    try:
+        return sys.stdin.read(limit)
+    except OSError as error:
+        raise InputProblem(f"standard input cannot be read ({error.strerror or error})") from None
+
+
+def read_line(limit: int = MAX_READ) -> str | None:
+    """One line of standard input without its newline, None at its end. At most ``limit``
+    characters are kept: the rest of a longer line is read and dropped, so memory stays bounded
+    (the session refuses any line over its own much smaller limit anyway)."""
+    if sys.stdin is None:
+        raise InputProblem("standard input is closed: give the moves with --moves, or run in a terminal")
+    try:
+        line = sys.stdin.readline(limit)
+        rest = line
+        while rest and not rest.endswith("\n"):
+            rest = sys.stdin.readline(limit)
+    except OSError as error:
+        raise InputProblem(f"standard input cannot be read ({error.strerror or error})") from None
+    if not line:
+        return None
+    return line.rstrip("\n")
 
 
 def run_script(
@@ -169,17 +259,17 @@ def run_script(
     rng: random.Random,
     seed: int | None,
     as_json: bool,
+    source: str = "'--moves'",
 ) -> None:
-    """Play a scripted game and print it; a bad move list is a usage error (status 2)."""
+    """Play a scripted game and print it; a bad move list is a usage error (status 2), a game
+    the moves leave unfinished a negative answer (status 1)."""
     try:
         game = play_script(book, parse_moves(moves), human=mark, first=first, level=level, rng=rng)
     except ScriptError as error:
-        raise click.BadParameter(str(error), param_hint="'--moves'") from None
-    except BookError as error:
-        raise BookProblem(str(error)) from None
-    click.echo(transcript_json(game, mark, level, seed) if as_json else transcript_text(game, mark, level))
+        raise click.BadParameter(str(error), param_hint=source) from None
+    echo(transcript_json(game, mark, level, seed) if as_json else transcript_text(game, mark, level))
     if not game.is_over:
-        sys.exit(1)
+        click.get_current_context().exit(1)
 
 
 def session_loop(  # type: ignore[no-untyped-def]
@@ -187,39 +277,23 @@ def session_loop(  # type: ignore[no-untyped-def]
 ) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
 
-    def read_line(prompt: str) -> str | None:
-        click.echo(prompt, nl=False)
-        line = sys.stdin.readline()
-        if not line:
-            return None
-        return line.rstrip("\n")
+    def prompt_and_read(prompt: str) -> str | None:
+        echo(prompt, nl=False)
+        return read_line()
 
-    try:
+    with book_in_use(book):
         run_session(
             book,
             human=mark,
             first=first,
             level=level,
-            read_line=read_line,
+            read_line=prompt_and_read,
             write=write,
             paint=paint,
             rng=rng,
         )
-    except BookError as error:
-        raise BookProblem(str(error)) from None
 
 
 def run(argv: list[str] | None = None) -> None:
-    """Console entry: click's command with a clean, short exit on Ctrl-C (status 130)."""
-    try:
-        code = main.main(args=argv, prog_name="ttt-play", standalone_mode=False)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("\nInterrupted.", err=True)
-        sys.exit(130)
-    except click.ClickException as error:
-        error.show()
-        sys.exit(error.exit_code)
-    except BrokenPipeError:  # e.g. piped into `head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
-    sys.exit(code if isinstance(code, int) else 0)
+    """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
+    run_cli(main, "ttt-play", argv)

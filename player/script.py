@@ -6,6 +6,8 @@ refused whole; ``transcript_text`` and ``transcript_json`` render the result.
 
 from __future__ import annotations
 
+import re
+
 from player.board import FIRST, other
 from player.book import Book
 from player.errors import IllegalMoveError
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_SCRIPT_CHARS = 1000
+_SEPARATOR = re.compile(r"\s*,\s*|\s+")
 
 
 class ScriptError(ValueError):
@@ -26,15 +29,24 @@ class ScriptError(ValueError):
 
 
 def parse_moves(text: str) -> list[int]:
-    """``"5,1,9"`` or ``"5 1 9"`` (or one per line) as people number cells: 1 up, reading order."""
+    """``"5,1,9"`` or ``"5 1 9"`` (or one per line) as people number cells: 1 up, reading order.
+
+    Moves are separated by a comma (spaces around it allowed) or by spaces and newlines; an
+    empty item (``"5,,1"``, a trailing comma) is refused rather than skipped, since it is
+    usually a move left out.
+    """
     if len(text) > MAX_SCRIPT_CHARS:
         raise ScriptError(f"the move list is {len(text)} characters long; at most {MAX_SCRIPT_CHARS}")
-    words = text.replace(",", " ").split()
+    stripped = text.strip()
+    if not stripped:
+        return []
     moves = []
-    for word in words:
-        if not word.isdigit() or not word.isascii():
-            raise ScriptError(f"move {word!r} is not a cell number")
-        moves.append(int(word))
+    for number, item in enumerate(_SEPARATOR.split(stripped), 1):
+        if not item:
+            raise ScriptError(f"item {number} of the move list {stripped!r} is empty")
+        if not item.isdigit() or not item.isascii():
+            raise ScriptError(f"move {item!r} is not a cell number")
+        moves.append(int(item))
     return moves
 
 

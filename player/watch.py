@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 
 from player.book import Book
@@ -27,7 +28,12 @@ def watch_game(
     delay: float = 0.0,
     quiet: bool = False,
 ) -> Game:
-    """Play one game between two book players; print each move unless ``quiet``."""
+    """Play one game between two book players; print each move unless ``quiet``.
+
+    Raises ValueError for a ``delay`` that is not a finite number of seconds from 0 up.
+    """
+    if not math.isfinite(delay) or delay < 0:
+        raise ValueError(f"delay must be a finite number of seconds from 0 up, got {delay!r}")
     game = Game(book, first=first, levels=levels, rng=rng)
     if not quiet:
         write(f"X plays at level {levels['X']}, O at level {levels['O']}; {first} moves first.")

@@ -25,8 +25,15 @@ def test_build_writes_the_book_and_vectors(tmp_path: Path) -> None:
     code, out = run("build", "--output", str(tmp_path / "b.json"))
     assert code == 0, out
     assert (tmp_path / "b.json").read_bytes() == (ROOT / "book" / "tictactoe.json").read_bytes()
-    assert (tmp_path / "vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
+    # vectors named after the book: building b.json never touches a vectors.json beside it
+    assert (tmp_path / "b.vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
     assert "gzipped" in out
+
+
+def test_a_book_named_tictactoe_json_keeps_the_repository_layout(tmp_path: Path) -> None:
+    code, out = run("build", "--output", str(tmp_path / "tictactoe.json"))
+    assert code == 0, out
+    assert (tmp_path / "vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
 
 
 def test_build_other_rules(tmp_path: Path) -> None:
@@ -94,7 +101,7 @@ def test_query_refuses_bad_boards_in_one_line(board: str, words: str) -> None:
 
 def test_query_with_a_missing_book(tmp_path: Path) -> None:
     code, out = run("query", "--book", str(tmp_path / "none.json"), ".........")
-    assert code == 1
+    assert code == 3
     assert "none.json: no such file" in out
 
 

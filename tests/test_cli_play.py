@@ -144,14 +144,14 @@ def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     "case",
     ["missing", "directory", "malformed", "binary", "empty", "version", "rules", "inconsistent", "not-book"],
 )
-def test_bad_book_is_one_line_naming_the_file_status_2(tmp_path: Path, case: str) -> None:
+def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str) -> None:
     path, words = damaged_books(tmp_path)[case]
     for args, env in (
         (["--book", str(path), "--moves", "5"], None),
         (["--moves", "5"], {"TTT_BOOK": str(path)}),
     ):
         code, out = invoke(args, env=env)
-        assert code == 2, out
+        assert code == 3, out
         assert words in out
         assert str(path) in out
         assert len(out.strip().splitlines()) == 1, out
@@ -164,7 +164,7 @@ def test_wrong_rules_book_is_refused(tmp_path: Path) -> None:
     other = tmp_path / "3x4.json"
     write_book(other, Rules(2, 3, 2))
     code, out = invoke(["--book", str(other), "--moves", "1"])
-    assert code == 2
+    assert code == 3
     assert "is a book for 2x3 k=2, not 3x3 k=3" in out
 
 

@@ -1,4 +1,4 @@
-"""``ttt-book verify`` passes the shipped book and fails on every kind of damage; writes are atomic."""
+"""``ttt-book verify`` passes the shipped book and fails on every kind of damage."""
 
 from __future__ import annotations
 
@@ -10,12 +10,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator import atomic
-from generator.book import write_book
 from generator.cli import main
 from player.book import load_book
 from player.errors import BookError
-from player.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -167,56 +164,3 @@ def test_verify_a_3x4_book(book_3x4_path: Path) -> None:
     code, out = verify(book_3x4_path)
     assert code == 0, out
     assert "valid — every one of" in out and "bytes as built" in out
-
-
-class Boom(RuntimeError):
-    pass
-
-
-def test_a_failed_write_leaves_the_old_book_and_no_temporary_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    book, vectors = tmp_path / "tictactoe.json", tmp_path / "vectors.json"
-    book.write_bytes(b"old book")
-    vectors.write_bytes(b"old vectors")
-
-    def failing_fsync(fd: int) -> None:
-        raise Boom("disk full, part-way through")
-
-    monkeypatch.setattr(atomic.os, "fsync", failing_fsync)
-    with pytest.raises(Boom):
-        write_book(book, Rules(), vectors)
-    assert book.read_bytes() == b"old book"
-    assert vectors.read_bytes() == b"old vectors"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["tictactoe.json", "vectors.json"]
-
-
-def test_a_failure_between_book_and_vectors_keeps_each_file_whole(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    book, vectors = tmp_path / "tictactoe.json", tmp_path / "vectors.json"
-    vectors.write_bytes(b"old vectors")
-    real_replace = atomic.os.replace
-    calls: list[str] = []
-
-    def replace_once(src: str, dst: str) -> None:
-        calls.append(dst)
-        if len(calls) == 2:
-            raise Boom("interrupted before the second rename")
-        real_replace(src, dst)
-
-    monkeypatch.setattr(atomic.os, "replace", replace_once)
-    with pytest.raises(Boom):
-        write_book(book, Rules(), vectors)
-    assert book.read_bytes() == BOOK.read_bytes()
-    assert vectors.read_bytes() == b"old vectors"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["tictactoe.json", "vectors.json"]
-
-
-def test_cli_build_reports_an_unwritable_target(tmp_path: Path) -> None:
-    blocker = tmp_path / "file"
-    blocker.write_text("x")
-    result = CliRunner().invoke(main, ["build", "-o", str(blocker / "book.json")])
-    assert result.exit_code == 1
-    assert "cannot write" in result.output
-    assert "Traceback" not in result.output

@@ -1,0 +1,305 @@
+"""The standard streams and exit statuses of both command lines, ``ttt-play`` and ``ttt-book``.
+
+Every byte either command prints goes through here, so no stream failure shows a traceback:
+
+* text a stream cannot encode degrades to ASCII (an em dash becomes ``--``; anything else
+  without an ASCII spelling becomes a backslash escape such as ``\\u2603``), never an error;
+* a closed or full standard output or error ends the command with one line on standard error
+  (when standard error can still be written) and status 4; a broken pipe on standard output
+  (``ttt-play --watch | head -1``) ends it quietly, nothing printed, status 4;
+* a standard stream that is closed when the program starts is put back on /dev/null at once,
+  so that no file the program opens later can take its descriptor number (a book written to
+  descriptor 1 would receive the program's messages).
+
+The statuses are the table in docs/reliability.md; ``run_cli`` is the one place that maps every
+failure onto them.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import errno
+import io
+import os
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from player.errors import BoardError, BookError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+SUCCESS = 0
+NEGATIVE = 1  # verify found the book wrong; a scripted game ended unfinished
+USAGE = 2  # click's own status for a bad option, option value or argument
+BAD_INPUT = 3  # the book, a file to update, or standard input cannot be used
+CANNOT_WRITE = 4  # a file or a standard stream cannot be written
+INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
+
+ASCII_ERRORS = "ttt-ascii"
+ASCII_SPELLINGS = {
+    "\u2014": "--",  # em dash
+    "\u2013": "-",  # en dash
+    "\u2212": "-",  # minus sign
+    "\u2026": "...",
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u00d7": "x",  # multiplication sign
+    "\u00b7": ".",
+    "\u2500": "-",  # box drawing: light horizontal, vertical, cross and corners
+    "\u2502": "|",
+    "\u253c": "+",
+    "\u250c": "+",
+    "\u2510": "+",
+    "\u2514": "+",
+    "\u2518": "+",
+    "\u251c": "+",
+    "\u2524": "+",
+    "\u252c": "+",
+    "\u2534": "+",
+}
+
+
+class InputProblem(click.ClickException):
+    """An input that cannot be used (a book, a file to update, standard input): status 3."""
+
+    exit_code = BAD_INPUT
+
+
+class OutputProblem(click.ClickException):
+    """An output that cannot be written: status 4."""
+
+    exit_code = CANNOT_WRITE
+
+
+class StreamError(OSError):
+    """A standard stream that cannot be written; ``str()`` is the one line to show.
+
+    It carries no ``errno`` of its own (the cause is in ``original``): click's ``main`` turns any
+    ``OSError`` with ``errno == EPIPE`` into a bare ``sys.exit(1)``, and this must reach
+    ``run_cli`` instead.
+    """
+
+    def __init__(self, stream: str, original: OSError) -> None:
+        reason = {errno.EBADF: "it is closed", errno.EPIPE: "the pipe is closed"}.get(
+            original.errno or 0, original.strerror or str(original)
+        )
+        super().__init__(f"cannot write {stream}: {reason}")
+        self.stream = stream
+        self.original = original
+
+    @property
+    def broken_pipe(self) -> bool:
+        return self.original.errno == errno.EPIPE
+
+
+class FilePath(click.ParamType):  # type: ignore[type-arg]
+    """A file name as typed: any text except the empty string, which names no file.
+
+    (Not ``click.Path``: its checks give status 2 to what the exit table calls a bad input file
+    (3) or an output that cannot be written (4); those are decided where the file is used.)
+    """
+
+    name = "FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        text = os.fspath(value) if isinstance(value, os.PathLike) else value
+        if not isinstance(text, str):
+            self.fail(f"{text!r} is not a file name", param, ctx)
+        if text == "":
+            self.fail("an empty name names no file", param, ctx)
+        return text
+
+
+def given_options(ctx: click.Context, names: list[str]) -> list[str]:
+    """The options among ``names`` (parameter names) that were typed on the command line, as
+    they are spelled there (``--x-level``)."""
+    spelled = {param.name: max(param.opts, key=len) for param in ctx.command.params}
+    return [
+        spelled[name]
+        for name in names
+        if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+    ]
+
+
+def refuse_unused(ctx: click.Context, names: list[str], why: str) -> None:
+    """A usage error (status 2) naming the options among ``names`` that were given although
+    they do nothing ``why`` (e.g. "without --watch")."""
+    given = given_options(ctx, names)
+    if given:
+        verb = "does" if len(given) == 1 else "do"
+        raise click.UsageError(f"{', '.join(given)} {verb} nothing {why}", ctx)
+
+
+@contextlib.contextmanager
+def book_in_use(book: object) -> Iterator[None]:
+    """Turn a book failing while it is used into one line and status 3.
+
+    The loader proves a book before it is used, so neither should happen; but a ``BookError``
+    from an entry checked late, or a ``BoardError`` for a position the game reached and the
+    book lacks, must never be a traceback.
+    """
+    try:
+        yield
+    except BookError as error:
+        raise InputProblem(str(error)) from None
+    except BoardError as error:
+        source = getattr(book, "source", None) or "the book"
+        raise InputProblem(f"{source}: cannot answer for a position reached in play: {error}") from None
+
+
+def _ascii_spelling(error: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: ASCII spellings for what the stream cannot encode."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    text = error.object[error.start : error.end]
+    spelled = "".join(
+        ASCII_SPELLINGS.get(char) or char.encode("ascii", "backslashreplace").decode("ascii") for char in text
+    )
+    return spelled, error.end
+
+
+codecs.register_error(ASCII_ERRORS, _ascii_spelling)
+
+
+class _GuardedBuffer(io.BufferedWriter):
+    """A standard stream's byte buffer whose failures name the stream (``StreamError``).
+
+    Guarding the bytes rather than the text means that click's own writes (help, version,
+    usage errors), which may wrap ``sys.stdout.buffer`` in a text layer of their own, are caught
+    too.
+    """
+
+    def __init__(self, fd: int, label: str, closed: bool) -> None:
+        super().__init__(io.FileIO(fd, "w", closefd=False))
+        self.label = label
+        self.was_closed = closed
+
+    def write(self, data: Any) -> int:
+        if self.was_closed:
+            raise StreamError(self.label, OSError(errno.EBADF, os.strerror(errno.EBADF)))
+        try:
+            return super().write(data)
+        except OSError as error:
+            raise StreamError(self.label, error) from None
+
+    def flush(self) -> None:
+        try:
+            super().flush()
+        except OSError as error:
+            raise StreamError(self.label, error) from None
+
+
+def _text_stream(fd: int, label: str, closed: bool, like: Any) -> io.TextIOWrapper:
+    """A text stream on ``fd`` that degrades to ASCII and names itself when it fails."""
+    encoding = getattr(like, "encoding", None) or "utf-8"
+    return io.TextIOWrapper(
+        _GuardedBuffer(fd, label, closed),
+        encoding=encoding,
+        errors=ASCII_ERRORS,
+        line_buffering=bool(getattr(like, "line_buffering", False)),
+        write_through=fd == 2,
+    )
+
+
+def prepare_streams() -> frozenset[str]:
+    """Make the standard streams safe to use; returns the names (``"stdin"``, ``"stdout"``,
+    ``"stderr"``) of those that were closed when the program started."""
+    closed = set()
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.add(name)
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if isinstance(sys.stdin, io.TextIOWrapper):  # (None if it was closed)
+        sys.stdin.reconfigure(errors="replace")  # undecodable input is a bad move, not a crash
+    for fd, name, label in ((1, "stdout", "standard output"), (2, "stderr", "standard error")):
+        old = getattr(sys, name)
+        if old is not None:
+            with contextlib.suppress(OSError, ValueError):
+                old.flush()
+        setattr(sys, name, _text_stream(fd, label, name in closed, old))
+    return frozenset(closed)
+
+
+def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """Write ``text`` (and a newline) to standard output or error, and flush it.
+
+    Our text goes through the stream directly rather than ``click.echo``, which re-wraps an
+    ASCII stream as UTF-8 and so would bypass the ASCII spelling.
+    """
+    stream = sys.stderr if err else sys.stdout
+    label = "standard error" if err else "standard output"
+    if stream is None:
+        raise StreamError(label, OSError(errno.EBADF, os.strerror(errno.EBADF)))
+    try:
+        stream.write(text + "\n" if nl else text)
+        stream.flush()
+    except StreamError:
+        raise
+    except OSError as error:  # a stream not set up by prepare_streams (a test's, say)
+        raise StreamError(label, error) from None
+
+
+def _silence(fd: int) -> None:
+    """Point ``fd`` at /dev/null, so that the interpreter's last flush of anything still
+    buffered for it succeeds quietly instead of printing "Exception ignored"."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+
+def _report(line: str) -> int:
+    """Show one line on standard error; SUCCESS, or CANNOT_WRITE if it could not be shown."""
+    try:
+        echo(line, err=True)
+    except StreamError:
+        _silence(2)
+        return CANNOT_WRITE
+    return SUCCESS
+
+
+def _status(command: click.Command, prog_name: str, argv: list[str] | None, closed: frozenset[str]) -> int:
+    try:
+        try:
+            if "stdout" in closed:  # refuse before doing anything: nothing could be reported
+                raise StreamError("standard output", OSError(errno.EBADF, os.strerror(errno.EBADF)))
+            result = command.main(args=argv, prog_name=prog_name, standalone_mode=False)
+            sys.stdout.flush()
+            return result if isinstance(result, int) else SUCCESS
+        except SystemExit as done:  # a command that calls sys.exit itself
+            sys.stdout.flush()
+            code = done.code
+            return code if isinstance(code, int) else SUCCESS if code is None else NEGATIVE
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            _report("Interrupted.")
+            return INTERRUPTED
+        except click.ClickException as error:
+            error.show()  # click's format: usage errors add a usage line and a hint
+            return error.exit_code
+        except BookError as error:  # a book that fails while in use: never a traceback
+            return _report(f"Error: {error}") or BAD_INPUT
+    except StreamError as error:
+        fd = 1 if error.stream == "standard output" else 2
+        _silence(fd)
+        if fd == 1 and not error.broken_pipe:
+            _report(f"Error: {error}")
+        return CANNOT_WRITE
+
+
+def run_cli(command: click.Command, prog_name: str, argv: list[str] | None = None) -> NoReturn:
+    """Run a click command as a program: safe streams, then one status from the table."""
+    closed = prepare_streams()
+    status = _status(command, prog_name, argv, closed)
+    sys.exit(status)

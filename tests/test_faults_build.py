@@ -1,0 +1,341 @@
+"""``ttt-book build`` against a hostile file system: every output is one transaction.
+
+Each case runs the command as a real process (tiny 2x3 rules keep a build at a few
+hundredths of a second, through the same write path as the real book) and checks: the
+documented status, one line naming the file that failed, no traceback, the old files byte for
+byte and mode for mode, and no temporary file left.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from faultkit import (
+    BOOK_CLI,
+    EIO_ON_SECOND_RENAME,
+    ENOSPC_ON_SECOND_TEMPORARY,
+    ROOT,
+    assert_one_line,
+    assert_usage_error,
+    make_char_device,
+    read_only,
+    run,
+    small_file_system,
+    snapshot,
+    temporaries,
+    text,
+)
+
+from generator import atomic
+from generator.atomic import OutputError, write_files
+from generator.book import write_book
+from player.rules import Rules
+
+TINY = ["--rules", "2x3:2"]
+OLD_BOOK, OLD_VECTORS = b"old book\n", b"old vectors\n"
+
+
+def build(
+    folder: Path, *args: str, preamble: str = "", **kwargs: object
+) -> subprocess.CompletedProcess[bytes]:
+    return run(BOOK_CLI, "build", *args, preamble=preamble, cwd=folder, **kwargs)  # type: ignore[arg-type]
+
+
+def old_pair(folder: Path) -> dict[str, tuple[bytes | str, int]]:
+    (folder / "b.json").write_bytes(OLD_BOOK)
+    (folder / "v.json").write_bytes(OLD_VECTORS)
+    return snapshot(folder)
+
+
+# ---------------------------------------------------------------- full, read-only, failing
+
+
+def test_a_read_only_folder_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
+    before = old_pair(tmp_path)
+    with read_only(tmp_path):
+        process = build(tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json")
+    assert_one_line(process, 4, "cannot write b.json")
+    assert snapshot(tmp_path) == before
+
+
+def test_a_full_file_system_on_the_second_file_changes_nothing() -> None:
+    # A real 64 KiB tmpfs: the 2x3 book (2 KiB) fits, its vectors (100 KiB) do not.
+    with small_file_system("64k") as folder:
+        before = old_pair(folder)
+        process = build(folder, *TINY, "-o", "b.json", "--vectors", "v.json")
+        assert_one_line(process, 4, "cannot write v.json", "No space left on device")
+        assert snapshot(folder) == before
+
+
+def test_an_injected_enospc_on_the_second_file_changes_nothing(tmp_path: Path) -> None:
+    before = old_pair(tmp_path)
+    process = build(
+        tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json", preamble=ENOSPC_ON_SECOND_TEMPORARY
+    )
+    assert_one_line(process, 4, "cannot write v.json", "No space left on device")
+    assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("book_existed", [True, False], ids=["replacing", "creating"])
+def test_a_failed_second_rename_rolls_the_first_back(tmp_path: Path, book_existed: bool) -> None:
+    before = old_pair(tmp_path)
+    if not book_existed:
+        (tmp_path / "b.json").unlink()
+        before = snapshot(tmp_path)
+    process = build(tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json", preamble=EIO_ON_SECOND_RENAME)
+    assert_one_line(process, 4, "cannot write v.json")
+    assert snapshot(tmp_path) == before
+
+
+class Boom(RuntimeError):
+    pass
+
+
+def test_any_exception_mid_write_leaves_the_old_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book, vectors = tmp_path / "tictactoe.json", tmp_path / "vectors.json"
+    book.write_bytes(b"old book")
+    vectors.write_bytes(b"old vectors")
+    before = snapshot(tmp_path)
+
+    def failing_fsync(fd: int) -> None:
+        raise Boom("disk full, part-way through")
+
+    monkeypatch.setattr(atomic.os, "fsync", failing_fsync)
+    with pytest.raises(Boom):
+        write_book(book, Rules(2, 3, 2), vectors)
+    assert snapshot(tmp_path) == before
+
+
+def test_an_interrupt_between_the_renames_rolls_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "a").write_bytes(b"old a")
+    before = snapshot(tmp_path)
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def replace_then_interrupt(src: str, dst: str) -> None:
+        calls.append(dst)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        real_replace(src, dst)
+
+    monkeypatch.setattr(atomic.os, "replace", replace_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        write_files({tmp_path / "a": b"new a", tmp_path / "b": b"new b"})
+    monkeypatch.undo()
+    assert snapshot(tmp_path) == before
+
+
+# ---------------------------------------------------------------- targets that are not files
+
+
+def special_files(folder: Path) -> dict[str, Path]:
+    """A folder, a FIFO, a socket and (where device nodes can be made) a private copy of
+    /dev/null: a regression would replace the copy, never the machine's /dev/null (which is
+    what the issue saw a root build do)."""
+    made = {"directory": folder / "dir", "fifo": folder / "fifo", "socket": folder / "sock"}
+    made["directory"].mkdir()
+    os.mkfifo(made["fifo"])
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(made["socket"]))
+    server.close()
+    if make_char_device(folder / "null"):
+        made["char-device"] = folder / "null"
+    return made
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "socket", "char-device"])
+@pytest.mark.parametrize("option", ["-o", "--vectors"])
+def test_a_target_that_is_not_a_regular_file_is_refused(tmp_path: Path, kind: str, option: str) -> None:
+    special = special_files(tmp_path)
+    if kind not in special:
+        pytest.skip("cannot make device nodes here")
+    before = snapshot(tmp_path)
+    args = ["-o", special[kind].name, "--vectors", "v.json"]
+    if option == "--vectors":
+        args = ["-o", "b.json", "--vectors", special[kind].name]
+    process = build(tmp_path, *TINY, *args, timeout=20)
+    assert_one_line(process, 4, f"cannot write {special[kind].name}", "not a regular file")
+    assert snapshot(tmp_path) == before  # the node is still a node; nothing else was written
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [("missing/b.json", "there is no folder"), ("file/b.json", "Not a directory")],
+)
+def test_a_missing_folder_is_refused(tmp_path: Path, target: str, words: str) -> None:
+    (tmp_path / "file").write_bytes(b"x")
+    before = snapshot(tmp_path)
+    process = build(tmp_path, *TINY, "-o", target)
+    assert_one_line(process, 4, f"cannot write {target}", words)
+    assert snapshot(tmp_path) == before
+
+
+# ---------------------------------------------------------------- symbolic links: followed
+
+
+def test_a_symbolic_link_is_followed_and_kept(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "b.json").write_bytes(OLD_BOOK)
+    (real / "b.json").chmod(0o600)
+    (tmp_path / "link.json").symlink_to(real / "b.json")
+    process = build(tmp_path, *TINY, "-o", "link.json", "--no-vectors")
+    assert process.returncode == 0, text(process.stderr)
+    assert (tmp_path / "link.json").is_symlink()
+    assert (real / "b.json").read_bytes().startswith(b'{"canonical"')
+    assert stat.S_IMODE((real / "b.json").stat().st_mode) == 0o600
+    assert temporaries(real) == [] and temporaries(tmp_path) == []
+
+
+def test_a_dangling_link_creates_its_target(tmp_path: Path) -> None:
+    (tmp_path / "link.json").symlink_to(tmp_path / "new.json")
+    process = build(tmp_path, *TINY, "-o", "link.json", "--no-vectors")
+    assert process.returncode == 0, text(process.stderr)
+    assert (tmp_path / "link.json").is_symlink() and (tmp_path / "new.json").is_file()
+
+
+def test_a_link_to_a_fifo_or_a_loop_is_refused(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "to-fifo.json").symlink_to(tmp_path / "fifo")
+    (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+    before = snapshot(tmp_path)
+    process = build(tmp_path, *TINY, "-o", "to-fifo.json", "--no-vectors", timeout=20)
+    assert_one_line(process, 4, "cannot write to-fifo.json", "named pipe")
+    process = build(tmp_path, *TINY, "-o", "loop.json", "--no-vectors")
+    assert_one_line(process, 4, "cannot write loop.json", "symbolic links")
+    assert snapshot(tmp_path) == before
+
+
+# ---------------------------------------------------------------- two outputs, names, values
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-o", "same.json", "--vectors", "same.json"],
+        ["-o", "same.json", "--vectors", "./same.json"],
+        ["-o", "same.json", "--vectors", "alias.json"],
+    ],
+    ids=["same", "dot-slash", "symlink"],
+)
+def test_two_outputs_on_one_path_are_a_usage_error(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "alias.json").symlink_to(tmp_path / "same.json")
+    before = snapshot(tmp_path)
+    assert_usage_error(build(tmp_path, *TINY, *args), "same.json")
+    assert snapshot(tmp_path) == before
+
+
+def test_the_default_vectors_are_named_after_the_book(tmp_path: Path) -> None:
+    (tmp_path / "vectors.json").write_bytes(b"someone else's vectors")
+    process = build(tmp_path, "-o", "mybook.json")
+    assert process.returncode == 0, text(process.stderr)
+    assert (tmp_path / "vectors.json").read_bytes() == b"someone else's vectors"
+    assert (tmp_path / "mybook.vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
+    assert "wrote mybook.vectors.json" in text(process.stdout)
+
+
+def test_the_report_says_which_files_were_replaced(tmp_path: Path) -> None:
+    old_pair(tmp_path)
+    process = build(tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json")
+    assert process.returncode == 0
+    assert text(process.stdout).splitlines()[0].startswith("replaced b.json")
+    assert text(process.stdout).splitlines()[1].startswith("replaced v.json")
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["-o", ""], "empty name"),
+        (["--vectors", ""], "empty name"),
+        (["-o", "-"], "'-' (standard output) is not offered"),
+        (["--vectors", "-"], "'-' (standard output) is not offered"),
+        (["--vectors", "v.json", "--no-vectors"], "contradict"),
+    ],
+)
+def test_bad_output_values_are_usage_errors(tmp_path: Path, args: list[str], words: str) -> None:
+    assert_usage_error(build(tmp_path, *TINY, *args), words)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_closed_standard_output_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    process = build(
+        tmp_path, *TINY, "-o", "b.json", stdout=subprocess.DEVNULL, preamble="import os; os.close(1)"
+    )
+    # (closing fd 1 in the child before the program starts its streams is what `>&-` does)
+    assert_one_line(process, 4, "cannot write standard output", "closed")
+    assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- temporaries and modes
+
+
+def test_temporaries_are_named_after_their_target_and_stale_ones_are_removed(tmp_path: Path) -> None:
+    stale = tmp_path / ".b.json.ttt-tmp-0123456789ab"
+    stale.write_bytes(b"left by a build killed with SIGKILL")
+    held = tmp_path / ".b.json.ttt-tmp-held00000000"
+    held.write_bytes(b"a build still writing")
+    other = tmp_path / ".unrelated.ttt-tmp-0123456789ab"
+    other.write_bytes(b"not ours to judge: another target's")
+    with open(held, "rb") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        process = build(tmp_path, *TINY, "-o", "b.json", "--no-vectors")
+        assert process.returncode == 0, text(process.stderr)
+    assert not stale.exists()
+    assert held.exists() and other.exists()
+
+
+def test_a_build_killed_mid_write_leaves_a_temporary_the_next_build_removes(tmp_path: Path) -> None:
+    stall = (
+        "import os, sys, time\n"
+        "def _fsync(fd):\n"
+        "    sys.stderr.write('fsync\\n'); sys.stderr.flush(); time.sleep(60)\n"
+        "os.fsync = _fsync\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", stall + BOOK_CLI, "build", *TINY, "-o", "b.json", "--no-vectors"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stderr is not None
+    assert child.stderr.readline() == b"fsync\n"
+    child.send_signal(signal.SIGKILL)
+    child.wait()
+    child.stderr.close()
+    assert len(temporaries(tmp_path)) == 1
+    assert temporaries(tmp_path)[0].startswith(".b.json.ttt-tmp-")
+    process = build(tmp_path, *TINY, "-o", "b.json", "--no-vectors")
+    assert process.returncode == 0, text(process.stderr)
+    assert temporaries(tmp_path) == []
+
+
+def test_a_replaced_file_keeps_its_mode_and_a_new_one_follows_the_umask(tmp_path: Path) -> None:
+    (tmp_path / "b.json").write_bytes(OLD_BOOK)
+    (tmp_path / "b.json").chmod(0o600)
+    process = build(
+        tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json", preamble="import os; os.umask(0o027)"
+    )
+    assert process.returncode == 0, text(process.stderr)
+    assert stat.S_IMODE((tmp_path / "b.json").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tmp_path / "v.json").stat().st_mode) == 0o640
+
+
+def test_the_library_refuses_the_same_file_twice(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(ValueError, match="same file"):
+        write_files({tmp_path / "a": b"1", tmp_path / "sub" / ".." / "a": b"2"})
+    with pytest.raises(OutputError, match="not a regular file"):
+        write_files({tmp_path / "sub": b"1"})
+    assert [p.name for p in tmp_path.iterdir()] == ["sub"]

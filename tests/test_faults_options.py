@@ -1,0 +1,100 @@
+"""Option values and options that do nothing: each a usage error (status 2) naming the option,
+the same way on every command."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
+
+from player.cli import main as play
+
+
+def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(play, list(args), input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--seed", "--5"], "'--5' is not a whole number"),
+        (["--seed", "-5"], "'-5' is not a whole number"),
+        (["--seed", "9" * 5000], "(5000 characters)"),
+        (["--seed", str(2**64)], "is not a whole number from 0 to 18446744073709551615"),
+        (["--seed", "1e3"], "'1e3' is not a whole number"),
+        (["--seed", "\u0661"], "is not a whole number"),  # an Arabic-Indic digit: isdigit() but not ours
+    ],
+)
+def test_bad_seeds(args: list[str], words: str) -> None:
+    code, out = invoke("--moves", "5", *args)
+    assert code == 2
+    assert "Invalid value for '--seed'" in out and words in out
+    assert len(out) < 400  # a 5,000-digit value is not echoed whole
+
+
+def test_the_largest_seed_plays() -> None:
+    code, out = invoke("--moves", "5", "--seed", str(2**64 - 1))
+    assert code == 1 and "Unfinished" in out
+
+
+@pytest.mark.parametrize("delay", ["nan", "NaN", "inf", "-0.5", "10.5", "1e400", "x"])
+def test_bad_delays(delay: str) -> None:
+    code, out = invoke("--watch", "--delay", delay)
+    assert code == 2
+    assert "Invalid value for '--delay'" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--watch", "--moves", "5"], "--moves does nothing with --watch"),
+        (["--watch", "--mark", "O"], "--mark does nothing with --watch"),
+        (["--watch", "--level", "easy", "--interactive"], "--level, --interactive do nothing with --watch"),
+        (["--moves", "5", "--x-level", "easy"], "--x-level does nothing without --watch"),
+        (
+            ["--moves", "5", "--o-level", "easy", "--delay", "1"],
+            "--o-level, --delay do nothing without --watch",
+        ),
+        (["--moves", "5", "--interactive"], "--interactive does nothing with --moves"),
+        (["--interactive", "--json"], "--json does nothing in an interactive game"),
+    ],
+)
+def test_options_that_do_nothing_in_the_mode_are_refused(args: list[str], words: str) -> None:
+    code, out = invoke(*args, stdin="q\n")
+    assert code == 2
+    assert words in out
+
+
+def test_options_at_their_defaults_but_typed_are_refused_too() -> None:
+    code, out = invoke("--watch", "--mark", "X")
+    assert code == 2 and "--mark does nothing with --watch" in out
+
+
+@pytest.mark.parametrize("moves", ["5,,1", "5,1,", ",5", "5 , , 1"])
+def test_an_empty_item_in_a_move_list(moves: str) -> None:
+    code, out = invoke("--moves", moves, "--seed", "1")
+    assert code == 2
+    assert "is empty" in out
+
+
+@pytest.mark.parametrize("moves", ["5, 1", "5 ,1", "5\n1", " 5 1 ", "5,\n1"])
+def test_separators_people_type_are_accepted(moves: str) -> None:
+    code, out = invoke("--moves", moves, "--seed", "1")
+    assert code == 1 and "Unfinished" in out
+
+
+@pytest.mark.parametrize(
+    ("program", "args"),
+    [
+        (PLAY, ["--book", "", "--moves", "5"]),
+        (PLAY, ["--book", "", "--watch"]),
+        (BOOK_CLI, ["query", "--book", "", "X........"]),
+        (BOOK_CLI, ["levels", "--book", ""]),
+        (BOOK_CLI, ["levels", "--update", ""]),
+    ],
+    ids=["play-moves", "play-watch", "query", "levels", "levels-update"],
+)
+def test_an_empty_file_name_is_the_same_usage_error_everywhere(program: str, args: list[str]) -> None:
+    assert_usage_error(run(program, *args), "an empty name names no file")
