@@ -28,7 +28,7 @@ from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
 from player.book import Book, Evaluation, load_book
-from player.console import FilePath, InputProblem, OutputProblem, book_in_use, echo, run_cli
+from player.console import NEGATIVE, FilePath, InputProblem, OutputProblem, book_in_use, echo, run_cli
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
 from player.score import VALUE_WORDS, outcome_words
@@ -288,7 +288,7 @@ def _changed(path: Path, read: os.stat_result) -> bool:
 
 
 @main.command()
-@click.argument("path", type=click.Path(dir_okay=True, path_type=Path), required=False)
+@click.argument("path", type=FilePath(), required=False)
 @click.option(
     "--max-differences",
     default=10,
@@ -296,7 +296,7 @@ def _changed(path: Path, read: os.stat_result) -> bool:
     type=click.IntRange(1),
     help="How many differences beyond validity to print.",
 )
-def verify(path: Path | None, max_differences: int) -> None:
+def verify(path: str | None, max_differences: int) -> None:
     """Prove the book at PATH (default: the packaged book), then compare it with a fresh build.
 
     First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
@@ -308,25 +308,24 @@ def verify(path: Path | None, max_differences: int) -> None:
 
     try:
         report = verify_book(path)
-    except BookError as error:
-        click.echo(f"Error: {error}", err=True)
-        sys.exit(3)
+    except BookError as error:  # it cannot be read at all: status 3, as for every command
+        raise InputProblem(str(error)) from None
     if report.invalid is not None:
-        click.echo(f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}")
-        sys.exit(1)
+        echo(f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}")
+        sys.exit(NEGATIVE)
     proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
     if report.skipped is not None:
-        click.echo(f"{proved}; beyond validity: not checked ({report.skipped})")
+        echo(f"{proved}; beyond validity: not checked ({report.skipped})")
         return
     if report.ok:
-        click.echo(f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built")
+        echo(f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built")
         return
     shown = report.differences[:max_differences]
     more = len(report.differences) - len(shown)
-    click.echo(
+    echo(
         f"{proved}; beyond validity: {len(report.differences)} difference(s) from a fresh build"
         + (f", the first {len(shown)}:" if more else ":")
     )
     for line in shown:
-        click.echo(f"  {line}")
-    sys.exit(1)
+        echo(f"  {line}")
+    sys.exit(NEGATIVE)
