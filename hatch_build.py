@@ -13,6 +13,7 @@ nothing, so that book is proven on every load; a checkout without a book still i
 from __future__ import annotations
 
 import hashlib
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -39,7 +40,13 @@ class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
             parse_book(raw, str(book))  # raises BookError, with its reason code, if it does not prove
         finally:
             sys.path.remove(self.root)
-        record = Path(tempfile.mkdtemp(prefix="ttt-book-record-")) / "tictactoe.json.sha256"
+        self._record_folder = tempfile.mkdtemp(prefix="ttt-book-record-")
+        record = Path(self._record_folder) / "tictactoe.json.sha256"
         record.write_text(hashlib.sha256(raw).hexdigest() + "\n", encoding="ascii")
         build_data["force_include"][str(book)] = PACKAGED
         build_data["force_include"][str(record)] = PACKAGED + ".sha256"
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        folder = getattr(self, "_record_folder", None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -97,7 +97,7 @@ def outcome_for(game: Game, human: str) -> str:
 def transcript_json(game: Game, human: str | None, level: str, seed: int | None) -> str:
     """A machine-readable transcript (cells numbered from 1, as typed); ``human=None`` when the
     computer played both sides."""
-    import json  # here, not at the top: the text transcript's start-up skips it (launch.py)
+    import json  # only for the JSON transcript
 
     document: dict[str, Any] = {
         "format": "ttt-play-transcript",
