@@ -17,6 +17,13 @@ from player.levels import LEVELS, LevelError, candidates, choose_move
 from player.rules import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
+Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
+
+
+@pytest.fixture(scope="module")
+def rates(book: Book) -> Rates:
+    """generator.levels_table's exact rates, computed once for the tests that read them."""
+    return level_rates(book)
 
 
 @pytest.mark.parametrize("first", ["X", "O"])
@@ -62,8 +69,7 @@ def test_perfect_takes_every_immediate_win(book: Book, reachable: tuple[set[str]
     assert checked > 1000
 
 
-def test_perfect_rates_equal_the_trap_order_rates(book: Book) -> None:
-    rates = level_rates(book)
+def test_perfect_rates_equal_the_trap_order_rates(book: Book, rates: Rates) -> None:
     stated = book.data["trap_rates"]
     for side, mark in (("first", "X"), ("second", "O")):
         for opponent, player in (("novice", novice_player), ("random", random_player)):
@@ -89,18 +95,18 @@ def test_the_books_trap_rates_are_the_known_ones(book: Book) -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_levels_rates_agree_with_the_independent_enumerator(book: Book, level: str) -> None:
+def test_every_levels_rates_agree_with_the_independent_enumerator(
+    book: Book, rates: Rates, level: str
+) -> None:
     """generator.levels_table (and, through the trap order, generator.trap's novice) against the
     tests' own enumerator and novice, written apart from them."""
-    rates = level_rates(book)
     for side, mark in (("first", "X"), ("second", "O")):
         for opponent, player in (("novice", novice_player), ("random", random_player)):
             independent = match(lambda b: candidates(book.evaluate(b), level), player, mark)
             assert rates[(level, opponent, side)] == independent, (level, opponent, side)
 
 
-def test_weaker_levels_are_weaker_and_do_lose(book: Book) -> None:
-    rates = level_rates(book)
+def test_weaker_levels_are_weaker_and_do_lose(rates: Rates) -> None:
     for opponent in ("random", "novice"):
         for side in ("first", "second"):
             wins = [rates[(level, opponent, side)][0] for level in LEVELS]
