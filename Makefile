@@ -26,6 +26,7 @@ venv: $(STAMP)
 
 book: $(RUNTIME)
 	$(BIN)/ttt-book build
+	$(BIN)/python -m generator.book_vectors
 
 play: $(RUNTIME)
 	$(BIN)/ttt-play
