@@ -1,0 +1,315 @@
+"""An independent judge of book validity, written from docs/book-format.md ("A valid book") alone.
+
+It shares nothing with ``player`` or ``generator`` (as ``oracle.py`` shares nothing with the
+solver): its own strict JSON rules on top of the standard ``json`` module's hooks, its own
+derived lines and symmetries, its own successor walk. Tests use it as a third opinion: on the
+book vectors beside the readers, and to say who is right when the Python and JavaScript readers
+disagree on a mutated book.
+
+``judge(raw)`` returns ``"valid"`` or the reason code of the first failing step.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_BYTES = 67_108_864
+MAX_STRUCTURAL = 2_000_000
+MAX_DEPTH = 32
+MAX_INTEGER = 2**53 - 1
+
+
+class Refused(Exception):
+    """The book fails the step named by ``code``."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def judge(raw: bytes, rules: tuple[int, int, int] | None = None) -> str:
+    """``"valid"`` or the code of the first step that fails; ``rules`` is the game played."""
+    try:
+        _prove(raw, rules)
+    except Refused as refused:
+        return refused.code
+    return "valid"
+
+
+def is_int(value: object) -> bool:
+    return type(value) is int  # not bool: true and false are not numbers
+
+
+def same(a: object, b: object) -> bool:
+    """Equal with JSON types: 1 is not true, [1] is not [true]."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return a == b
+
+
+def _prove(raw: bytes, rules: tuple[int, int, int] | None) -> None:
+    # step 2, before parsing: size, then the bound on values
+    if len(raw) > MAX_BYTES:
+        raise Refused("limits")
+    if raw.count(b"[") + raw.count(b"{") + raw.count(b",") > MAX_STRUCTURAL:
+        raise Refused("limits")
+    data = strict_json(raw)
+    # steps 4 to 6: the header
+    if not isinstance(data, dict) or not same(data.get("format"), "tictactoe-book"):
+        raise Refused("format")
+    if not same(data.get("version"), 1):
+        raise Refused("version")
+    if not same(data.get("canonical"), "min-image"):
+        raise Refused("format")
+    rows, cols, k, cells = _rules(data.get("rules"), rules)
+    # steps 8 and 9: the derived tables
+    lines = derived_lines(rows, cols, k)
+    if not same(data["rules"].get("lines"), lines):
+        raise Refused("lines")
+    perms = derived_symmetries(rows, cols)
+    symmetries = data.get("symmetries")
+    if not (
+        isinstance(symmetries, list)
+        and len(symmetries) == len(perms)
+        and all(
+            isinstance(s, dict) and isinstance(s.get("name"), str) and same(s.get("perm"), p)
+            for s, p in zip(symmetries, perms, strict=False)
+        )
+    ):
+        raise Refused("symmetries")
+    # steps 10 and 11
+    entries = data.get("entries")
+    if not isinstance(entries, dict):
+        raise Refused("entries")
+    counts = data.get("counts")
+    if not isinstance(counts, dict) or not same(counts.get("entries"), len(entries)):
+        raise Refused("counts")
+    # steps 12 to 15, each over every entry before the next
+    for key in entries:
+        if not _good_key(key, cells, lines, perms):
+            raise Refused("entry-key")
+    for entry in entries.values():
+        if not _good_shape(entry, cells):
+            raise Refused("entry-shape")
+    if "." * cells not in entries:
+        raise Refused("missing-entry")
+    successors = {key: _successors(key, cells, lines, perms) for key in entries}
+    for moves in successors.values():
+        if any(child is not None and child not in entries for _, child, _ in moves):
+            raise Refused("missing-entry")
+    for key, entry in entries.items():
+        if not _consistent(key, entry, successors[key], entries, cells):
+            raise Refused("entry-inconsistent")
+
+
+class _NotStrict(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        raise _NotStrict("duplicate member name")
+    return result
+
+
+def _integer(token: str) -> int:
+    digits = token.removeprefix("-")
+    if len(digits) > 16 or abs(int(token)) > MAX_INTEGER:  # (checked on length first: int() of
+        raise _NotStrict("integer out of range")  # 5,000 digits is itself an error in Python)
+    return int(token)
+
+
+def _refuse_token(token: str) -> Any:
+    raise _NotStrict(f"not an integer: {token}")
+
+
+def strict_json(raw: bytes) -> Any:
+    """Step 3. ``json`` already refuses raw control characters in strings, trailing text, and
+    white space other than space, tab, LF and CR; the hooks refuse the rest."""
+    try:
+        text = raw.decode("utf-8")  # (refuses encoded surrogates too)
+    except UnicodeDecodeError:
+        raise Refused("json") from None
+    if text.startswith("\ufeff"):
+        raise Refused("json")
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicates,
+            parse_float=_refuse_token,
+            parse_int=_integer,
+            parse_constant=_refuse_token,
+        )
+    except (ValueError, RecursionError, _NotStrict):
+        raise Refused("json") from None
+    # depth and lone surrogates, without recursion
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, str):
+            _no_surrogates(value)
+        elif isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                raise Refused("json")
+            if isinstance(value, dict):
+                for name in value:
+                    _no_surrogates(name)
+                stack.extend((v, depth + 1) for v in value.values())
+            else:
+                stack.extend((v, depth + 1) for v in value)
+    return data
+
+
+def _no_surrogates(text: str) -> None:
+    try:
+        text.encode("utf-8")  # a lone surrogate cannot be encoded; a pair was joined by json
+    except UnicodeEncodeError:
+        raise Refused("json") from None
+
+
+def _rules(raw: Any, caller: tuple[int, int, int] | None) -> tuple[int, int, int, int]:
+    if not isinstance(raw, dict):
+        raise Refused("rules")
+    rows, cols, k = raw.get("rows"), raw.get("cols"), raw.get("k")
+    if not (is_int(rows) and is_int(cols) and is_int(k)) or min(rows, cols, k) < 1:
+        raise Refused("rules")
+    if rows * cols > 16 or (k > rows and k > cols) or not same(raw.get("cells"), rows * cols):
+        raise Refused("rules")
+    if not (same(raw.get("first"), "X") and same(raw.get("second"), "O") and same(raw.get("empty"), ".")):
+        raise Refused("rules")
+    if caller is not None and (rows, cols, k) != caller:
+        raise Refused("rules")
+    return rows, cols, k, rows * cols
+
+
+def derived_lines(rows: int, cols: int, k: int) -> list[list[int]]:
+    """The winning lines, in the order docs/book-format.md gives."""
+    lines = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(rows):
+            for c in range(cols):
+                end_r, end_c = r + (k - 1) * dr, c + (k - 1) * dc
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    lines.append([(r + i * dr) * cols + (c + i * dc) for i in range(k)])
+    return lines
+
+
+def derived_symmetries(rows: int, cols: int) -> list[list[int]]:
+    perms: list[list[int]] = []
+    for transpose in (False, True) if rows == cols else (False,):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                perm = []
+                for r in range(rows):
+                    for c in range(cols):
+                        sr, sc = (c, r) if transpose else (r, c)
+                        if flip_rows:
+                            sr = rows - 1 - sr
+                        if flip_cols:
+                            sc = cols - 1 - sc
+                        perm.append(sr * cols + sc)
+                if perm not in perms:
+                    perms.append(perm)
+    return perms
+
+
+def canonical_key(board: str, perms: list[list[int]]) -> str:
+    return min("".join(board[i] for i in perm) for perm in perms)
+
+
+def _full_line(board: str, lines: list[list[int]]) -> bool:
+    return any(board[line[0]] != "." and all(board[i] == board[line[0]] for i in line) for line in lines)
+
+
+def _good_key(key: str, cells: int, lines: list[list[int]], perms: list[list[int]]) -> bool:
+    if len(key) != cells or any(ch not in "XO." for ch in key):
+        return False
+    if key.count("X") - key.count("O") not in (0, 1):
+        return False
+    if "." not in key or _full_line(key, lines):
+        return False
+    return canonical_key(key, perms) == key
+
+
+def _good_shape(entry: Any, cells: int) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    if not (same(entry.get("turn"), "X") or same(entry.get("turn"), "O")):
+        return False
+    if not (is_int(entry.get("value")) and is_int(entry.get("plies"))):
+        return False
+    scores = entry.get("scores")
+    if not isinstance(scores, list) or len(scores) != cells:
+        return False
+    if not all(s is None or is_int(s) for s in scores):
+        return False
+    tiers = entry.get("tiers")
+    if not isinstance(tiers, list) or not tiers:
+        return False
+    return all(isinstance(t, list) and t and all(is_int(c) for c in t) for t in tiers)
+
+
+def _successors(
+    key: str, cells: int, lines: list[list[int]], perms: list[list[int]]
+) -> list[tuple[int, str | None, int]]:
+    """(cell, canonical key of the unfinished successor or None, score if finished)."""
+    mover = "X" if key.count("X") == key.count("O") else "O"
+    moves = []
+    for cell in range(cells):
+        if key[cell] != ".":
+            continue
+        child = key[:cell] + mover + key[cell + 1 :]
+        if _full_line(child, lines):
+            moves.append((cell, None, cells))
+        elif "." not in child:
+            moves.append((cell, None, 0))
+        else:
+            moves.append((cell, canonical_key(child, perms), 0))
+    return moves
+
+
+def _best(entry: dict[str, Any]) -> int | None:
+    scores = [s for s in entry["scores"] if s is not None]
+    return max(scores) if scores else None
+
+
+def _consistent(
+    key: str,
+    entry: dict[str, Any],
+    moves: list[tuple[int, str | None, int]],
+    entries: dict[str, Any],
+    cells: int,
+) -> bool:
+    mover = "X" if key.count("X") == key.count("O") else "O"
+    if entry["turn"] != mover:
+        return False
+    scores = entry["scores"]
+    want: list[int | None] = [None] * cells
+    for cell, child, finished_score in moves:
+        if child is None:
+            want[cell] = finished_score
+            continue
+        b = _best(entries[child])
+        if b is None:
+            return False  # that entry is inconsistent itself
+        want[cell] = 0 if b == 0 else (1 - b if b > 0 else -b - 1)
+    if not same(scores, want):
+        return False
+    best = max(s for s in want if s is not None)
+    free = key.count(".")
+    if best > 0:
+        decoded = (1, cells + 1 - best)
+    elif best < 0:
+        decoded = (-1, cells + 1 + best)
+    else:
+        decoded = (0, free)
+    if (entry["value"], entry["plies"]) != decoded:
+        return False
+    flat = [c for tier in entry["tiers"] for c in tier]
+    optimal = {c for c, s in enumerate(want) if s == best}
+    return len(flat) == len(set(flat)) and set(flat) == optimal

@@ -1,0 +1,76 @@
+"""The judges of a book file, each giving a verdict as one string: ``"valid"``, a reason code, or
+``"crash: ..."`` (a reader raised something other than its BookError, which it must never do).
+
+* ``python_verdict``: ``player.book.parse_book`` in this process;
+* ``JsJudge``: the JavaScript reader, in one long-lived ``node tests/js_judge.mjs`` process that
+  reads a book path per line and answers a JSON line per book (starting node per book would cost
+  more than judging it);
+* ``book_oracle.judge``: the independent reading of the spec (tests/book_oracle.py).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from player.book import parse_book
+from player.errors import BookError
+
+ROOT = Path(__file__).resolve().parent.parent
+JS_JUDGE = Path(__file__).resolve().parent / "js_judge.mjs"
+
+
+def python_verdict(raw: bytes, **options: Any) -> str:
+    """``parse_book(raw, ...)``'s verdict; ``options`` go to ``parse_book`` (e.g. ``rules=None``)."""
+    try:
+        parse_book(raw, "<judged>", **options)
+    except BookError as error:
+        return str(getattr(error, "code", None))
+    except Exception as error:  # a reader must refuse with BookError, never crash
+        return f"crash: {type(error).__name__}: {str(error)[:200]}"
+    return "valid"
+
+
+class JsJudge:
+    """One node process judging book files with clients/js/tictactoe-book.js."""
+
+    def __init__(self) -> None:
+        node = shutil.which("node")
+        if node is None:
+            raise FileNotFoundError("node is not installed")
+        self._command = [node, str(JS_JUDGE)]
+        self._process = self._start()
+
+    def _start(self) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, cwd=ROOT
+        )
+
+    def __call__(self, path: Path) -> str:
+        """The verdict on the book at ``path`` (an absolute path without a newline)."""
+        assert self._process.stdin is not None and self._process.stdout is not None
+        try:
+            self._process.stdin.write(f"{path}\n")
+            self._process.stdin.flush()
+            line = self._process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:  # the judge died: say so, and start another for the next book
+            self.close()
+            self._process = self._start()
+            return "crash: the node process died"
+        answer = json.loads(line)
+        if answer.get("valid") is True:
+            return "valid"
+        if "crash" in answer:
+            return f"crash: {answer['crash']}"
+        return str(answer.get("code"))
+
+    def close(self) -> None:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.close()
+        self._process.wait(timeout=10)
+        self._process.stdout.close()
