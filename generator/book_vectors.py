@@ -295,6 +295,20 @@ def _valid_cases(b: _Builder) -> None:
         "A symmetry name holding raw UTF-8: a 4-byte character (U+1F600) and a 2-byte one (U+00E9).",
         b.tweak(("symmetries", 0), '"identity"', '"identity \U0001f600 \u00e9"'),
     )
+    b.add(
+        "string-characters-allowed",
+        "valid",
+        "A symmetry name holding raw U+FEFF (a byte-order mark, but not at the start: an ordinary "
+        "character), raw U+2028 and U+2029 (JSON allows them in strings), raw DEL (0x7F) and the escape "
+        "\\u0000.",
+        b.tweak(("symmetries", 0), '"identity"', '"identity \ufeff \u2028 \u2029 \x7f \\u0000"'),
+    )
+    b.add(
+        "entry-key-escaped",
+        "valid",
+        'The key of entry ........X written "\\u002e.......X": the same key once unescaped.',
+        b.tweak(("entries", "........X"), '"........X"', '"\\u002e.......X"'),
+    )
     open_close = '"deep":<open>0<close>,'
     b.add(
         "depth-32-arrays",
@@ -518,6 +532,12 @@ def _limits_and_json_cases(b: _Builder) -> None:
         b.after(("entries", "........X"), "," + whole),
     )
     b.add(
+        "duplicate-entry-key-escaped",
+        "json",
+        'A copy of entry ........X under the key "\\u002e.......X": the same name once unescaped.',
+        b.after(("entries", "........X"), "," + whole.replace('"........X"', '"\\u002e.......X"')),
+    )
+    b.add(
         "bom",
         "json",
         "A byte-order mark (U+FEFF, bytes EF BB BF) before the top-level object.",
@@ -540,6 +560,12 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "json",
         "A raw tab character inside a symmetry name: control characters must be escaped in JSON strings.",
         b.tweak(("symmetries", 0), '"identity"', '"iden\ttity"'),
+    )
+    b.add(
+        "bad-escape",
+        "json",
+        "A symmetry name holding the escape \\x41: not one of JSON's escapes.",
+        b.tweak(("symmetries", 0), '"identity"', '"identity \\x41"'),
     )
     b.add(
         "trailing-comma",
