@@ -1015,6 +1015,14 @@ def _entry_cases(b: _Builder) -> None:
         b.entry("........X", scores=[None, *x8["scores"][1:]]),
     )
     b.add(
+        "scores-all-null",
+        "entry-inconsistent",
+        "Entry .......OX with every score null (well-shaped: an array of 9 nulls): it has no best "
+        "score, so it is inconsistent itself, and so is ........X, whose successor it is (docs/"
+        "book-format.md: same code, no best score needed).",
+        b.entry(".......OX", scores=[None] * 9),
+    )
+    b.add(
         "scores-swapped",
         "entry-inconsistent",
         "Entry ........X with the scores of cells 3 and 4 swapped (tiers still [[4]]).",
