@@ -99,20 +99,24 @@ def swap_in_entry(draw: Draw, text: bytes) -> tuple[bytes, str]:
         return text, "no entry to change"
     start, end = pick(draw, entries)
     key, _, body = text[start:end].partition(b":")
-    entry = json.loads(body)
+    try:
+        entry = json.loads(body)
+        scores, tiers = list(entry["scores"]), [list(tier) for tier in entry["tiers"]]
+    except (ValueError, KeyError, TypeError):  # already damaged by an earlier mutation
+        return text, f"entry {key.decode()} left alone: not a well-formed entry"
     how = draw(st.sampled_from(["scores", "value-plies", "tier-cells", "turn", "score-step"]))
-    cells = list(range(len(entry["scores"])))
-    a, b = draw(st.sampled_from(cells)), draw(st.sampled_from(cells))
-    if how == "scores":
-        entry["scores"][a], entry["scores"][b] = entry["scores"][b], entry["scores"][a]
+    a, b = draw(st.integers(0, 8)), draw(st.integers(0, 8))
+    if how == "scores" and len(scores) == 9:
+        scores[a], scores[b] = scores[b], scores[a]
     elif how == "value-plies":
-        entry["value"], entry["plies"] = entry["plies"], entry["value"]
+        entry["value"], entry["plies"] = entry.get("plies"), entry.get("value")
     elif how == "tier-cells":
-        entry["tiers"] = [[b if c == a else c for c in tier] for tier in entry["tiers"]]
+        tiers = [[b if c == a else c for c in tier] for tier in tiers]
     elif how == "turn":
-        entry["turn"] = {"X": "O", "O": "X"}[entry["turn"]]
-    elif entry["scores"][a] is not None:
-        entry["scores"][a] += draw(st.sampled_from([-2, -1, 1, 2]))
+        entry["turn"] = {"X": "O", "O": "X"}.get(entry.get("turn"), "X")
+    elif len(scores) == 9 and type(scores[a]) is int:
+        scores[a] += draw(st.sampled_from([-2, -1, 1, 2]))
+    entry["scores"], entry["tiers"] = scores, tiers
     new = json.dumps(entry, separators=(",", ":"), sort_keys=True).encode()
     return text[:start] + key + b":" + new + text[end:], f"entry {key.decode()}: {how} {a} {b}"
 
@@ -192,12 +196,16 @@ def unknown_member(draw: Draw, text: bytes) -> tuple[bytes, str]:
 
 
 def flip_byte(draw: Draw, text: bytes) -> tuple[bytes, str]:
+    if not text:
+        return text, "no byte to flip"
     at = draw(st.integers(0, len(text) - 1))
     value = draw(st.integers(0, 255))
     return text[:at] + bytes([value]) + text[at + 1 :], f"byte {at} set to {value:#04x}"
 
 
 def delete_bytes(draw: Draw, text: bytes) -> tuple[bytes, str]:
+    if not text:
+        return text, "no byte to delete"
     at = draw(st.integers(0, len(text) - 1))
     length = draw(st.integers(1, 16))
     return text[:at] + text[at + length :], f"{length} bytes deleted at {at}"
