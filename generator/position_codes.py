@@ -90,3 +90,15 @@ def marks_of(codes: Codes, cells: int) -> npt.NDArray[np.int64]:
     for cell in range(cells):
         count += digits_at(codes, cells, cell) != EMPTY_DIGIT
     return count
+
+
+def completing_cells(rules: Rules, codes: Codes, digit: int) -> npt.NDArray[np.bool_]:
+    """``found[i, c]``: cell ``c`` is free on ``codes[i]`` and ``digit`` placed there would
+    complete a line (for the side to move: its wins at once; for the other side: the blocks)."""
+    cells = rules.cells
+    found = np.zeros((len(codes), cells), dtype=bool)
+    for cell in range(cells):
+        placed = codes | CODE(digit << shift(cells, cell))
+        free = digits_at(codes, cells, cell) == EMPTY_DIGIT
+        found[:, cell] = free & completes_line(placed, line_masks(rules, cell, digit))
+    return found

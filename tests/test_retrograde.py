@@ -18,13 +18,13 @@ import pytest
 from negamax import Negamax, Result
 
 from generator.book import book_from, encode
-from generator.position_codes import decode
+from generator.position_codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
 from generator.position_codes import encode as encode_code
 from generator.retro_lookup import move_scores, rows_of
 from generator.retro_solution import as_solution
 from generator.retrograde import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Retrograde, solve
 from generator.solve import Outcomes, Solution
-from generator.trap import trap_order
+from generator.trap import novice_moves, trap_order
 from player.board import EMPTY, canonical
 from player.rules import Rules
 from player.score import decode_score
@@ -209,3 +209,18 @@ def test_rows_of_finds_reachable_boards_and_refuses_others(retro: Retrograde) ->
         move_scores(retro, "XX.......")
     with pytest.raises(KeyError, match="finished"):
         move_scores(retro, "XXX.OO...")
+
+
+def test_completing_cells_give_the_novices_moves(retro_3x4: Retrograde) -> None:
+    rules = retro_3x4.rules
+    rows = retro_3x4.unfinished()
+    codes = retro_3x4.codes[rows]
+    first = retro_3x4.first_to_move[rows]
+    as_x = completing_cells(rules, codes, FIRST_DIGIT)
+    as_o = completing_cells(rules, codes, SECOND_DIGIT)
+    for i, board in enumerate(decode(codes, rules.cells)):
+        mark = "X" if first[i] else "O"
+        wins, blocks = (as_x[i], as_o[i]) if first[i] else (as_o[i], as_x[i])
+        free = [c for c, m in enumerate(board) if m == EMPTY]
+        chosen = np.flatnonzero(wins) if wins.any() else np.flatnonzero(blocks) if blocks.any() else free
+        assert list(chosen) == novice_moves(rules, board, mark), board
