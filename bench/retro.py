@@ -78,6 +78,21 @@ def main(spec: str, misere: bool, compare: bool, repeat: int) -> None:
         f"(first {games.first_wins:,} / second {games.second_wins:,} / draws {games.draws:,})"
     )
     click.echo(f"  empty board: value {int(result.value[0])}, plies {int(result.plies[0])}")
+    arrays = (
+        result.codes,
+        result.status,
+        result.orbit,
+        result.successors,
+        result.scores,
+        result.best,
+        result.paths,
+    )
+    held = sum(array.nbytes for array in arrays)
+    moves = int((result.successors >= 0).sum())
+    click.echo(
+        f"  moves of canonical positions {moves:,}; result arrays {held / 2**20:.1f} MiB "
+        f"({held / counts.canonical:.0f} bytes a position)"
+    )
     if repeat > 1 or compare:
         retro_s = best_time(lambda: solve(rules, misere=misere), repeat)
         click.echo(f"  best of {repeat}: {retro_s * 1000:.1f} ms")

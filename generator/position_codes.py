@@ -24,10 +24,11 @@ import numpy as np
 import numpy.typing as npt
 
 from player.board import EMPTY, FIRST, SECOND
-from player.rules import Cell, Rules
+from player.rules import MAX_CELLS, Cell, Rules
 
-#: The dtype of a position code.
+#: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
 CODE = np.uint32
+assert np.iinfo(CODE).bits >= 2 * MAX_CELLS
 Codes = npt.NDArray[np.uint32]
 
 EMPTY_DIGIT = 0
