@@ -1,4 +1,4 @@
-# The project's vocabulary: book, play, test, lint, bench, fuzz, web, test-browser.
+# The project's vocabulary: book, play, test, test-big, lint, bench, fuzz, web, test-browser.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
 # playing installs the package alone (click, orjson); testing adds the test and lint tools.
 
@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv book play test test-python test-js lint format bench bench-record fuzz web test-browser clean
+.PHONY: venv book play test test-big test-python test-js lint format bench bench-record fuzz web test-browser clean
 
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,7 +19,7 @@ $(RUNTIME): pyproject.toml hatch_build.py
 	touch $(RUNTIME)
 
 $(STAMP): $(RUNTIME)
-	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
+	$(BIN)/python -m pip install --quiet -e ".[test,dev,build]"
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -34,7 +34,10 @@ play: $(RUNTIME)
 test: lint test-python test-js
 
 test-python: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not big"
+
+test-big: $(STAMP)
+	$(BIN)/python -m pytest -m big
 
 test-js:
 	node --test clients/js/

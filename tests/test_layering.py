@@ -1,4 +1,5 @@
-"""player/ is the runtime every reader needs: it never imports generator/."""
+"""player/ is the runtime every reader needs: it never imports generator/, nor numpy (a build-time
+tool of the retrograde solver, installed with the ``build`` extra only)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+BUILD_ONLY = ("generator", "numpy")
 
 
-def test_no_player_module_mentions_generator() -> None:
+def test_no_player_module_mentions_generator_or_numpy() -> None:
     for path in sorted((ROOT / "player").glob("*.py")):
         tree = ast.parse(path.read_text(), filename=str(path))
         for node in ast.walk(tree):
@@ -20,15 +22,15 @@ def test_no_player_module_mentions_generator() -> None:
                 names = [node.module or ""]
             else:
                 continue
-            assert not any(n.split(".")[0] == "generator" for n in names), f"{path.name} imports {names}"
+            assert not any(n.split(".")[0] in BUILD_ONLY for n in names), f"{path.name} imports {names}"
 
 
-def test_importing_every_player_module_loads_no_generator_module() -> None:
+def test_importing_every_player_module_loads_no_generator_or_numpy_module() -> None:
     modules = [f"player.{p.stem}" for p in (ROOT / "player").glob("*.py") if p.stem != "__main__"]
     code = (
         "import importlib, sys\n"
         f"for m in {modules!r}: importlib.import_module(m)\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'generator'))\n"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {BUILD_ONLY!r}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"

@@ -1,0 +1,108 @@
+"""Time the retrograde solver (generator/retrograde.py) on one rules value and print its counts.
+
+    .venv/bin/python bench/retro.py --rules 4x4:4
+    /usr/bin/time -v .venv/bin/python bench/retro.py --rules 4x4:4     # and the peak memory
+
+``--compare`` also times the recursive solver (generator/solve.py, up to 12 cells) in the same
+process, best of ``--repeat`` runs each, and prints the ratio. The peak is this process's VmHWM
+(bench/run.py reads it the same way); timings are indicative, the machines are shared.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from generator import solve as recursive
+from generator.retrograde import solve
+from player.rules import Rules, RulesError
+
+
+def peak_mib() -> float:
+    """This process's peak resident memory so far, in MiB (VmHWM)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def best_time(run: Callable[[], object], repeat: int) -> float:
+    """Shortest wall time of ``run()`` over ``repeat`` runs, in seconds."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+@click.command()
+@click.option("--rules", "spec", default="4x4:4", show_default=True, help="ROWSxCOLS:K")
+@click.option("--misere", is_flag=True, help="Completing a line loses.")
+@click.option("--compare", is_flag=True, help="Also time generator.solve (12 cells at most).")
+@click.option("--repeat", default=1, show_default=True, help="Runs to take the best time of.")
+def main(spec: str, misere: bool, compare: bool, repeat: int) -> None:
+    """Solve RULES by retrograde analysis; print stage times, counts and the peak memory."""
+    try:
+        rules = Rules.parse(spec)
+    except RulesError as error:
+        raise click.BadParameter(str(error), param_hint="'--rules'") from None
+    marks: dict[str, float] = {}
+    started = time.perf_counter()
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if done == total:
+            marks[stage] = time.perf_counter() - started
+
+    result = solve(rules, misere=misere, progress=progress)
+    total = time.perf_counter() - started
+    counts = result.counts
+    click.echo(f"{rules}{' misère' if misere else ''}: solved in {total:.3f} s")
+    click.echo(
+        f"  forward {marks['reach']:.3f} s, backward {marks['solve'] - marks['reach']:.3f} s, "
+        f"orbits and paths {total - marks['solve']:.3f} s"
+    )
+    click.echo(
+        f"  reachable {counts.reachable:,} ({counts.unfinished:,} unfinished, {counts.finished:,} finished)"
+    )
+    click.echo(
+        f"  canonical {counts.canonical:,} ({counts.canonical_unfinished:,} unfinished, "
+        f"{counts.canonical_finished:,} finished)"
+    )
+    games = counts.games
+    click.echo(
+        f"  tree nodes {counts.tree_nodes:,}; games {games.total:,} "
+        f"(first {games.first_wins:,} / second {games.second_wins:,} / draws {games.draws:,})"
+    )
+    click.echo(f"  empty board: value {int(result.value[0])}, plies {int(result.plies[0])}")
+    arrays = (
+        result.codes,
+        result.status,
+        result.orbit,
+        result.successors,
+        result.scores,
+        result.best,
+        result.paths,
+    )
+    held = sum(array.nbytes for array in arrays)
+    moves = int((result.successors >= 0).sum())
+    click.echo(
+        f"  moves of canonical positions {moves:,}; result arrays {held / 2**20:.1f} MiB "
+        f"({held / counts.canonical:.0f} bytes a position)"
+    )
+    if repeat > 1 or compare:
+        retro_s = best_time(lambda: solve(rules, misere=misere), repeat)
+        click.echo(f"  best of {repeat}: {retro_s * 1000:.1f} ms")
+    if compare:
+        old_s = best_time(lambda: recursive.solve(rules), repeat)
+        click.echo(
+            f"  generator.solve best of {repeat}: {old_s * 1000:.1f} ms, {old_s / retro_s:.1f}x slower"
+        )
+    click.echo(f"  peak memory (VmHWM) {peak_mib():.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
