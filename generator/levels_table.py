@@ -2,7 +2,7 @@
 
 Every line of play is enumerated with exact fractions: a level picks uniformly among
 ``player.levels.candidates``; *random* uniformly among legal moves; *novice* as defined in
-``generator.trap.novice_moves``. ``ttt-book levels`` prints the table the README publishes.
+``player.novice.novice_moves``. ``ttt-book levels`` prints the table the README publishes.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
-from generator.trap import novice_moves
 from player.board import EMPTY, FIRST, SECOND, legal_moves, side_to_move, winner
 from player.book import Book
 from player.levels import LEVELS, candidates
+from player.novice import novice_moves
 from player.rules import Cell
 
 Policy = Callable[[str], tuple[Cell, ...]]
