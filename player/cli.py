@@ -25,7 +25,17 @@ from player.session import run_session
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
-COLOURS = {"X": {"fg": "cyan", "bold": True}, "O": {"fg": "yellow", "bold": True}, "free": {"dim": True}}
+#: Styles by kind; a kind of several words (``"draw book"``) takes each word's style. Win, draw
+#: and loss are the page's green, grey and red (web/style.css).
+COLOURS: dict[str, dict[str, Any]] = {
+    "X": {"fg": "cyan", "bold": True},
+    "O": {"fg": "yellow", "bold": True},
+    "free": {"dim": True},
+    "win": {"fg": "green"},
+    "draw": {"fg": "bright_black"},
+    "loss": {"fg": "red"},
+    "book": {"bold": True, "underline": True},
+}
 MAX_SEED = 2**64 - 1
 MAX_DELAY = 10.0
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
@@ -77,7 +87,14 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
     """``paint(text, kind)`` colouring X, O and free cells when ``enabled``."""
     if not enabled:
         return lambda text, kind: text
-    return lambda text, kind: click.style(text, **COLOURS.get(kind, {}))  # type: ignore[arg-type]
+
+    def paint(text: str, kind: str) -> str:
+        style: dict[str, Any] = {}
+        for word in kind.split():
+            style.update(COLOURS.get(word, {}))
+        return click.style(text, **style)
+
+    return paint
 
 
 def open_book(path: str | None) -> Book:
