@@ -79,8 +79,7 @@ def colour_wanted(stream: object, forced: bool | None) -> bool:
         return forced
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    return is_terminal(stream)
 
 
 def painter(enabled: bool):  # type: ignore[no-untyped-def]
@@ -151,7 +150,14 @@ def open_book(path: str | None) -> Book:
     help="With --watch: seconds to pause after each move.",
 )
 @click.option(
-    "--interactive", is_flag=True, help="Prompt for moves even when standard input is not a terminal."
+    "--interactive",
+    is_flag=True,
+    help="Play line by line, prompting for each move, even when standard input is not a terminal.",
+)
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="On a terminal, play line by line (type a move, press Enter) instead of on the game screen.",
 )
 @click.option(
     "--color/--no-color",
@@ -173,27 +179,32 @@ def main(
     o_level: str,
     delay: float,
     interactive: bool,
+    plain: bool,
     color: bool | None,
 ) -> None:
     """Play tic-tac-toe against a computer that plays from the solved book.
 
-    Type a cell number (1-9, in reading order) to move; h for a hint, u to undo, ? for help,
-    q to quit. With --moves (or moves piped in) the game is played without prompts.
+    On a terminal the game is a screen: arrows and Enter or a cell number (1-9, in reading
+    order) to move; h for a hint, u to undo, ? for help, q to quit. With --plain (or
+    TERM=dumb, or --interactive) type a cell number and Enter instead. With --moves (or moves
+    piped in) the game is played without prompts.
     """
     ctx = click.get_current_context()
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
     if watch:
         refuse_unused(
             ctx,
-            ["mark", "level", "moves", "interactive"],
+            ["mark", "level", "moves", "interactive", "plain"],
             "with --watch (X and O levels: --x-level, --o-level)",
         )
     else:
         refuse_unused(ctx, ["x_level", "o_level", "delay"], "without --watch")
         if moves is not None:
-            refuse_unused(ctx, ["interactive"], "with --moves")
+            refuse_unused(ctx, ["interactive", "plain"], "with --moves")
         elif interactive or stdin_is_terminal:
             refuse_unused(ctx, ["as_json"], "in an interactive game (it needs --moves or --watch)")
+        else:
+            refuse_unused(ctx, ["plain"], "when the moves are read from standard input")
     mark, first, level = mark.upper(), first.upper(), level.lower()
     if seed is None:  # pick one, so that a transcript can say how to replay the game
         seed = int.from_bytes(os.urandom(6), "big")
@@ -235,7 +246,29 @@ def main(
                 source=source,
             )
             return
+        if not (plain or interactive) and screen_possible(sys.stdin, sys.stdout):
+            from player import tui  # curses only here: no other path pays for it
+
+            problem = tui.unusable()
+            if problem is None:
+                tally = tui.play(book, human=mark, first=first, level=level, rng=rng, colour=colour)
+                echo(f"Goodbye. Tally: {tally}.")
+                return
+            echo(f"Playing line by line: {problem}.")
         session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
+
+
+def screen_possible(stdin: object, stdout: object) -> bool:
+    """Whether the game can be a screen: both ends a terminal that is not TERM=dumb."""
+    if os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    return is_terminal(stdin) and is_terminal(stdout)
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` (a file, None, or a test's stand-in) is a terminal."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def read_standard_input(limit: int) -> str:

@@ -330,6 +330,39 @@ def test_help_and_version() -> None:
     assert code == 0 and "ttt-play" in out
 
 
+@pytest.mark.parametrize(
+    ("args", "stdin", "words"),
+    [
+        (["--plain", "--moves", "5"], None, "--plain does nothing with --moves"),
+        (["--plain", "--watch"], None, "--plain does nothing with --watch"),
+        (["--plain"], "5\n", "--plain does nothing when the moves are read from standard input"),
+    ],
+)
+def test_plain_is_refused_where_no_game_is_prompted(args: list[str], stdin: str | None, words: str) -> None:
+    code, out = invoke(args, stdin=stdin)
+    assert code == 2 and words in out
+
+
+def test_the_screen_needs_two_terminals_and_a_real_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from player.cli import screen_possible
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("TERM", "xterm")
+    assert screen_possible(Terminal(), Terminal())
+    assert not screen_possible(io.StringIO(), Terminal())  # moves piped in
+    assert not screen_possible(Terminal(), io.StringIO())  # output piped away
+    for term in ("dumb", ""):
+        monkeypatch.setenv("TERM", term)
+        assert not screen_possible(Terminal(), Terminal())
+    monkeypatch.delenv("TERM")
+    assert not screen_possible(Terminal(), Terminal())
+
+
 # ---------------------------------------------------------------- as a process
 
 
@@ -363,18 +396,19 @@ def test_an_illegal_script_is_one_usage_error_and_the_game_is_played_once() -> N
     assert process.stdout == ""
 
 
-def test_a_scripted_game_never_loads_the_generator(book: Book) -> None:
+def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None:
     moves = ",".join(map(str, finishing_moves(book, 9)))
     code = (
         "import sys\n"
         f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '9']\n"
         "from player.cli import run\n"
         "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] == 'generator'))\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('generator', 'curses')"
+        " or m in ('player.tui', 'player.hints', 'fractions')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout
-    assert out.stdout.strip().endswith("LOADED []")
+    assert out.stdout.strip().endswith("LOADED []")  # nor curses, the screen, or the hint's fractions
 
 
 def test_the_readmes_scripted_examples_work() -> None:
