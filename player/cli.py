@@ -38,6 +38,7 @@ COLOURS: dict[str, dict[str, Any]] = {
 }
 MAX_SEED = 2**64 - 1
 MAX_DELAY = 10.0
+WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
 MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer line is dropped
 
@@ -112,8 +113,7 @@ def open_book(path: str | None) -> Book:
     type=LEVEL,
     default="perfect",
     show_default=True,
-    help="The computer's level: perfect never loses; hard, medium and easy make "
-    "human-like mistakes (see the README).",
+    help="The computer's level (see LEVELS below).",
 )
 @click.option(
     "--seed", type=SeedParam(), default=None, help="Make the computer's choices reproducible (0 to 2**64-1)."
@@ -145,9 +145,9 @@ def open_book(path: str | None) -> Book:
 @click.option(
     "--delay",
     type=DelayParam(),
-    default=0.0,
-    show_default=True,
-    help="With --watch: seconds to pause after each move.",
+    default=None,
+    show_default=f"{WATCH_DELAY:g} on a terminal, 0 otherwise",
+    help="With --watch: seconds to pause after each move, 0 to 10.",
 )
 @click.option(
     "--interactive",
@@ -184,10 +184,40 @@ def main(
 ) -> None:
     """Play tic-tac-toe against a computer that plays from the solved book.
 
-    On a terminal the game is a screen: arrows and Enter or a cell number (1-9, in reading
-    order) to move; h for a hint, u to undo, ? for help, q to quit. With --plain (or
-    TERM=dumb, or --interactive) type a cell number and Enter instead. With --moves (or moves
-    piped in) the game is played without prompts.
+    Cells are numbered 1-9 in reading order, like a phone keypad read from the top:
+
+    \b
+        1 | 2 | 3
+        4 | 5 | 6
+        7 | 8 | 9
+
+    On a terminal the game is a screen. Keys: arrows move the highlight and Enter (or space)
+    plays it; 1-9 play a cell; h shows or hides the hint; u undoes your last move and the
+    computer's reply; ? help; q quits (Ctrl-C too). With --plain, TERM=dumb or --interactive
+    the game is played line by line instead: type the same keys, then Enter.
+
+    The hint gives every free cell's outcome with best play from both sides: W win, D draw,
+    L loss, with the number of plies (single moves) to the end; * marks the book's own move,
+    and one line says why the book prefers it.
+
+    \b
+    LEVELS (--level, --x-level, --o-level; default perfect), from the book alone:
+      perfect  never loses; of the best moves, plays those that win most often
+      hard     sees 4 plies ahead: wins and forks, avoids losing within 4
+      medium   sees 2 plies ahead: wins at once, blocks an immediate threat
+      easy     takes an immediate win, otherwise plays at random
+
+    Scripted games: --moves 5,1,9 plays your moves (cells 1-9) without prompts and prints the
+    game, or a JSON transcript with --json. Moves piped to standard input do the same:
+
+    \b
+        echo 5 1 9 | ttt-play
+
+    --watch: the computer plays itself, X at --x-level against O at --o-level, pausing
+    --delay seconds after each move.
+
+    Exit status: 0 done; 1 a scripted game's moves ran out before the end; 2 a usage error;
+    3 the book or standard input cannot be used; 4 an output cannot be written; 130 Ctrl-C.
     """
     ctx = click.get_current_context()
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
@@ -224,7 +254,7 @@ def main(
                 rng=rng,
                 write=write,
                 paint=paint,
-                delay=delay,
+                delay=watch_delay(delay, sys.stdout),
                 quiet=as_json,
             )
             if as_json:
@@ -256,6 +286,13 @@ def main(
                 return
             echo(f"Playing line by line: {problem}.")
         session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
+
+
+def watch_delay(given: float | None, stream: object) -> float:
+    """``--delay`` if given; else long enough to follow the game on a terminal, 0 otherwise."""
+    if given is not None:
+        return given
+    return WATCH_DELAY if is_terminal(stream) else 0.0
 
 
 def screen_possible(stdin: object, stdout: object) -> bool:

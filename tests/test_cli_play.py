@@ -330,6 +330,56 @@ def test_help_and_version() -> None:
     assert code == 0 and "ttt-play" in out
 
 
+def test_help_stands_on_its_own() -> None:
+    """A pip user has no README: the cells, the keys, the hint, the levels, scripts and watching."""
+    _, out = invoke(["--help"])
+    assert "1 | 2 | 3\n      4 | 5 | 6\n      7 | 8 | 9" in out  # the numbering, drawn
+    for words in (
+        "arrows move the highlight and Enter",
+        "h shows or hides the hint",
+        "u undoes your last move",
+        "q quits",
+        "--plain",
+        "W win, D draw,",
+        "* marks the book's own move",
+        "--moves 5,1,9 plays your moves",
+        "echo 5 1 9 | ttt-play",
+        "--watch: the computer plays itself",
+        "0.8 on a",
+        "Exit status: 0",
+        "130 Ctrl-C",
+    ):
+        assert words in " ".join(out.split()) or words in out, words
+    for level, what in (
+        ("perfect", "never loses"),
+        ("hard", "4 plies"),
+        ("medium", "2 plies"),
+        ("easy", "random"),
+    ):
+        line = next(line for line in out.splitlines() if line.strip().startswith(level + " "))
+        assert what in line, line
+
+
+def test_watch_pauses_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from player import cli, watch
+
+    slept: list[float] = []
+    monkeypatch.setattr(watch.time, "sleep", slept.append)
+    code, _ = invoke(["--watch", "--seed", "1"])  # standard output is not a terminal here
+    assert code == 0 and slept == []
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert cli.watch_delay(None, Terminal()) == cli.WATCH_DELAY == 0.8
+    assert cli.watch_delay(None, io.StringIO()) == 0
+    assert cli.watch_delay(0.25, Terminal()) == 0.25
+    assert cli.watch_delay(0.0, Terminal()) == 0
+
+
 @pytest.mark.parametrize(
     ("args", "stdin", "words"),
     [

@@ -201,3 +201,19 @@ def test_ctrl_c_restores_the_terminal_and_exits_130() -> None:
     assert "icanon" in settings and "echo" in settings  # not -icanon, -echo: the terminal is back
     assert "Traceback" not in shown
     assert b"\x1b[?1049l" in term.raw or b"\x1b[?47l" in term.raw  # left the game's screen
+
+
+def test_watch_waits_between_moves_on_a_terminal_only() -> None:
+    code = (
+        "import time, sys\n"
+        "slept = []\n"
+        "time.sleep = slept.append\n"
+        "from player.cli import run\n"
+        "try:\n    run(['--watch', '--seed', '1'])\n"
+        "except SystemExit:\n    pass\n"
+        "print('SLEPT', sorted(set(slept)), len(slept))\n"
+    )
+    term = Terminal(sys.executable, ["-c", code])
+    shown = term.wait_for("SLEPT")
+    assert "SLEPT [0.8] 9" in shown
+    term.finish()
