@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -28,12 +28,25 @@ from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
 from player.board import FIRST, SECOND, parse_board, render
 from player.book import Book, Evaluation, load_book
-from player.console import NEGATIVE, FilePath, InputProblem, OutputProblem, book_in_use, echo, run_cli
+from player.console import (
+    NEGATIVE,
+    FilePath,
+    InputProblem,
+    OutputProblem,
+    book_in_use,
+    echo,
+    progress,
+    run_cli,
+)
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
 from player.score import VALUE_WORDS, outcome_words
 
+if TYPE_CHECKING:
+    from generator.levels_table import Table
+
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
+PROGRESS_LABEL = "Enumerating every game"
 MAX_UPDATE_BYTES = 16 * 1024 * 1024  # a README to update; far above any real one
 BOOK_OPTION = click.option(
     "--book",
@@ -227,21 +240,32 @@ def run(argv: list[str] | None = None) -> None:
 @main.command()
 @BOOK_OPTION
 @click.option(
+    "--markdown",
+    is_flag=True,
+    help="Print the table as the README publishes it (Markdown, between its markers).",
+)
+@click.option(
     "--update",
     "readme",
     type=FilePath(),
     default=None,
-    help="Replace the table between its markers in this file (e.g. README.md), keeping its mode.",
+    help="Replace the Markdown table between its markers in this file (e.g. README.md), keeping its mode.",
 )
-def levels(book_path: str | None, readme: str | None) -> None:
+def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     """Print each play level's exact win / draw / loss percentages against the reference
-    opponents (random and novice), computed by enumerating every game."""
-    from generator.levels_table import TableMarkerError, markdown_table, replace_table
+    opponents (random and novice), computed by enumerating every game.
+
+    The table is aligned for reading, under a legend; --markdown prints the README's form.
+    A progress bar shows on standard error while the games are enumerated (a few seconds),
+    when it is a terminal.
+    """
+    from generator.levels_table import MATCHES, TableMarkerError, markdown_table, plain_table, replace_table
 
     if readme is None:
         book = _load(book_path, Rules())
         with book_in_use(book):
-            echo(markdown_table(book))
+            table = _rates(book)
+            echo(markdown_table(book, table) if markdown else plain_table(table))
         return
     path = Path(readme)
     try:  # everything that can be refused is refused before the table is computed
@@ -255,9 +279,9 @@ def levels(book_path: str | None, readme: str | None) -> None:
     except OutputError as error:
         raise OutputProblem(str(error)) from None
     book = _load(book_path, Rules())
-    with book_in_use(book):
-        table = markdown_table(book)
-    updated = replace_table(text, table, path)
+    with book_in_use(book), progress(MATCHES, PROGRESS_LABEL) as advance:
+        published = markdown_table(book, advance=advance)
+    updated = replace_table(text, published, path)
     if updated == text:
         echo(f"the levels table in {readme} is already current")
         return
@@ -268,6 +292,14 @@ def levels(book_path: str | None, readme: str | None) -> None:
     except OutputError as error:
         raise OutputProblem(str(error)) from None
     echo(f"updated the levels table in {readme}")
+
+
+def _rates(book: Book) -> Table:
+    """Every level's rates, with a progress bar on a terminal."""
+    from generator.levels_table import MATCHES, level_rates
+
+    with progress(MATCHES, PROGRESS_LABEL) as advance:
+        return level_rates(book, advance=advance)
 
 
 def _utf8(raw: bytes, path: Path) -> str:

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from generator.solve import Solution
 from player.board import EMPTY, FIRST, SECOND
-from player.novice import novice_moves
+from player.novice import novice_moves as novice_moves  # re-exported for generator.trap's callers
 from player.rules import Cell
 
 Rates = tuple[Fraction, Fraction]  # (against novice, against random)

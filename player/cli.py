@@ -17,7 +17,7 @@ import click
 from player import __version__
 from player.board import FIRST, SECOND
 from player.book import Book, load_book
-from player.console import FilePath, InputProblem, book_in_use, echo, refuse_unused, run_cli
+from player.console import FilePath, InputProblem, book_in_use, echo, is_terminal, refuse_unused, run_cli
 from player.errors import BookError
 from player.levels import LEVELS
 from player.script import ScriptError, parse_moves, play_script, transcript_json, transcript_text
@@ -300,12 +300,6 @@ def screen_possible(stdin: object, stdout: object) -> bool:
     if os.environ.get("TERM", "") in ("", "dumb"):
         return False
     return is_terminal(stdin) and is_terminal(stdout)
-
-
-def is_terminal(stream: object) -> bool:
-    """Whether ``stream`` (a file, None, or a test's stand-in) is a terminal."""
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
 
 
 def read_standard_input(limit: int) -> str:
