@@ -137,7 +137,8 @@ def open_book(path: str | None) -> Book:
     "--json",
     "as_json",
     is_flag=True,
-    help="With --moves, moves piped in, or --watch: print a JSON transcript.",
+    help="With --moves, moves piped in, or --watch: print a JSON transcript (cells numbered from 1, "
+    "as typed: its member cells_from says so).",
 )
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option("--x-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: X's level.")

@@ -65,6 +65,7 @@ def test_scripted_json_transcript(book: Book) -> None:
     assert code == 0, out
     transcript = json.loads(out)
     assert transcript["seed"] == 5 and transcript["human"] == "X" and transcript["level"] == "perfect"
+    assert transcript["cells_from"] == 1  # as typed, and said so
     assert [m["cell"] for m in transcript["moves"] if m["by"] == "human"] == moves
     assert transcript["result"] in ("draw", "O wins")
     assert transcript["outcome"] in ("draw", "loss")
