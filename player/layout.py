@@ -63,7 +63,7 @@ def layout(view: View, height: int, width: int) -> list[Span] | None:
         kept = _fit(wrapped, room) if dropping else wrapped
         if kept is None or sum(len(texts) for _, texts in kept) > room:
             continue
-        spans = [Span(0, 0, view.title[: width - 1], ("title",))] if with_title else []
+        spans = [Span(0, 0, _shorten(view.title, width - 1), ("title",))] if with_title else []
         spans += _board(view, top, cell_w, cell_h)
         y = top + board_h + 1
         for line, texts in kept:
@@ -72,6 +72,18 @@ def layout(view: View, height: int, width: int) -> list[Span] | None:
                 y += 1
         return spans
     return None
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text``; or as many of its ``;``-separated parts as fit, then without what comes
+    before its first ``: `` (the title's name); or its start."""
+    parts = text.split("; ")
+    while len(parts) > 1 and len("; ".join(parts)) > width:
+        parts.pop()
+    kept = "; ".join(parts)
+    if len(kept) > width and ": " in kept:
+        kept = kept.split(": ", 1)[1]
+    return kept[:width]
 
 
 def _fit(wrapped: list[tuple[Line, list[str]]], room: int) -> list[tuple[Line, list[str]]] | None:

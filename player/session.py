@@ -101,7 +101,7 @@ def run_session(
         outcome = outcome_for(game, human)
         tally.add(outcome)
         write(grid(game.board, book.rules, paint))
-        write(result_line(game, human))
+        write(paint(result_line(game, human), outcome))  # green, grey or red, as the page
         write(f"Tally: {tally}.")
         while True:
             answer = read_line("Play again? [y] same sides, [s] swap sides, [n] no: ")

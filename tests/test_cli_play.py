@@ -270,6 +270,12 @@ def test_every_level_plays(level: str) -> None:
     assert "Result:" in out
 
 
+def test_the_result_is_in_the_outcome_colour(book: Book) -> None:
+    moves = finishing_moves(book, 2)  # the lowest free cell each time: the computer wins
+    _, out = play("\n".join(map(str, moves)) + "\nn\n", "--color")
+    assert "\x1b[31mResult: O wins" in out  # red, as the page shows a loss
+
+
 def test_colour_only_when_asked_or_on_a_terminal() -> None:
     _, plain_out = play("q\n")
     assert "\x1b[" not in plain_out

@@ -138,6 +138,7 @@ def test_the_layout_uses_big_cells_small_cells_or_nothing(book: Book) -> None:
     assert big[0].startswith("Tic-tac-toe: you are X")
     assert "D*" in big[3] and big[5].strip().startswith("-------+")
     small = shown(play.view(), 14, 40)
+    assert small[0] == "you are X, the computer O (perfect)"  # the title shortened by parts
     assert small[2].strip().startswith("D*") and small[3].strip().startswith("-----+")
     assert any("Your move (X)" in row for row in small)
     assert all(len(row) <= 40 for row in small)
