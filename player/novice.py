@@ -88,8 +88,8 @@ _MEMOS: weakref.WeakKeyDictionary[Book, dict[tuple[str, str, str], dict[str, Fra
 
 class _Walk:
     """The enumeration against one opponent: ``me`` plays the book's top tier uniformly, the
-    opponent uniformly among ``replies``; ``memo`` maps a position with ``me`` to move to its
-    chance of winning."""
+    opponent uniformly among ``replies``; ``memo`` maps a position, with either side to move
+    (its marks say which), to ``me``'s chance of winning from it."""
 
     def __init__(
         self,
@@ -107,17 +107,23 @@ class _Walk:
     def after_mine(self, position: str, cell: Cell) -> Fraction:
         """The chance once ``me`` has played ``cell`` on ``position``."""
         board = position[:cell] + self.me + position[cell + 1 :]
+        known = self.memo.get(board)
+        if known is not None:
+            return known
         if winner(self.rules, board) is not None:
-            return ONE  # only ``me`` can have just completed a line
-        if EMPTY not in board:
-            return ZERO
-        options = self.replies(self.rules, board, self.foe)
-        total = ZERO
-        for reply in options:
-            after = board[:reply] + self.foe + board[reply + 1 :]
-            if winner(self.rules, after) is None and EMPTY in after:
-                total += self.mine(after)
-        return total / len(options)
+            known = ONE  # only ``me`` can have just completed a line
+        elif EMPTY not in board:
+            known = ZERO
+        else:
+            options = self.replies(self.rules, board, self.foe)
+            total = ZERO
+            for reply in options:
+                after = board[:reply] + self.foe + board[reply + 1 :]
+                if winner(self.rules, after) is None and EMPTY in after:
+                    total += self.mine(after)
+            known = total / len(options)
+        self.memo[board] = known
+        return known
 
     def mine(self, position: str) -> Fraction:
         """``me`` to move on an unfinished ``position``."""
