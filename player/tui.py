@@ -5,12 +5,13 @@ A thin layer: keys are named for ``player.screen_session`` (the game and what is
 restores the terminal, whatever happens (``curses.wrapper``: on Ctrl-C the terminal is put back
 before ``player.console`` reports status 130).
 
-Why curses: start-up cost, measured with ``python -X importtime -c "import NAME"`` (CPython
-3.11, this project's machine, median of 7, cumulative import time): curses 1.7 ms; asciimatics
-62 ms; blessed 222 ms; prompt_toolkit 295 ms; urwid 324 ms; textual 336 ms (click itself, which
-every run imports, 53 ms). Nothing here needs more than curses offers. It is imported only by
-this module, and this module only when a game is played on a terminal, so a scripted game
-(``--moves``, piped moves) or ``--plain`` never loads it.
+Why curses: start-up cost. Cumulative import time (``python -X importtime -c "import NAME"``,
+CPython 3.11, median of 7, two runs on this project's 2-core machine under load): curses
+1-2 ms; asciimatics 62-110 ms; blessed 160-250 ms; urwid 200-510 ms; prompt_toolkit 220-350
+ms; textual 300-890 ms (click, which every run imports anyway, 50 ms). Nothing here needs
+more than curses offers. It is imported only by this module, and this module only when a game
+is played on a terminal, so a scripted game (``--moves``, piped moves) or ``--plain`` never
+loads it.
 """
 
 from __future__ import annotations
