@@ -22,6 +22,7 @@ import os
 import sys
 import textwrap
 
+from player.console import OutputProblem
 from player.layout import MIN_COLS, MIN_ROWS, Span, layout, too_small
 from player.screen_session import QUIT_KEYS, ScreenSession
 
@@ -76,7 +77,12 @@ def play(book: Book, *, human: str, first: str, level: str, rng: random.Random |
     session = ScreenSession(book, human=human, first=first, level=level, rng=rng)
     os.environ.setdefault("ESCDELAY", "25")  # Esc alone answers at once, not after a second
     sys.stdout.flush()
-    curses.wrapper(_loop, session, colour)
+    try:
+        curses.wrapper(_loop, session, colour)
+    except curses.error as error:  # the terminal failed under the game: one line, status 4
+        raise OutputProblem(
+            f"the game screen failed ({error or 'curses error'}); ttt-play --plain plays line by line"
+        ) from None
     return session.tally
 
 

@@ -191,3 +191,32 @@ def test_random_keys_never_crash_and_keep_the_game_legal(
         assert winner(STANDARD, board) != play.human  # the perfect level never loses
         assert layout(play.view(), 24, 80) is not None
     assert play.tally.wins == 0
+
+
+def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import curses
+
+    from player import tui
+    from player.console import CANNOT_WRITE, OutputProblem
+
+    def fail(*args: object) -> None:
+        raise curses.error("no input")
+
+    monkeypatch.setattr(curses, "wrapper", fail)
+    with pytest.raises(OutputProblem) as caught:
+        tui.play(BOOK, human="X", first="X", level="perfect", rng=None, colour=False)
+    assert caught.value.exit_code == CANNOT_WRITE
+    assert str(caught.value) == "the game screen failed (no input); ttt-play --plain plays line by line"
+
+
+def test_key_names() -> None:
+    import curses
+
+    from player.tui import key_name
+
+    assert key_name(curses.KEY_UP) == "up" and key_name(curses.KEY_RESIZE) == "resize"
+    assert key_name("\n") == key_name("\r") == key_name(" ") == key_name(curses.KEY_ENTER) == "enter"
+    assert key_name("H") == "h" and key_name("5") == "5" and key_name("\x04") == "ctrl-d"
+    assert key_name(curses.KEY_F1) is None
