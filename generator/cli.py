@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,14 +26,28 @@ from generator.atomic import (
 from generator.book import write_book
 from generator.solve import SOLVER_MAX_CELLS
 from player import __version__
-from player.board import FIRST, SECOND, parse_board, render
+from player.board import FIRST, SECOND, parse_board
 from player.book import Book, Evaluation, load_book
-from player.console import NEGATIVE, FilePath, InputProblem, OutputProblem, book_in_use, echo, run_cli
+from player.console import (
+    NEGATIVE,
+    FilePath,
+    InputProblem,
+    OutputProblem,
+    book_in_use,
+    echo,
+    progress,
+    run_cli,
+)
 from player.errors import BoardError, BookError
 from player.rules import Rules, RulesError
 from player.score import VALUE_WORDS, outcome_words
+from player.screen import grid
+
+if TYPE_CHECKING:
+    from generator.levels_table import Table
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
+PROGRESS_LABEL = "Enumerating every game"
 MAX_UPDATE_BYTES = 16 * 1024 * 1024  # a README to update; far above any real one
 BOOK_OPTION = click.option(
     "--book",
@@ -158,12 +172,23 @@ def _load(path: str | None, rules: Rules | None) -> Book:
     show_default=True,
     help="Which mark moved first in this game.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the answer as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the answer as JSON, its cells numbered from 0 as in the book file (its member "
+    "cells_from says so).",
+)
 def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     """Show the book's entry for BOARD, in BOARD's own orientation.
 
     BOARD lists the cells in reading order: X, O and . (or -) for empty, e.g. X.O.X.... or
-    "X.O/.X./...". Cells are numbered from 0 in reading order, as in the book.
+    "X.O/.X./...".
+
+    The readable answer numbers the cells from 1 in reading order (1-9), as ttt-play does, and draws
+    the board with those numbers in its free cells. The JSON answer (--json) numbers them from
+    0, as the book file and the libraries do, in every member that names a cell (optimal,
+    tiers, the keys of moves, symmetry.perm), and says so in its member "cells_from": 0.
     """
     book = _load(book_path, None)
     first = first.upper()
@@ -183,6 +208,7 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
 def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:
     """The answer of ``query --json``: the board as given, marks as the game holds them."""
     return {
+        "cells_from": 0,  # every cell below is numbered from 0, as in the book file
         "board": board,
         "first": first,
         "turn": evaluation.turn,
@@ -201,21 +227,23 @@ def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str,
 
 
 def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> str:
-    """A readable page for one board."""
+    """A readable page for one board: cells numbered from 1, as people (and ttt-play) number
+    them, the free ones shown by their numbers on the board."""
     turn = evaluation.turn
     lines = [
-        render(board, rules),
+        grid(board, rules),
         "",
+        f"cells are numbered 1-{rules.cells} in reading order, as on the board above",
         f"{turn} to move: {outcome_words(evaluation.value, evaluation.plies)} with best play "
         f"(plies to the end, this move included)",
         f"canonical key {evaluation.key} via {evaluation.symmetry.name}",
         "optimal moves, trap order (best first): "
-        + " | ".join(" ".join(str(c) for c in tier) for tier in evaluation.tiers),
+        + " | ".join(" ".join(str(c + 1) for c in tier) for tier in evaluation.tiers),
         "every move (cell: outcome for the side to move):",
     ]
     for cell in sorted(evaluation.scores):
         value, plies = evaluation.outcome(cell)
-        lines.append(f"  {cell}: {outcome_words(value, plies)}")
+        lines.append(f"  {cell + 1}: {outcome_words(value, plies)}")
     return "\n".join(lines)
 
 
@@ -227,21 +255,32 @@ def run(argv: list[str] | None = None) -> None:
 @main.command()
 @BOOK_OPTION
 @click.option(
+    "--markdown",
+    is_flag=True,
+    help="Print the table as the README publishes it (Markdown, between its markers).",
+)
+@click.option(
     "--update",
     "readme",
     type=FilePath(),
     default=None,
-    help="Replace the table between its markers in this file (e.g. README.md), keeping its mode.",
+    help="Replace the Markdown table between its markers in this file (e.g. README.md), keeping its mode.",
 )
-def levels(book_path: str | None, readme: str | None) -> None:
+def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     """Print each play level's exact win / draw / loss percentages against the reference
-    opponents (random and novice), computed by enumerating every game."""
-    from generator.levels_table import TableMarkerError, markdown_table, replace_table
+    opponents (random and novice), computed by enumerating every game.
+
+    The table is aligned for reading, under a legend; --markdown prints the README's form.
+    A progress bar shows on standard error while the games are enumerated (a few seconds),
+    when it is a terminal.
+    """
+    from generator.levels_table import MATCHES, TableMarkerError, markdown_table, plain_table, replace_table
 
     if readme is None:
         book = _load(book_path, Rules())
         with book_in_use(book):
-            echo(markdown_table(book))
+            table = _rates(book)
+            echo(markdown_table(book, table) if markdown else plain_table(table))
         return
     path = Path(readme)
     try:  # everything that can be refused is refused before the table is computed
@@ -255,9 +294,9 @@ def levels(book_path: str | None, readme: str | None) -> None:
     except OutputError as error:
         raise OutputProblem(str(error)) from None
     book = _load(book_path, Rules())
-    with book_in_use(book):
-        table = markdown_table(book)
-    updated = replace_table(text, table, path)
+    with book_in_use(book), progress(MATCHES, PROGRESS_LABEL) as advance:
+        published = markdown_table(book, advance=advance)
+    updated = replace_table(text, published, path)
     if updated == text:
         echo(f"the levels table in {readme} is already current")
         return
@@ -268,6 +307,14 @@ def levels(book_path: str | None, readme: str | None) -> None:
     except OutputError as error:
         raise OutputProblem(str(error)) from None
     echo(f"updated the levels table in {readme}")
+
+
+def _rates(book: Book) -> Table:
+    """Every level's rates, with a progress bar on a terminal."""
+    from generator.levels_table import MATCHES, level_rates
+
+    with progress(MATCHES, PROGRESS_LABEL) as advance:
+        return level_rates(book, advance=advance)
 
 
 def _utf8(raw: bytes, path: Path) -> str:

@@ -2,7 +2,8 @@
 
 Every line of play is enumerated with exact fractions: a level picks uniformly among
 ``player.levels.candidates``; *random* uniformly among legal moves; *novice* as defined in
-``generator.trap.novice_moves``. ``ttt-book levels`` prints the table the README publishes.
+``player.novice.novice_moves``. ``ttt-book levels`` prints the table aligned for a terminal,
+with a legend (``plain_table``), or as the README publishes it (``markdown_table``).
 """
 
 from __future__ import annotations
@@ -11,14 +12,21 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 
-from generator.trap import novice_moves
 from player.board import EMPTY, FIRST, SECOND, legal_moves, side_to_move, winner
 from player.book import Book
 from player.levels import LEVELS, candidates
+from player.novice import novice_moves
 from player.rules import Cell
 
 Policy = Callable[[str], tuple[Cell, ...]]
 Rates = tuple[Fraction, Fraction, Fraction]
+#: (level, opponent, "first"/"second") -> exact (win, draw, loss) of the computer
+Table = dict[tuple[str, str, str], Rates]
+OPPONENTS = ("random", "novice")
+SIDES = ("first", "second")
+#: How many matches ``level_rates`` plays: one step of its progress each.
+MATCHES = len(LEVELS) * len(OPPONENTS) * len(SIDES)
+COLUMN = 7  # characters of one percentage column in the plain table ("100.00" and a space)
 START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
 
@@ -61,15 +69,18 @@ def match(book: Book, tested: Policy, opponent: Policy, tested_mark: str) -> Rat
     return walk(EMPTY * rules.cells)
 
 
-def level_rates(book: Book) -> dict[tuple[str, str, str], Rates]:
-    """(level, opponent, "first"/"second") -> exact (win, draw, loss)."""
+def level_rates(book: Book, *, advance: Callable[[], None] | None = None) -> Table:
+    """(level, opponent, "first"/"second") -> exact (win, draw, loss); ``advance()`` is called
+    after each of the MATCHES matches (for a progress bar)."""
     table = {}
     for level in LEVELS:
         policy = level_policy(book, level)
-        for opponent in ("random", "novice"):
+        for opponent in OPPONENTS:
             other = opponent_policy(book, opponent)
-            table[(level, opponent, "first")] = match(book, policy, other, FIRST)
-            table[(level, opponent, "second")] = match(book, policy, other, SECOND)
+            for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
+                table[(level, opponent, side)] = match(book, policy, other, mark)
+                if advance is not None:
+                    advance()
     return table
 
 
@@ -77,9 +88,12 @@ def _cell(rates: Rates) -> str:
     return " / ".join(f"{float(r) * 100:.2f}" for r in rates)
 
 
-def markdown_table(book: Book) -> str:
-    """The README's table: percentages won / drawn / lost, exact values rounded to 0.01."""
-    table = level_rates(book)
+def markdown_table(
+    book: Book, table: Table | None = None, *, advance: Callable[[], None] | None = None
+) -> str:
+    """The README's table: percentages won / drawn / lost, exact values rounded to 0.01
+    (``table``: the rates, if already computed; else ``advance`` as for ``level_rates``)."""
+    table = level_rates(book, advance=advance) if table is None else table
     lines = [
         START,
         "| level | vs random, moving first | vs random, moving second "
@@ -87,11 +101,39 @@ def markdown_table(book: Book) -> str:
         "|---|---|---|---|---|",
     ]
     for level in LEVELS:
-        cells = [
-            _cell(table[(level, opp, side)]) for opp in ("random", "novice") for side in ("first", "second")
-        ]
+        cells = [_cell(table[(level, opp, side)]) for opp in OPPONENTS for side in SIDES]
         lines.append(f"| {level} | " + " | ".join(cells) + " |")
     lines.append(END)
+    return "\n".join(lines)
+
+
+LEGEND = """\
+The computer's results at each level, in % of its games: won / drawn / lost,
+as it moves first or second; exact (every game enumerated, nothing sampled),
+against two reference opponents:
+  random  plays any free cell, at random;
+  novice  wins at once if it can, else blocks the computer's win, else random."""
+
+
+def plain_table(table: Table) -> str:
+    """The table for a terminal: aligned columns under a legend saying whose results they are
+    and against which opponent."""
+    group = 3 * COLUMN
+    lines = [
+        LEGEND,
+        "",
+        (f"{'':<8} {'':<12}" + "".join(f"  {'against ' + opp:^{group}}" for opp in OPPONENTS)).rstrip(),
+        f"{'level':<8} {'computer':<12}"
+        + "".join(f"  {'won':>{COLUMN}}{'drawn':>{COLUMN}}{'lost':>{COLUMN}}" for _ in OPPONENTS),
+    ]
+    for level in LEVELS:
+        for side in SIDES:
+            row = f"{level if side == SIDES[0] else '':<8} {'moves ' + side:<12}"
+            for opp in OPPONENTS:
+                row += "  " + "".join(
+                    f"{float(rate) * 100:>{COLUMN}.2f}" for rate in table[(level, opp, side)]
+                )
+            lines.append(row.rstrip())
     return "\n".join(lines)
 
 

@@ -4,7 +4,8 @@ The two reference opponents (defined in issue 2 and docs/book-format.md):
 
 * *random* plays uniformly over the legal moves;
 * *novice* plays a move that wins at once if it has one (uniformly among them), else a move that
-  blocks an immediate win of the other side (uniformly among them), else uniformly at random.
+  blocks an immediate win of the other side (uniformly among them), else uniformly at random
+  (``player.novice.novice_moves``: the hint shows the same chances at play time).
 
 The book's side plays an optimal move from the top tier of this same order, uniformly among the
 tier, at every later turn. Probabilities are exact ``Fraction``s computed by enumerating every
@@ -18,7 +19,8 @@ from fractions import Fraction
 
 from generator.solve import Solution
 from player.board import EMPTY, FIRST, SECOND
-from player.rules import Cell, Rules
+from player.novice import novice_moves as novice_moves  # re-exported for generator.trap's callers
+from player.rules import Cell
 
 Rates = tuple[Fraction, Fraction]  # (against novice, against random)
 ZERO: Rates = (Fraction(0), Fraction(0))
@@ -37,22 +39,6 @@ class TrapOrder:
     first_player_rates: Rates
     #: chance of winning when the opponent moves first from the empty board
     second_player_rates: Rates
-
-
-def novice_moves(rules: Rules, board: str, mark: str) -> list[Cell]:
-    """The moves the novice chooses among (uniformly) when ``mark`` is to move on ``board``."""
-    free = [c for c, m in enumerate(board) if m == EMPTY]
-    foe = SECOND if mark == FIRST else FIRST
-    wins = [c for c in free if _completes(rules, board, c, mark)]
-    if wins:
-        return wins
-    blocks = [c for c in free if _completes(rules, board, c, foe)]
-    return blocks or free
-
-
-def _completes(rules: Rules, board: str, cell: Cell, mark: str) -> bool:
-    """Would ``mark`` on ``cell`` complete a line?"""
-    return any(cell in line and all(board[c] == mark or c == cell for c in line) for line in rules.lines)
 
 
 def trap_order(solution: Solution) -> TrapOrder:

@@ -23,7 +23,7 @@ from __future__ import annotations
 from operator import itemgetter
 
 from player.errors import BoardError, IllegalMoveError
-from player.rules import Cell, Rules, Symmetry
+from player.rules import Cell, Line, Rules, Symmetry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,6 +74,11 @@ def winner(rules: Rules, board: str) -> str | None:
 def winners(rules: Rules, board: str) -> set[str]:
     """Every mark that owns a whole line (two of them means an impossible board)."""
     return set(_line_owners(rules, board))
+
+
+def winning_lines(rules: Rules, board: str) -> list[Line]:
+    """Every line owned whole by one mark (a last move can complete two at once)."""
+    return [line for line in rules.lines if board[line[0]] != EMPTY and len({board[c] for c in line}) == 1]
 
 
 def is_over(rules: Rules, board: str) -> bool:

@@ -17,7 +17,7 @@ import click
 from player import __version__
 from player.board import FIRST, SECOND
 from player.book import Book, load_book
-from player.console import FilePath, InputProblem, book_in_use, echo, refuse_unused, run_cli
+from player.console import FilePath, InputProblem, book_in_use, echo, is_terminal, refuse_unused, run_cli
 from player.errors import BookError
 from player.levels import LEVELS
 from player.script import ScriptError, parse_moves, play_script, transcript_json, transcript_text
@@ -25,9 +25,20 @@ from player.session import run_session
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
-COLOURS = {"X": {"fg": "cyan", "bold": True}, "O": {"fg": "yellow", "bold": True}, "free": {"dim": True}}
+#: Styles by kind; a kind of several words (``"draw book"``) takes each word's style. Win, draw
+#: and loss are the page's green, grey and red (web/style.css).
+COLOURS: dict[str, dict[str, Any]] = {
+    "X": {"fg": "cyan", "bold": True},
+    "O": {"fg": "yellow", "bold": True},
+    "free": {"dim": True},
+    "win": {"fg": "green"},
+    "draw": {"fg": "bright_black"},
+    "loss": {"fg": "red"},
+    "book": {"bold": True, "underline": True},
+}
 MAX_SEED = 2**64 - 1
 MAX_DELAY = 10.0
+WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
 MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer line is dropped
 
@@ -69,15 +80,21 @@ def colour_wanted(stream: object, forced: bool | None) -> bool:
         return forced
     if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
         return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    return is_terminal(stream)
 
 
 def painter(enabled: bool):  # type: ignore[no-untyped-def]
     """``paint(text, kind)`` colouring X, O and free cells when ``enabled``."""
     if not enabled:
         return lambda text, kind: text
-    return lambda text, kind: click.style(text, **COLOURS.get(kind, {}))  # type: ignore[arg-type]
+
+    def paint(text: str, kind: str) -> str:
+        style: dict[str, Any] = {}
+        for word in kind.split():
+            style.update(COLOURS.get(word, {}))
+        return click.style(text, **style)
+
+    return paint
 
 
 def open_book(path: str | None) -> Book:
@@ -96,8 +113,7 @@ def open_book(path: str | None) -> Book:
     type=LEVEL,
     default="perfect",
     show_default=True,
-    help="The computer's level: perfect never loses; hard, medium and easy make "
-    "human-like mistakes (see the README).",
+    help="The computer's level (see LEVELS below).",
 )
 @click.option(
     "--seed", type=SeedParam(), default=None, help="Make the computer's choices reproducible (0 to 2**64-1)."
@@ -121,7 +137,8 @@ def open_book(path: str | None) -> Book:
     "--json",
     "as_json",
     is_flag=True,
-    help="With --moves, moves piped in, or --watch: print a JSON transcript.",
+    help="With --moves, moves piped in, or --watch: print a JSON transcript (cells numbered from 1, "
+    "as typed: its member cells_from says so).",
 )
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option("--x-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: X's level.")
@@ -129,12 +146,19 @@ def open_book(path: str | None) -> Book:
 @click.option(
     "--delay",
     type=DelayParam(),
-    default=0.0,
-    show_default=True,
-    help="With --watch: seconds to pause after each move.",
+    default=None,
+    show_default=f"{WATCH_DELAY:g} on a terminal, 0 otherwise",
+    help="With --watch: seconds to pause after each move, 0 to 10.",
 )
 @click.option(
-    "--interactive", is_flag=True, help="Prompt for moves even when standard input is not a terminal."
+    "--interactive",
+    is_flag=True,
+    help="Play line by line, prompting for each move, even when standard input is not a terminal.",
+)
+@click.option(
+    "--plain",
+    is_flag=True,
+    help="On a terminal, play line by line (type a move, press Enter) instead of on the game screen.",
 )
 @click.option(
     "--color/--no-color",
@@ -156,27 +180,62 @@ def main(
     o_level: str,
     delay: float,
     interactive: bool,
+    plain: bool,
     color: bool | None,
 ) -> None:
     """Play tic-tac-toe against a computer that plays from the solved book.
 
-    Type a cell number (1-9, in reading order) to move; h for a hint, u to undo, ? for help,
-    q to quit. With --moves (or moves piped in) the game is played without prompts.
+    Cells are numbered 1-9 in reading order, like a phone keypad read from the top:
+
+    \b
+        1 | 2 | 3
+        4 | 5 | 6
+        7 | 8 | 9
+
+    On a terminal the game is a screen. Keys: arrows move the highlight and Enter (or space)
+    plays it; 1-9 play a cell; h shows or hides the hint; u undoes your last move and the
+    computer's reply; ? help; q quits (Ctrl-C too). With --plain, TERM=dumb or --interactive
+    the game is played line by line instead: type the same keys, then Enter.
+
+    The hint gives every free cell's outcome with best play from both sides: W win, D draw,
+    L loss, with the number of plies (single moves) to the end; * marks the book's own move,
+    and one line says why the book prefers it.
+
+    \b
+    LEVELS (--level, --x-level, --o-level; default perfect), from the book alone:
+      perfect  never loses; of the best moves, plays those that win most often
+      hard     sees 4 plies ahead: wins and forks, avoids losing within 4
+      medium   sees 2 plies ahead: wins at once, blocks an immediate threat
+      easy     takes an immediate win, otherwise plays at random
+
+    Scripted games: --moves 5,1,9 plays your moves (cells 1-9) without prompts and prints the
+    game, or a JSON transcript with --json. Moves piped to standard input do the same:
+
+    \b
+        echo 5 1 9 | ttt-play
+
+    --watch: the computer plays itself, X at --x-level against O at --o-level, pausing
+    --delay seconds after each move.
+
+    Exit status: 0 done; 1 a scripted game's moves ran out before the end; 2 a usage error;
+    3 the book or standard input cannot be used; 4 an output cannot be written; 130 Ctrl-C.
     """
     ctx = click.get_current_context()
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
     if watch:
         refuse_unused(
             ctx,
-            ["mark", "level", "moves", "interactive"],
+            ["mark", "level", "moves", "interactive", "plain"],
             "with --watch (X and O levels: --x-level, --o-level)",
         )
     else:
         refuse_unused(ctx, ["x_level", "o_level", "delay"], "without --watch")
         if moves is not None:
-            refuse_unused(ctx, ["interactive"], "with --moves")
+            refuse_unused(ctx, ["interactive", "plain"], "with --moves")
         elif interactive or stdin_is_terminal:
             refuse_unused(ctx, ["as_json"], "in an interactive game (it needs --moves or --watch)")
+        else:
+            refuse_unused(ctx, ["plain"], "when the moves are read from standard input")
     mark, first, level = mark.upper(), first.upper(), level.lower()
     if seed is None:  # pick one, so that a transcript can say how to replay the game
         seed = int.from_bytes(os.urandom(6), "big")
@@ -196,7 +255,7 @@ def main(
                 rng=rng,
                 write=write,
                 paint=paint,
-                delay=delay,
+                delay=watch_delay(delay, sys.stdout),
                 quiet=as_json,
             )
             if as_json:
@@ -218,7 +277,30 @@ def main(
                 source=source,
             )
             return
+        if not (plain or interactive) and screen_possible(sys.stdin, sys.stdout):
+            from player import tui  # curses only here: no other path pays for it
+
+            problem = tui.unusable()
+            if problem is None:
+                tally = tui.play(book, human=mark, first=first, level=level, rng=rng, colour=colour)
+                echo(f"Goodbye. Tally: {tally}.")
+                return
+            echo(f"Playing line by line: {problem}.")
         session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
+
+
+def watch_delay(given: float | None, stream: object) -> float:
+    """``--delay`` if given; else long enough to follow the game on a terminal, 0 otherwise."""
+    if given is not None:
+        return given
+    return WATCH_DELAY if is_terminal(stream) else 0.0
+
+
+def screen_possible(stdin: object, stdout: object) -> bool:
+    """Whether the game can be a screen: both ends a terminal that is not TERM=dumb."""
+    if os.environ.get("TERM", "") in ("", "dumb"):
+        return False
+    return is_terminal(stdin) and is_terminal(stdout)
 
 
 def read_standard_input(limit: int) -> str:

@@ -9,7 +9,12 @@ Every byte either command prints goes through here, so no stream failure shows a
   (``ttt-play --watch | head -1``) ends it quietly, nothing printed, status 4;
 * a standard stream that is closed when the program starts is put back on /dev/null at once,
   so that no file the program opens later can take its descriptor number (a book written to
-  descriptor 1 would receive the program's messages).
+  descriptor 1 would receive the program's messages);
+* progress (``progress``) is shown only on a terminal, on standard error, and erased when done.
+
+The one exception is the game screen (``player.tui``): curses draws on the terminal itself;
+it is entered only when both ends are terminals, restores the terminal on every way out, and
+leaves every message and the exit status to this module.
 
 The statuses are the table in docs/reliability.md; ``run_cli`` is the one place that maps every
 failure onto them.
@@ -23,6 +28,7 @@ import errno
 import io
 import os
 import sys
+import time
 from typing import Any, NoReturn
 
 import click
@@ -31,7 +37,7 @@ from player.errors import BoardError, BookError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 SUCCESS = 0
 NEGATIVE = 1  # verify found the book wrong; a scripted game ended unfinished
@@ -39,6 +45,7 @@ USAGE = 2  # click's own status for a bad option, option value or argument
 BAD_INPUT = 3  # the book, a file to update, or standard input cannot be used
 CANNOT_WRITE = 4  # a file or a standard stream cannot be written
 INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
+PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
 
 ASCII_ERRORS = "ttt-ascii"
 ASCII_SPELLINGS = {
@@ -249,6 +256,45 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
         raise
     except OSError as error:  # a stream not set up by prepare_streams (a test's, say)
         raise StreamError(label, error) from None
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` (a file, None, or a test's stand-in) is a terminal."""
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+@contextlib.contextmanager
+def progress(length: int, label: str) -> Iterator[Callable[[], None]]:
+    """``advance()``, to be called after each of ``length`` steps of some work.
+
+    Once the work has taken more than a moment (PROGRESS_AFTER seconds) a bar shows how far it
+    has gone, on standard error, and only when standard error is a terminal: never in a pipe,
+    a file or a CI log. The bar is erased when the work ends, however it ends.
+    """
+    stream = sys.stderr
+    if not is_terminal(stream):
+        yield lambda: None
+        return
+    started = time.monotonic()
+    done = 0
+    bar: Any = None
+
+    def advance() -> None:
+        nonlocal done, bar
+        done += 1
+        if bar is None and time.monotonic() - started >= PROGRESS_AFTER:
+            bar = click.progressbar(length=length, label=label, file=stream, width=30)
+            bar.render_progress()
+            bar.update(done)
+        elif bar is not None:
+            bar.update(1)
+
+    try:
+        yield advance
+    finally:
+        if bar is not None:
+            echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)  # erase the bar, show the cursor again
 
 
 def _silence(fd: int) -> None:

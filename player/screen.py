@@ -23,9 +23,14 @@ def plain(text: str, kind: str) -> str:
 
 
 def grid(
-    board: str, rules: Rules = STANDARD, paint: Paint = plain, labels: dict[int, str] | None = None
+    board: str,
+    rules: Rules = STANDARD,
+    paint: Paint = plain,
+    labels: dict[int, str] | None = None,
+    kinds: dict[int, str] | None = None,
 ) -> str:
-    """The board, marks painted, free cells shown by number (1 up) or by ``labels[cell]``."""
+    """The board, marks painted, free cells shown by number (1 up) or by ``labels[cell]``,
+    painted as ``kinds[cell]`` (default ``free``)."""
     width = max([1, *(len(text) for text in (labels or {}).values())])
     rows = []
     for r in range(rules.rows):
@@ -35,9 +40,26 @@ def grid(
             mark = board[i]
             if mark == EMPTY:
                 text = (labels or {}).get(i, str(i + 1))
-                cells.append(paint(text.center(width), "free"))
+                cells.append(paint(text.center(width), (kinds or {}).get(i, "free")))
             else:
                 cells.append(paint(mark.center(width), mark))
         rows.append(" " + " | ".join(cells))
     rule = "\n" + "+".join(["-" * (width + 2)] * rules.cols) + "\n"
     return rule.join(rows)
+
+
+def wrap_entries(
+    entries: list[str], paint: Paint = plain, kinds: list[str] | None = None, width: int = 80
+) -> str:
+    """``entries`` joined by ``, `` into lines of at most ``width`` columns, broken only between
+    entries (an entry longer than a line gets a line of its own); each painted as its kind."""
+    lines: list[str] = []
+    line, used = "", 0
+    for number, entry in enumerate(entries):
+        shown = paint(entry, kinds[number]) if kinds else entry
+        if used and used + 2 + len(entry) + 1 > width:  # the comma after it included
+            lines.append(line + ",")
+            line, used = "", 0
+        line, used = (line + ", " + shown, used + 2 + len(entry)) if used else (shown, len(entry))
+    lines.append(line)
+    return "\n".join(lines)

@@ -100,6 +100,7 @@ def transcript_json(game: Game, human: str | None, level: str, seed: int | None)
     import json  # only for the JSON transcript
 
     document: dict[str, Any] = {
+        "cells_from": 1,  # each move's cell as typed, 1 up (the book file and query --json: 0 up)
         "format": "ttt-play-transcript",
         "version": 1,
         "human": human,

@@ -9,8 +9,7 @@ from __future__ import annotations
 from player.board import other
 from player.book import Book
 from player.game import Game
-from player.score import outcome_words
-from player.screen import grid, plain
+from player.screen import grid, plain, wrap_entries
 from player.script import outcome_for, result_line
 
 TYPE_CHECKING = False
@@ -26,7 +25,8 @@ if TYPE_CHECKING:
 MAX_LINE = 100
 HELP = """Type a free cell's number and press Enter. The cells are numbered like a phone keypad
 read from the top: 1 2 3 / 4 5 6 / 7 8 9.
-  h   hint: what every free cell leads to with best play from then on
+  h   hint: what every free cell leads to with best play from then on (W win, D draw,
+      L loss), the move the book would play marked *, and why it is the book's choice
   u   undo your last move (and the computer's reply)
   ?   this help
   q   quit"""
@@ -52,17 +52,30 @@ class Tally:
         return f"you {self.wins} won, {self.draws} drawn, {self.losses} lost"
 
 
-def hint_text(game: Game, paint: Paint = plain) -> str:
-    """Each free cell labelled W<n> (win in n plies), D (draw) or L<n> (loss in n plies)."""
-    hints = game.hints()
-    labels = {}
-    for cell, (value, plies) in hints.items():
-        labels[cell] = "D" if value == 0 else f"{'W' if value > 0 else 'L'}{plies}"
-    listing = ", ".join(f"{cell + 1}: {outcome_words(*hints[cell])}" for cell in hints)
-    return (
-        f"Hint for {game.turn} (plies counted for both players, this move included):\n"
-        f"{grid(game.board, game.book.rules, paint, labels)}\n{listing}"
-    )
+def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
+    """Each free cell labelled W<n> (win in n plies), D (draw) or L<n> (loss in n plies), the
+    book's move marked, one sentence of why, and every move in words; no line over ``width``
+    columns, and the list broken only between its entries."""
+    import textwrap
+
+    from player import hints as teach  # its exact fractions cost a scripted game nothing
+
+    found = teach.move_hints(game)
+    labels = {hint.cell: hint.label for hint in found}
+    kinds = {hint.cell: hint.kind + (" book" if hint.book else "") for hint in found}
+    lines = textwrap.wrap(f"Hint for {game.turn} ({teach.LEGEND}):", width - 1)
+    if teach.shows_plies(found):
+        lines += textwrap.wrap(f"({teach.PLIES_NOTE})", width - 1)
+    lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
+    lines += textwrap.wrap(teach.why(found), width - 1)
+    lines.append("Move by move, with the games it wins against a novice (the book playing on):")
+    entries = [
+        f"{hint.cell + 1}: {hint.words} ({teach.percent(hint.chances.novice)})"
+        + (f" {teach.BOOK_MARK}" if hint.book else "")
+        for hint in found
+    ]
+    lines.append(wrap_entries(entries, paint, list(kinds.values()), width - 1))
+    return "\n".join(lines)
 
 
 def run_session(
@@ -88,7 +101,7 @@ def run_session(
         outcome = outcome_for(game, human)
         tally.add(outcome)
         write(grid(game.board, book.rules, paint))
-        write(result_line(game, human))
+        write(paint(result_line(game, human), outcome))  # green, grey or red, as the page
         write(f"Tally: {tally}.")
         while True:
             answer = read_line("Play again? [y] same sides, [s] swap sides, [n] no: ")

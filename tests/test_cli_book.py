@@ -62,10 +62,32 @@ def test_query_readable_in_the_boards_own_orientation() -> None:
     assert "optimal moves" in out
 
 
+def test_query_readable_numbers_cells_from_1_as_people_do() -> None:
+    # X X .
+    # O O .      X to move wins at cell 3 (1-9), which the book calls 2 (0-8)
+    # . . .
+    code, out = run("query", "XX.OO....")
+    assert code == 0, out
+    assert out.splitlines()[:5] == [" X | X | 3", "---+---+---", " O | O | 6", "---+---+---", " 7 | 8 | 9"]
+    assert "cells are numbered 1-9 in reading order" in out
+    assert "optimal moves, trap order (best first): 3\n" in out
+    moves = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  ")]
+    assert moves == ["3", "6", "7", "8", "9"]
+    assert "  3: win in 1" in out
+
+
+def test_query_help_says_which_numbering_each_answer_uses() -> None:
+    _, out = run("query", "--help")
+    text = " ".join(out.split())
+    assert "numbers the cells from 1 in reading order (1-9)" in text
+    assert '"cells_from": 0' in text
+
+
 def test_query_json_is_mapped_to_the_given_orientation() -> None:
     code, out = run("query", "--json", "XX.OO....")
     assert code == 0, out
     answer = json.loads(out)
+    assert answer["cells_from"] == 0  # the book's numbering, said in the answer
     assert answer["value"] == "win" and answer["plies"] == 1
     assert answer["optimal"] == [2]
     assert answer["moves"]["2"] == {"plies": 1, "score": 9, "value": "win"}

@@ -65,6 +65,7 @@ def test_scripted_json_transcript(book: Book) -> None:
     assert code == 0, out
     transcript = json.loads(out)
     assert transcript["seed"] == 5 and transcript["human"] == "X" and transcript["level"] == "perfect"
+    assert transcript["cells_from"] == 1  # as typed, and said so
     assert [m["cell"] for m in transcript["moves"] if m["by"] == "human"] == moves
     assert transcript["result"] in ("draw", "O wins")
     assert transcript["outcome"] in ("draw", "loss")
@@ -269,6 +270,12 @@ def test_every_level_plays(level: str) -> None:
     assert "Result:" in out
 
 
+def test_the_result_is_in_the_outcome_colour(book: Book) -> None:
+    moves = finishing_moves(book, 2)  # the lowest free cell each time: the computer wins
+    _, out = play("\n".join(map(str, moves)) + "\nn\n", "--color")
+    assert "\x1b[31mResult: O wins" in out  # red, as the page shows a loss
+
+
 def test_colour_only_when_asked_or_on_a_terminal() -> None:
     _, plain_out = play("q\n")
     assert "\x1b[" not in plain_out
@@ -330,6 +337,89 @@ def test_help_and_version() -> None:
     assert code == 0 and "ttt-play" in out
 
 
+def test_help_stands_on_its_own() -> None:
+    """A pip user has no README: the cells, the keys, the hint, the levels, scripts and watching."""
+    _, out = invoke(["--help"])
+    assert "1 | 2 | 3\n      4 | 5 | 6\n      7 | 8 | 9" in out  # the numbering, drawn
+    for words in (
+        "arrows move the highlight and Enter",
+        "h shows or hides the hint",
+        "u undoes your last move",
+        "q quits",
+        "--plain",
+        "W win, D draw,",
+        "* marks the book's own move",
+        "--moves 5,1,9 plays your moves",
+        "echo 5 1 9 | ttt-play",
+        "--watch: the computer plays itself",
+        "0.8 on a",
+        "Exit status: 0",
+        "130 Ctrl-C",
+    ):
+        assert words in " ".join(out.split()) or words in out, words
+    for level, what in (
+        ("perfect", "never loses"),
+        ("hard", "4 plies"),
+        ("medium", "2 plies"),
+        ("easy", "random"),
+    ):
+        line = next(line for line in out.splitlines() if line.strip().startswith(level + " "))
+        assert what in line, line
+
+
+def test_watch_pauses_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from player import cli, watch
+
+    slept: list[float] = []
+    monkeypatch.setattr(watch.time, "sleep", slept.append)
+    code, _ = invoke(["--watch", "--seed", "1"])  # standard output is not a terminal here
+    assert code == 0 and slept == []
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert cli.watch_delay(None, Terminal()) == cli.WATCH_DELAY == 0.8
+    assert cli.watch_delay(None, io.StringIO()) == 0
+    assert cli.watch_delay(0.25, Terminal()) == 0.25
+    assert cli.watch_delay(0.0, Terminal()) == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "words"),
+    [
+        (["--plain", "--moves", "5"], None, "--plain does nothing with --moves"),
+        (["--plain", "--watch"], None, "--plain does nothing with --watch"),
+        (["--plain"], "5\n", "--plain does nothing when the moves are read from standard input"),
+    ],
+)
+def test_plain_is_refused_where_no_game_is_prompted(args: list[str], stdin: str | None, words: str) -> None:
+    code, out = invoke(args, stdin=stdin)
+    assert code == 2 and words in out
+
+
+def test_the_screen_needs_two_terminals_and_a_real_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from player.cli import screen_possible
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("TERM", "xterm")
+    assert screen_possible(Terminal(), Terminal())
+    assert not screen_possible(io.StringIO(), Terminal())  # moves piped in
+    assert not screen_possible(Terminal(), io.StringIO())  # output piped away
+    for term in ("dumb", ""):
+        monkeypatch.setenv("TERM", term)
+        assert not screen_possible(Terminal(), Terminal())
+    monkeypatch.delenv("TERM")
+    assert not screen_possible(Terminal(), Terminal())
+
+
 # ---------------------------------------------------------------- as a process
 
 
@@ -363,18 +453,19 @@ def test_an_illegal_script_is_one_usage_error_and_the_game_is_played_once() -> N
     assert process.stdout == ""
 
 
-def test_a_scripted_game_never_loads_the_generator(book: Book) -> None:
+def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None:
     moves = ",".join(map(str, finishing_moves(book, 9)))
     code = (
         "import sys\n"
         f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '9']\n"
         "from player.cli import run\n"
         "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] == 'generator'))\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('generator', 'curses')"
+        " or m in ('player.tui', 'player.hints', 'fractions')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout
-    assert out.stdout.strip().endswith("LOADED []")
+    assert out.stdout.strip().endswith("LOADED []")  # nor curses, the screen, or the hint's fractions
 
 
 def test_the_readmes_scripted_examples_work() -> None:

@@ -176,7 +176,7 @@ def test_an_update_keeps_the_mode_and_follows_a_link(tmp_path: Path) -> None:
 
 
 def fake_table(changing: Path | None = None) -> object:
-    def table(book: object) -> str:
+    def table(book: object, *args: object, **kwargs: object) -> str:
         if changing is not None:
             changing.write_bytes(changing.read_bytes() + b"an edit made meanwhile\n")
         return f"{START}\nnew table\n{END}"

@@ -1,4 +1,6 @@
-"""The game in a real pseudo-terminal: typing moves, a hint, an undo, bad input, Ctrl-D, Ctrl-C."""
+"""The line mode in a real pseudo-terminal (``--plain``, ``TERM=dumb``, a terminal too small for
+the screen): typing moves, a hint, an undo, bad input, Ctrl-D, Ctrl-C. The game screen has its
+own real-terminal test, tests/test_tui.py."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
+def spawn(
+    *args: str, colour: bool = False, term: str = "xterm", size: tuple[int, int] = (40, 100)
+) -> pexpect.spawn:
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["PYTHONPATH"] = str(ROOT)
-    env["TERM"] = "xterm"
+    env["TERM"] = term
     if not colour:
         env["NO_COLOR"] = "1"
     code = "import sys; from player.cli import run; run()"
@@ -27,12 +31,12 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
         encoding="utf-8",
         timeout=20,
     )
-    child.setwinsize(40, 100)
+    child.setwinsize(*size)
     return child
 
 
 def test_a_game_typed_at_a_terminal() -> None:
-    child = spawn()
+    child = spawn("--plain")
     child.expect_exact("Your move (X)")
     child.sendline("abc")
     child.expect_exact("'abc' is not a cell number")
@@ -58,7 +62,7 @@ def test_a_game_typed_at_a_terminal() -> None:
 
 
 def test_colour_on_a_terminal() -> None:
-    child = spawn(colour=True)
+    child = spawn("--plain", colour=True)
     child.expect_exact("Your move")
     assert "\x1b[" in (child.before or "")
     child.sendline("q")
@@ -70,8 +74,9 @@ def test_colour_on_a_terminal() -> None:
     [("ctrl-d", "End of input.", 0), ("ctrl-c", "Interrupted.", 130)],
 )
 def test_ending_at_the_prompt(key: str, message: str, status: int) -> None:
-    """Ctrl-D ends cleanly with status 0, Ctrl-C with status 130; never a traceback."""
-    child = spawn()
+    """Ctrl-D ends cleanly with status 0, Ctrl-C with status 130; never a traceback. (TERM=dumb:
+    the line mode without --plain.)"""
+    child = spawn(term="dumb")
     child.expect_exact("Your move (X)")
     if key == "ctrl-d":
         child.sendeof()
@@ -82,3 +87,14 @@ def test_ending_at_the_prompt(key: str, message: str, status: int) -> None:
     child.close()
     assert child.exitstatus == status
     assert "Traceback" not in (child.before or "")
+
+
+def test_a_terminal_too_small_for_the_screen_plays_line_by_line() -> None:
+    child = spawn(size=(8, 28))
+    child.expect_exact("Playing line by line: the terminal is 28x8; the game screen needs at least")
+    child.expect_exact("Your move (X) [")
+    child.sendline("q")
+    child.expect_exact("Goodbye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -1,0 +1,134 @@
+"""Hints that teach: every free cell's outcome, the move the book would play, and why.
+
+Pure functions over a ``Game``: the line mode (``player.session``) and the screen
+(``player.screen_session``) show the same hint. Cells are the book's (0 up); the text shows them
+as people number them (1 up). The "why" compares the book's move with the others by the two
+numbers the book ranks its optimal moves by (``player.novice``): first the chance of winning
+against a novice, then against a random player.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from player.game import Game
+from player.novice import Chances, win_chances
+from player.rules import Cell
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+WIN, DRAW, LOSS = "win", "draw", "loss"
+KINDS = {1: WIN, 0: DRAW, -1: LOSS}
+BOOK_MARK = "*"
+LEGEND = "W win, D draw, L loss with best play; * the book's move"
+PLIES_NOTE = "the number after W or L: plies to the end, both players' moves counted, this one included"
+
+
+class MoveHint(NamedTuple):
+    """One free cell as the hint shows it."""
+
+    cell: Cell
+    value: int  # +1 win, 0 draw, -1 loss for the side to move, with best play after it
+    plies: int
+    chances: Chances  # of winning, playing the book's moves after this one
+    book: bool  # a move of the book's top tier: what the perfect level would play here
+
+    @property
+    def kind(self) -> str:
+        return KINDS[self.value]
+
+    @property
+    def label(self) -> str:
+        """``W3``, ``D``, ``L4``, with ``*`` after the book's move: short enough for a cell."""
+        text = "D" if self.value == 0 else f"{'W' if self.value > 0 else 'L'}{self.plies}"
+        return text + (BOOK_MARK if self.book else "")
+
+    @property
+    def words(self) -> str:
+        """``win in 3``, ``draw``, ``loss in 4``."""
+        return DRAW if self.value == 0 else f"{self.kind} in {self.plies}"
+
+
+def move_hints(game: Game) -> list[MoveHint]:
+    """Every free cell's hint, in cell order; empty when the game is over."""
+    if game.is_over:
+        return []
+    evaluation = game.book.evaluate(game.board, first=game.first)
+    chances = win_chances(game.book, game.board, first=game.first)
+    top = set(evaluation.tiers[0])
+    return [MoveHint(cell, *evaluation.outcome(cell), chances[cell], cell in top) for cell in sorted(chances)]
+
+
+def shows_plies(hints: list[MoveHint]) -> bool:
+    """Whether any label carries a number of plies (so the note about plies is wanted)."""
+    return any(hint.value != 0 for hint in hints)
+
+
+def cells(numbers: list[Cell]) -> str:
+    """``5``, ``1 and 9``, ``1, 3 and 7``: cells as people number them."""
+    shown = [str(cell + 1) for cell in sorted(numbers)]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+
+
+def percent(chance: Fraction, *others: Fraction) -> str:
+    """``61%``, with as many decimals (up to two) as it takes to differ from ``others``."""
+    for places in (0, 1, 2):
+        text = f"{float(chance) * 100:.{places}f}"
+        if all(f"{float(other) * 100:.{places}f}" != text for other in others if other != chance):
+            return text + "%"
+    return f"{float(chance) * 100:.2f}%"
+
+
+def why(hints: list[MoveHint]) -> str:
+    """One sentence: what the book's move does, and what it does better than the others."""
+    if not hints:
+        return ""
+    book = [h for h in hints if h.book]
+    best = book[0]
+    named = cells([h.cell for h in book])
+    verb = "" if len(book) > 1 else "s"
+    same = [h for h in hints if h.value == best.value and not h.book]
+    if best.value > 0:
+        if best.plies == 1:
+            return f"{named} win{verb} at once."
+        slower = [h for h in same if h.plies > best.plies]
+        tail = "; the other wins take longer" if slower else ""
+        return f"{named} win{verb} in {best.plies} plies against any defence{tail}."
+    novice = best.chances.novice
+    if best.value == 0:
+        if not same:
+            only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
+            gain = f"; {'it wins' if len(book) == 1 else 'they win'} {_against_novice(novice)}"
+            return f"{named} {only} the draw{gain if novice else ''}."
+        start = f"{named} keep{verb} the draw"
+        rival = max(h.chances for h in same)
+        draws = f"the other draw{'s' if len(same) > 1 else ''}"
+        if rival.novice < novice:
+            return (
+                f"{start}, and win{verb} {_against_novice(novice, rival.novice)}, "
+                f"against {_at_most(same)}{percent(rival.novice, novice)} for {draws}."
+            )
+        random = f"{percent(best.chances.random, rival.random)} of games against a random player"
+        than = f"against {_at_most(same, 'random')}{percent(rival.random, best.chances.random)} for {draws}"
+        if not novice:  # then no other draw beats a novice either
+            return f"{start}, and win{verb} {random}, {than} (no draw here beats a novice)."
+        tied = [h.cell for h in same if h.chances.novice == novice]
+        return (
+            f"{start}, and win{verb} {_against_novice(novice)} (as {cells(tied)} "
+            f"do{'es' if len(tied) == 1 else ''}) and {random}, {than}."
+        )
+    start = f"every move loses against best play; {named} hold{verb} out longest ({best.words})"
+    if novice:
+        return f"{start[0].upper()}{start[1:]}, and win{verb} {_against_novice(novice)}."
+    return f"{start[0].upper()}{start[1:]}."
+
+
+def _against_novice(chance: Fraction, *others: Fraction) -> str:
+    return f"{percent(chance, *others)} of games against a novice"
+
+
+def _at_most(rivals: list[MoveHint], opponent: str = "novice") -> str:
+    """``at most `` when the rivals' chances against ``opponent`` differ."""
+    return "at most " if len({getattr(h.chances, opponent) for h in rivals}) > 1 else ""

@@ -1,0 +1,281 @@
+"""The full-screen game as a pure state machine: named keys in, a ``View`` out.
+
+No terminal library here: ``player.tui`` reads keys with curses, names them (``up``, ``enter``,
+``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.layout`` of the
+``view()``. A test drives the whole game in process with the same names.
+
+Keys while playing: arrows move the highlighted cell, Enter (or space) plays it; ``1``-``9``
+play a cell directly; ``h`` turns the hint on or off; ``u`` undoes the last move and the
+reply; ``?`` shows the help; ``q`` (or Ctrl-D) quits. When a game is over: ``y`` or Enter plays
+again, ``s`` swaps sides, ``n`` or ``q`` quits. Every text is ASCII, so any terminal shows it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from player.board import EMPTY, other, winning_lines
+from player.book import Book
+from player.game import Game
+from player.levels import check_level
+from player.rules import Cell
+from player.script import outcome_for
+from player.session import Tally
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+
+    from player.hints import MoveHint
+
+MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+QUIT_KEYS = ("q", "ctrl-d")
+HELP = (
+    "How to play",
+    "",
+    "Make three in a row, across, down or diagonally. The cells are numbered",
+    "like a phone keypad read from the top: 1 2 3 / 4 5 6 / 7 8 9.",
+    "",
+    "  arrows   move the highlighted cell; Enter or space plays it",
+    "  1-9      play that cell",
+    "  h        hint on/off: every free cell's outcome with best play",
+    "           (W win, D draw, L loss, in n plies), the book's move",
+    "           marked *, and why the book prefers it",
+    "  u        undo your last move and the computer's reply",
+    "  ?        this help",
+    "  q        quit (Ctrl-C too)",
+    "",
+    "The computer's last move is shown in [brackets]; at the end the",
+    "winning line is shown *like this*.",
+    "",
+    "Press any key to go back to the game.",
+)
+
+
+class Line(NamedTuple):
+    """One line of text below the board; ``kind`` says how to show it, ``keep`` how much it
+    matters when the terminal is too short for every line (lower goes first)."""
+
+    text: str
+    kind: str
+    keep: int
+
+
+class CellView(NamedTuple):
+    """One cell as it is to be drawn."""
+
+    text: str  # X, O, the cell's number, or a hint label (W3, D*, L4)
+    kind: str  # X, O, free, or win / draw / loss (a hint, or the winning line's colour)
+    cursor: bool  # the highlighted cell that Enter plays
+    last: bool  # the computer's last move
+    winning: bool  # on the winning line, once the game is over
+    book: bool  # the book's own move, in a hint
+
+
+class View(NamedTuple):
+    """Everything the screen shows."""
+
+    title: str
+    rows: int
+    cols: int
+    cells: tuple[CellView, ...]
+    lines: tuple[Line, ...]
+    help: tuple[str, ...]  # when not empty, the help page is shown instead of the game
+
+
+class ScreenSession:
+    """Games of one session on the screen, the tally across them, and what is shown."""
+
+    def __init__(
+        self,
+        book: Book,
+        *,
+        human: str,
+        first: str,
+        level: str,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.book = book
+        self.rules = book.rules
+        self.human = human
+        self.first = first
+        self.level = check_level(level)
+        self.rng = rng
+        self.tally = Tally()
+        self.cursor = (self.rules.rows // 2) * self.rules.cols + self.rules.cols // 2
+        self.hints_on = False
+        self.help_shown = False
+        self.message: list[Line] = []
+        self.game = self._new_game()
+
+    # ------------------------------------------------------------------ keys
+
+    def press(self, key: str) -> bool:
+        """Act on one named key; False once the player has quit."""
+        if self.help_shown:  # any key closes the help
+            self.help_shown = False
+            return key != "ctrl-d"
+        if key == "resize":
+            return True
+        if key == "?":
+            self.help_shown = True
+            return True
+        if self.game.is_over:
+            return self._after_game(key)
+        self.message = []
+        if key in QUIT_KEYS:
+            return False
+        if key in MOVES:
+            self._move_cursor(*MOVES[key])
+        elif key == "enter":
+            self._play(self.cursor)
+        elif key.isdigit() and key.isascii() and len(key) == 1:
+            self._play_number(int(key))
+        elif key == "h":
+            self.hints_on = not self.hints_on
+            self._say("Hints on: h again turns them off." if self.hints_on else "Hints off.")
+        elif key == "u":
+            self._undo()
+        elif key != "esc":
+            self._say(f"{_shown(key)} does nothing here: 1-{min(self.rules.cells, 9)} or arrows, ? for help.")
+        return True
+
+    def _after_game(self, key: str) -> bool:
+        if key in ("y", "enter"):
+            self.message = []
+            self.game = self._new_game()
+        elif key == "s":
+            self.message = []
+            self.human = other(self.human)
+            self.game = self._new_game()
+        elif key in (*QUIT_KEYS, "n", "esc"):
+            return False
+        return True
+
+    def _move_cursor(self, rows: int, cols: int) -> None:
+        """Move the highlight, wrapping around the board's edges."""
+        r, c = divmod(self.cursor, self.rules.cols)
+        self.cursor = ((r + rows) % self.rules.rows) * self.rules.cols + (c + cols) % self.rules.cols
+
+    def _play_number(self, number: int) -> None:
+        if not 1 <= number <= self.rules.cells:
+            self._say(f"There is no cell {number}: use 1 to {self.rules.cells}.")
+            return
+        self.cursor = number - 1
+        self._play(number - 1)
+
+    def _play(self, cell: Cell) -> None:
+        taken = self.game.board[cell]
+        if taken != EMPTY:
+            free = " ".join(str(c + 1) for c in self.game.free_cells())
+            self._say(f"Cell {cell + 1} is taken by {taken}; free cells: {free}.", "warn")
+            return
+        self.game.play(cell)
+        self._computer_moves()
+
+    def _undo(self) -> None:
+        undone = self.game.undo()
+        if not undone:
+            self._say("Nothing to undo yet.")
+            return
+        self._say("Undone: " + ", ".join(f"{mark} at {cell + 1}" for mark, cell in undone) + ".")
+
+    # ------------------------------------------------------------------ games
+
+    def _new_game(self) -> Game:
+        game = Game(self.book, first=self.first, levels={other(self.human): self.level}, rng=self.rng)
+        self.game = game
+        self._say(f"New game: you are {self.human}; {self.first} moves first.")
+        self._computer_moves()
+        return game
+
+    def _computer_moves(self) -> None:
+        game = self.game
+        while game.computer_to_move:
+            mark = game.turn
+            cell = game.computer_move()
+            self._say(f"The computer ({mark}) played {cell + 1}.")
+        if game.is_over:
+            outcome = outcome_for(game, self.human)
+            self.tally.add(outcome)
+            won = game.winner
+            text = {
+                "win": f"{won} wins: you win!",
+                "loss": f"{won} wins: the computer wins.",
+                "draw": "A draw.",
+            }[outcome]
+            self._say(text, outcome)
+
+    def _say(self, text: str, kind: str = "message") -> None:
+        self.message.append(Line(text, kind, 4 if kind in ("win", "loss", "draw") else 2))
+
+    # ------------------------------------------------------------------ what is shown
+
+    def view(self) -> View:
+        """What the screen shows now."""
+        game = self.game
+        title = (
+            f"Tic-tac-toe: you are {self.human}, the computer {other(self.human)} ({self.level}); "
+            f"{self.first} moves first"
+        )
+        if self.help_shown:
+            return View(title, self.rules.rows, self.rules.cols, (), (), HELP)
+        hints = self._hints()
+        last = game.moves[-1][1] if game.moves and game.moves[-1][0] != self.human else None
+        owner = game.winner
+        on_line = {cell for line in winning_lines(self.rules, game.board) for cell in line}
+        result_kind = "win" if owner == self.human else "loss"
+        cells = []
+        for cell, mark in enumerate(game.board):
+            hint = hints.get(cell)
+            if mark != EMPTY:
+                text, kind = mark, (result_kind if cell in on_line else mark)
+            elif hint is not None:
+                text, kind = hint.label, hint.kind
+            else:
+                text, kind = str(cell + 1), "free"
+            cells.append(
+                CellView(
+                    text=text,
+                    kind=kind,
+                    cursor=cell == self.cursor and not game.is_over,
+                    last=cell == last,
+                    winning=cell in on_line,
+                    book=hint is not None and hint.book,
+                )
+            )
+        return View(title, self.rules.rows, self.rules.cols, tuple(cells), tuple(self._lines(hints)), ())
+
+    def _hints(self) -> dict[Cell, MoveHint]:
+        if not self.hints_on or self.game.is_over:
+            return {}
+        from player.hints import move_hints  # exact fractions: only once a hint is asked for
+
+        return {hint.cell: hint for hint in move_hints(self.game)}
+
+    def _lines(self, hints: dict[Cell, MoveHint]) -> list[Line]:
+        lines = list(self.message)
+        if hints:
+            from player import hints as teach
+
+            found = list(hints.values())
+            lines.append(Line(teach.why(found), "why", 3))
+            note = f" ({teach.PLIES_NOTE})" if teach.shows_plies(found) else ""
+            lines.append(Line(teach.LEGEND + note, "legend", 1))
+        if self.game.is_over:
+            prompt = "Play again? y (or Enter) same sides, s swap sides, n quit"
+        else:
+            prompt = (
+                f"Your move ({self.game.turn}): arrows and Enter, or 1-{min(self.rules.cells, 9)}; "
+                f"h hint, u undo, ? help, q quit"
+            )
+        lines.append(Line(prompt, "prompt", 5))
+        lines.append(Line(f"Tally: {self.tally}", "tally", 0))
+        return lines
+
+
+def _shown(key: str) -> str:
+    """A key's name as a message shows it."""
+    if len(key) == 1 and key.isprintable():
+        return f"The key {key!r}"
+    return f"The key {key}"

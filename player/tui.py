@@ -1,0 +1,201 @@
+"""The full-screen game on a terminal, drawn with the standard library's ``curses``.
+
+A thin layer: keys are named for ``player.screen_session`` (the game and what is shown) and
+``player.layout`` (where) decides every span; this module only reads keys, paints spans and
+restores the terminal, whatever happens (``curses.wrapper``: on Ctrl-C the terminal is put back
+before ``player.console`` reports status 130).
+
+Why curses: start-up cost. Cumulative import time (``python -X importtime -c "import NAME"``,
+CPython 3.11, median of 7, two runs on this project's 2-core machine under load): curses
+1-2 ms; asciimatics 62-110 ms; blessed 160-250 ms; urwid 200-510 ms; prompt_toolkit 220-350
+ms; textual 300-890 ms (click, which every run imports anyway, 50 ms). Nothing here needs
+more than curses offers. It is imported only by this module, and this module only when a game
+is played on a terminal, so a scripted game (``--moves``, piped moves) or ``--plain`` never
+loads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+import os
+import sys
+import textwrap
+
+from player.console import OutputProblem
+from player.layout import MIN_COLS, MIN_ROWS, Span, layout, too_small
+from player.screen_session import QUIT_KEYS, ScreenSession
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
+
+    from player.book import Book
+    from player.session import Tally
+
+SPECIAL_KEYS = {
+    curses.KEY_UP: "up",
+    curses.KEY_DOWN: "down",
+    curses.KEY_LEFT: "left",
+    curses.KEY_RIGHT: "right",
+    curses.KEY_ENTER: "enter",
+    curses.KEY_RESIZE: "resize",
+}
+CHARACTER_KEYS = {"\n": "enter", "\r": "enter", " ": "enter", "\x04": "ctrl-d", "\x1b": "esc"}
+#: Arrow keys as terminals send them outside keypad mode (curses knows only the terminfo ones:
+#: a terminal that ignores the switch to keypad mode sends these).
+ESCAPED_KEYS = {"[A": "up", "[B": "down", "[C": "right", "[D": "left", "OA": "up", "OB": "down"}
+ESCAPED_KEYS |= {"OC": "right", "OD": "left", "OM": "enter"}
+#: Box-drawing characters for the board's grid, where the terminal's encoding has them (the
+#: layout writes ASCII). Not curses' ACS characters: a terminal that mistakes its TERM shows
+#: those as letters (``x``, ``q``, ``n``).
+BOX = str.maketrans({"|": "\u2502", "-": "\u2500", "+": "\u253c"})
+
+
+def unusable() -> str | None:
+    """Why the game screen cannot be used on this terminal, or None if it can."""
+    fd = sys.stdout.fileno()
+    try:
+        size = os.get_terminal_size(fd)
+    except OSError:
+        return "the terminal's size is unknown"
+    if too_small(size.lines, size.columns):
+        return (
+            f"the terminal is {size.columns}x{size.lines}; the game screen needs at least "
+            f"{MIN_COLS}x{MIN_ROWS}"
+        )
+    try:
+        curses.setupterm(None, fd)
+    except curses.error:
+        return f"curses does not know this terminal (TERM={os.environ.get('TERM', '')!r})"
+    return None
+
+
+def play(book: Book, *, human: str, first: str, level: str, rng: random.Random | None, colour: bool) -> Tally:
+    """Play games on the screen until the player quits; returns the tally. Call ``unusable``
+    first."""
+    session = ScreenSession(book, human=human, first=first, level=level, rng=rng)
+    os.environ.setdefault("ESCDELAY", "25")  # Esc alone answers at once, not after a second
+    sys.stdout.flush()
+    try:
+        curses.wrapper(_loop, session, colour)
+    except curses.error as error:  # the terminal failed under the game: one line, status 4
+        raise OutputProblem(
+            f"the game screen failed ({error or 'curses error'}); ttt-play --plain plays line by line"
+        ) from None
+    return session.tally
+
+
+def key_name(key: str | int) -> str | None:
+    """The session's name for a key from ``get_wch``; None for a key the game ignores."""
+    if isinstance(key, int):
+        return SPECIAL_KEYS.get(key)
+    return CHARACTER_KEYS.get(key, key.lower())
+
+
+def _loop(screen: curses.window, session: ScreenSession, colour: bool) -> None:
+    styles = _styles(colour)
+    box = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"
+    with contextlib.suppress(curses.error):
+        curses.curs_set(0)
+    screen.keypad(True)
+    while True:
+        drawn = _draw(screen, session, styles, box)
+        name = key_name(screen.get_wch())
+        if name == "esc":
+            name = _escaped(screen)
+        if name is None or (not drawn and name not in (*QUIT_KEYS, "resize")):
+            continue  # nothing is played on a board the player cannot see
+        if not session.press(name):
+            return
+
+
+def _escaped(screen: curses.window) -> str:
+    """After Esc: the arrow key whose sequence follows at once, else ``esc``."""
+    sequence = ""
+    screen.nodelay(True)
+    try:
+        while len(sequence) < 2:
+            try:
+                key = screen.get_wch()
+            except curses.error:  # nothing more waiting: Esc alone
+                break
+            if not isinstance(key, str):
+                break
+            sequence += key
+    finally:
+        screen.nodelay(False)
+    return ESCAPED_KEYS.get(sequence, "esc")
+
+
+def _draw(screen: curses.window, session: ScreenSession, styles: dict[str, int], box: bool) -> bool:
+    """Draw the session; False if the terminal is too small to show the game."""
+    screen.erase()
+    height, width = screen.getmaxyx()
+    spans = layout(session.view(), height, width)
+    if spans is None:
+        message = (
+            f"The terminal is {width}x{height}: too small for the game. Make it at least "
+            f"{MIN_COLS}x{MIN_ROWS}, or press q to quit."
+        )
+        for y, row in enumerate(textwrap.wrap(message, max(width - 1, 1))[:height]):
+            _put(screen, Span(y, 0, row, ("warn",)), styles)
+    else:
+        for span in spans:
+            if box and span.style == ("grid",):
+                span = span._replace(text=span.text.translate(BOX))
+            _put(screen, span, styles)
+    screen.refresh()
+    return spans is not None
+
+
+def _put(screen: curses.window, span: Span, styles: dict[str, int]) -> None:
+    attr = 0
+    for name in span.style:
+        attr |= styles.get(name, 0)
+    # curses refuses a write that ends in the bottom-right corner, after drawing it
+    with contextlib.suppress(curses.error):
+        screen.addstr(span.y, span.x, span.text, attr)
+
+
+def _styles(colour: bool) -> dict[str, int]:
+    """Attributes by style name: bold, reverse and so on always; colours only if ``colour``
+    and the terminal has them (the page's green, grey and red for win, draw, loss)."""
+    bold = curses.A_BOLD
+    styles = {
+        "title": bold,
+        "X": bold,
+        "O": bold,
+        "free": curses.A_DIM,
+        "cursor": curses.A_REVERSE,
+        "last": bold | curses.A_UNDERLINE,
+        "winning": bold,
+        "book": bold | curses.A_UNDERLINE,
+        "win": bold,
+        "loss": bold,
+        "warn": bold,
+        "prompt": bold,
+        "legend": curses.A_DIM,
+    }
+    if not curses.has_colors():
+        return styles
+    background = -1  # the terminal's own colours, not curses' white on black
+    try:
+        curses.use_default_colors()
+    except curses.error:
+        background = curses.COLOR_BLACK
+    if not colour:
+        return styles
+    grey = 8 if curses.COLORS >= 16 else curses.COLOR_WHITE
+    foregrounds = {
+        "X": curses.COLOR_CYAN,
+        "O": curses.COLOR_YELLOW,
+        "win": curses.COLOR_GREEN,
+        "draw": grey,
+        "loss": curses.COLOR_RED,
+        "warn": curses.COLOR_YELLOW,
+    }
+    for number, (name, foreground) in enumerate(foregrounds.items(), 1):
+        curses.init_pair(number, foreground, background)
+        styles[name] = styles.get(name, 0) | curses.color_pair(number)
+    return styles

@@ -1,0 +1,132 @@
+"""``ttt-book levels``: the aligned table and its legend, ``--markdown``, ``--update``, and the
+progress bar (only on a terminal). The rates themselves are proved in tests/test_levels.py; here
+they are stand-ins, so these tests cost no enumeration."""
+
+from __future__ import annotations
+
+import io
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator import levels_table
+from generator.cli import main as book_cli
+from generator.levels_table import END, MATCHES, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
+from player import console
+from player.book import Book
+from player.levels import LEVELS
+
+#: Stand-in rates, each one different so that a misplaced column shows: level i, opponent j,
+#: side k wins (i + 1) / (10 + 4j + 2k + 1), draws a 1/10, loses the rest.
+FAKE: Table = {}
+for i, level in enumerate(LEVELS):
+    for j, opponent in enumerate(OPPONENTS):
+        for k, side in enumerate(SIDES):
+            win = Fraction(i + 1, 10 + 4 * j + 2 * k + 1)
+            FAKE[(level, opponent, side)] = (win, Fraction(1, 10), 1 - win - Fraction(1, 10))
+
+
+def fake_rates(book: Book, *, advance: object = None) -> Table:
+    for _ in range(MATCHES):
+        if callable(advance):
+            advance()
+    return FAKE
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(book_cli, ["levels", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def test_the_plain_table_is_aligned_under_a_legend() -> None:
+    text = plain_table(FAKE)
+    lines = text.splitlines()
+    assert all(len(line) < 80 for line in lines)
+    legend = " ".join(lines[:6])
+    for words in (
+        "The computer's results",
+        "won / drawn / lost",
+        "moves first or second",
+        "random",
+        "novice",
+    ):
+        assert words in legend, words
+    header = next(line for line in lines if line.startswith("level"))
+    rows = lines[lines.index(header) + 1 :]
+    assert len(rows) == 2 * len(LEVELS)
+    # every number ends where its column's heading ends
+    ends = [m.end() for m in re.finditer(r"won|drawn|lost", header)]
+    for row in rows:
+        assert [m.end() for m in re.finditer(r"\d+\.\d\d", row)] == ends, row
+    for i, level in enumerate(LEVELS):
+        first, second = rows[2 * i], rows[2 * i + 1]
+        assert first.startswith(f"{level:<8} moves first") and second.startswith(" " * 9 + "moves second")
+        numbers = [float(n) for n in re.findall(r"\d+\.\d\d", first)]
+        assert numbers[0] == round(float(FAKE[(level, "random", "first")][0]) * 100, 2)
+        assert numbers[3] == round(float(FAKE[(level, "novice", "first")][0]) * 100, 2)
+
+
+def test_levels_prints_the_plain_table_and_markdown_on_request(
+    book: Book, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(levels_table, "level_rates", fake_rates)
+    code, out = run()
+    assert code == 0 and out == plain_table(FAKE) + "\n"
+    assert "|" not in out and "Enumerating" not in out  # no bar where standard error is no terminal
+    code, out = run("--markdown")
+    assert code == 0 and out == markdown_table(book, FAKE) + "\n"
+    assert out.startswith(START) and out.rstrip().endswith(END)
+
+
+def test_update_writes_the_markdown_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, book: Book) -> None:
+    monkeypatch.setattr(levels_table, "level_rates", fake_rates)
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# Title\n\n{START}\nold\n{END}\n")
+    code, out = run("--update", str(readme))
+    assert code == 0 and "updated the levels table" in out
+    assert readme.read_text() == f"# Title\n\n{markdown_table(book, FAKE)}\n"
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_shows_on_a_terminal_after_a_moment_and_is_erased(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = Terminal()
+    monkeypatch.setattr(console.sys, "stderr", stream)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    with console.progress(4, "Counting") as advance:
+        for _ in range(4):
+            advance()
+    shown = stream.getvalue()
+    assert "Counting" in shown and "100%" in shown
+    assert shown.endswith("\r\x1b[2K\x1b[?25h")  # erased, the cursor shown again
+
+
+def test_no_progress_for_quick_work_or_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = Terminal()
+    monkeypatch.setattr(console.sys, "stderr", stream)
+    with console.progress(4, "Counting") as advance:  # done well within PROGRESS_AFTER
+        advance()
+    assert stream.getvalue() == ""
+    piped = io.StringIO()
+    monkeypatch.setattr(console.sys, "stderr", piped)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    with console.progress(4, "Counting") as advance:
+        advance()
+    assert piped.getvalue() == ""
+
+
+def test_progress_is_erased_when_the_work_is_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = Terminal()
+    monkeypatch.setattr(console.sys, "stderr", stream)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    with pytest.raises(KeyboardInterrupt), console.progress(4, "Counting") as advance:
+        advance()
+        raise KeyboardInterrupt
+    assert stream.getvalue().endswith("\r\x1b[2K\x1b[?25h")

@@ -1,0 +1,211 @@
+"""The game screen in a real pseudo-terminal, read back through a terminal emulator (pyte).
+
+What a person sees, not what the program meant to print: arrow keys and Enter, a digit, the
+hint, an undo, a finished game with its winning line, colours, and Ctrl-C leaving the terminal
+as it was. The game's logic is tested in process (tests/test_screen_session.py); a few runs here
+prove the curses layer wires it up.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+
+from player.book import Book
+from player.script import play_script
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAY = "from player.cli import run; run()"
+ROWS, COLS = 24, 80
+
+
+class Terminal:
+    """A pseudo-terminal running a command, and the screen a terminal would show for it."""
+
+    def __init__(self, command: str, args: list[str], *, colour: bool = False, rows: int = ROWS) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TTT_BOOK")}
+        env.update(PYTHONPATH=str(ROOT), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        if not colour:
+            env["NO_COLOR"] = "1"
+        self.screen = pyte.Screen(COLS, rows)
+        self.stream = pyte.ByteStream(self.screen)
+        self.raw = b""
+        self.child = pexpect.spawn(command, args, env=env, cwd=str(ROOT), dimensions=(rows, COLS), timeout=20)
+
+    def pump(self, wait: float = 0.05) -> None:
+        try:
+            data = self.child.read_nonblocking(65536, timeout=wait)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            return
+        self.raw += data
+        self.stream.feed(data)
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, *texts: str, timeout: float = 15) -> str:
+        """The screen once it shows every one of ``texts``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.pump()
+            shown = self.text()
+            if all(text in shown for text in texts):
+                return shown
+            if time.monotonic() > deadline:
+                raise AssertionError(f"never showed {texts!r}; the screen:\n{shown}")
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            self.child.send(KEYS.get(key, key))
+            self.pump()
+
+    def row_of(self, text: str) -> int:
+        return next(y for y, line in enumerate(self.screen.display) if text in line)
+
+    def char_at(self, y: int, x: int) -> pyte.screens.Char:
+        return self.screen.buffer[y][x]
+
+    def finish(self) -> int:
+        self.child.expect(pexpect.EOF)
+        self.raw += self.child.before or b""
+        self.stream.feed(self.child.before or b"")
+        self.child.close()
+        assert self.child.exitstatus is not None
+        return self.child.exitstatus
+
+
+#: As an xterm sends them in keypad mode, which curses switches on; "left" as a terminal that
+#: ignores the switch would send it.
+KEYS = {"up": "\x1bOA", "down": "\x1bOB", "right": "\x1bOC", "left": "\x1b[D", "enter": "\r"}
+
+
+def game(*args: str, colour: bool = False) -> Terminal:
+    return Terminal(sys.executable, ["-c", PLAY, "--seed", "2", *args], colour=colour)
+
+
+def cell_text(shown: str, number: int) -> str:
+    """What the board shows in cell ``number`` (1-9) of a 24x80 screen's big cells."""
+    lines = shown.splitlines()
+    row, col = divmod(number - 1, 3)
+    line = lines[2 + row * 4 + 1]
+    return line[2 + col * 8 : 2 + col * 8 + 7].strip()
+
+
+def test_arrows_enter_digits_hint_and_undo() -> None:
+    term = game()  # NO_COLOR set
+    shown = term.wait_for("Your move (X): arrows and Enter", "Tally: you 0 won")
+    assert [cell_text(shown, n) for n in range(1, 10)] == [str(n) for n in range(1, 10)]
+    # The highlight starts on the centre: right, then Enter, plays cell 6.
+    centre = term.char_at(2 + 4 + 1, 2 + 8 + 3)
+    assert centre.data == "5" and centre.reverse
+    term.press("left", "right", "right", "enter")
+    shown = term.wait_for("The computer (O) played")
+    assert cell_text(shown, 6) == "X"
+    reply = int(shown.split("The computer (O) played ")[1][0])
+    assert cell_text(shown, reply) == "[O]"  # the computer's last move, marked
+    # A digit plays at once; the computer answers.
+    free = next(n for n in (1, 2, 3, 4, 7, 8, 9) if n != reply)
+    term.press(str(free))
+    shown = term.wait_for("The computer (O) played", "Your move (X)")
+    assert cell_text(shown, free) == "X"
+    # Undo takes back that move and the reply.
+    term.press("u")
+    shown = term.wait_for(f"Undone: X at {free}, O at")
+    assert cell_text(shown, free) == str(free)
+    assert cell_text(shown, reply) == "[O]"
+    # The hint: labels in the free cells, the book's move starred, one line of why.
+    term.press("h")
+    shown = term.wait_for("W win, D draw, L loss", "the book's move")
+    labels = [cell_text(shown, n) for n in range(1, 10) if n not in (6, reply)]
+    assert all(label.rstrip("*")[:1] in "WDL" for label in labels), labels
+    assert any(label.endswith("*") for label in labels), labels
+    assert "keep" in shown or "win" in shown
+    colours = {char.fg for line in term.screen.buffer.values() for char in line.values()}
+    assert colours <= {"default"}, colours  # NO_COLOR is set: bold, underline and reverse only
+    term.press("?")
+    term.wait_for("How to play", "Press any key")
+    term.press("x")
+    term.wait_for("Your move (X)")
+    term.press("q")
+    assert term.finish() == 0
+    assert "Goodbye. Tally: you 0 won, 0 drawn, 0 lost." in term.text()
+    assert b"Traceback" not in term.raw
+
+
+def losing_moves(book: Book) -> tuple[list[int], str]:
+    """Moves (1-9) of a game the human loses to the perfect level with seed 2: the lowest free
+    cell each time; and the final board."""
+    moves: list[int] = []
+    while True:
+        played = play_script(book, moves, rng=random.Random(2))
+        if played.is_over:
+            assert played.winner == "O", played.board
+            return moves, played.board
+        moves.append(played.free_cells()[0] + 1)
+
+
+def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
+    from player.board import winning_lines
+    from player.rules import STANDARD
+
+    moves, board = losing_moves(book)
+    term = game(colour=True)
+    term.wait_for("Your move (X)")
+    for number, move in enumerate(moves):
+        term.press(str(move))
+        if number < len(moves) - 1:
+            term.wait_for("Your move (X)")
+    shown = term.wait_for("O wins: the computer wins.", "Play again?", "Tally: you 0 won, 0 drawn, 1 lost")
+    line = {cell for found in winning_lines(STANDARD, board) for cell in found}
+    for cell in range(9):
+        expected = (
+            f"*{board[cell]}*" if cell in line else board[cell] if board[cell] != "." else str(cell + 1)
+        )
+        assert cell_text(shown, cell + 1) == expected, (cell, shown)
+    result_row = term.row_of("O wins: the computer wins.")
+    assert term.char_at(result_row, 2).fg == "red"
+    marked = next(iter(line))
+    row, col = divmod(marked, 3)
+    assert term.char_at(2 + row * 4 + 1, 2 + col * 8 + 3).fg == "red"  # the line in the result's colour
+    term.press("n")
+    assert term.finish() == 0
+    assert "Goodbye. Tally: you 0 won, 0 drawn, 1 lost." in term.text()
+
+
+def test_ctrl_c_restores_the_terminal_and_exits_130() -> None:
+    script = f'"{sys.executable}" -c "{PLAY}" --seed 2; echo "status=$?"; stty -a'
+    term = Terminal("bash", ["-c", script])
+    term.wait_for("Your move (X)")
+    term.press("5")
+    term.wait_for("The computer (O) played")
+    term.child.sendintr()
+    assert term.finish() == 0
+    shown = term.raw.decode("utf-8", "replace")
+    after = shown.split("Interrupted.")[-1]
+    assert "status=130" in after
+    settings = after.split()
+    assert "icanon" in settings and "echo" in settings  # not -icanon, -echo: the terminal is back
+    assert "Traceback" not in shown
+    assert b"\x1b[?1049l" in term.raw or b"\x1b[?47l" in term.raw  # left the game's screen
+
+
+def test_watch_waits_between_moves_on_a_terminal_only() -> None:
+    code = (
+        "import time, sys\n"
+        "slept = []\n"
+        "time.sleep = slept.append\n"
+        "from player.cli import run\n"
+        "try:\n    run(['--watch', '--seed', '1'])\n"
+        "except SystemExit:\n    pass\n"
+        "print('SLEPT', sorted(set(slept)), len(slept))\n"
+    )
+    term = Terminal(sys.executable, ["-c", code])
+    shown = term.wait_for("SLEPT")
+    assert "SLEPT [0.8] 9" in shown
+    term.finish()
