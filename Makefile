@@ -60,9 +60,9 @@ bench-record: $(STAMP)
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
 
-web: $(RUNTIME)
-	@echo "Open http://127.0.0.1:8000/web/ (Ctrl-C to stop)"
-	$(BIN)/python -m http.server --bind 127.0.0.1 8000
+# The page and the book only (not the repository), on port 8000 or a free one; standard library only.
+web:
+	$(PYTHON) web/serve.py
 
 test-browser: $(STAMP)
 	bash web/setup-browser.sh $(BIN)
