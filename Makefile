@@ -64,8 +64,10 @@ fuzz: $(STAMP)
 web:
 	$(PYTHON) web/serve.py
 
+# npm ci installs the test-only axe-core (web/package.json) into web/node_modules.
 test-browser: $(STAMP)
 	bash web/setup-browser.sh $(BIN)
+	npm ci --prefix web --no-audit --no-fund --loglevel=error
 	$(BIN)/python -m pytest -p no:cacheprovider web/test_browser.py
 
 clean:

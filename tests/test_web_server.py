@@ -78,6 +78,7 @@ def get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
         ("/web/", "web/index.html", "text/html; charset=utf-8"),
         ("/web/index.html", "web/index.html", "text/html; charset=utf-8"),
         ("/web/app.js?seed=7", "web/app.js", "text/javascript; charset=utf-8"),
+        ("/web/analysis.js", "web/analysis.js", "text/javascript; charset=utf-8"),
         ("/web/style.css", "web/style.css", "text/css; charset=utf-8"),
         ("/web/favicon.svg", "web/favicon.svg", "image/svg+xml"),
         ("/favicon.ico", "web/favicon.svg", "image/svg+xml"),
