@@ -29,6 +29,7 @@ from playwright.sync_api import Browser, Page, Route, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 import oracle  # noqa: E402  (the tests' independent minimax: no symmetry, no book)
+from test_readme import blocks, expected_lines  # noqa: E402  (the README's code blocks)
 
 SHOTS = Path(tempfile.gettempdir()) / "tictactoe-book-web"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -425,6 +426,20 @@ def test_a_broken_book_shows_a_clear_error(browser: Browser, server: str) -> Non
     assert "not valid JSON" in error.inner_text()
     assert not page.locator("#game").is_visible()
     context.close()
+
+
+def test_the_readmes_browser_example_runs_in_the_page(page: Page) -> None:
+    """The README's browser example (the js block that fetches), as a module script of the page."""
+    (block,) = [b for b in blocks("js") if "fetch(" in b.text]
+    expected = expected_lines(block)
+    printed: list[str] = []
+    page.on("console", lambda message: printed.append(message.text))
+    page.add_script_tag(content=block.text, type="module")
+    for _ in range(100):
+        if len(printed) >= len(expected):
+            break
+        page.wait_for_timeout(50)
+    assert printed == expected
 
 
 def png_pixels(data: bytes) -> bytes:
