@@ -337,7 +337,7 @@ function onKey(event) {
     return;
   }
   if (event.key === '0') {
-    refuse('There is no cell 0: the cells are 1 to 9, in reading order (1 2 3 / 4 5 6 / 7 8 9).');
+    refuse('There is no cell 0: the cells are 1 to 9.');
   } else if (/^[1-9]$/.test(event.key)) {
     const cell = Number(event.key) - 1;
     tryCell(cell);
