@@ -64,12 +64,14 @@ bench-record: $(STAMP)
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
 
-web: $(RUNTIME)
-	@echo "Open http://127.0.0.1:8000/web/ (Ctrl-C to stop)"
-	$(BIN)/python -m http.server --bind 127.0.0.1 8000
+# The page and the book only (not the repository), on port 8000 or a free one; standard library only.
+web:
+	$(PYTHON) web/serve.py
 
+# npm ci installs the test-only axe-core (web/package.json) into web/node_modules.
 test-browser: $(STAMP)
 	bash web/setup-browser.sh $(BIN)
+	npm ci --prefix web --no-audit --no-fund --loglevel=error
 	$(BIN)/python -m pytest -p no:cacheprovider web/test_browser.py
 
 clean:

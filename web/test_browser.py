@@ -1,26 +1,38 @@
 """The web page in headless Chromium (Debian's), driven by Playwright for Python.
 
-Run by ``make test-browser`` (and .ci/run). Serves the repository on a free localhost port,
-plays full games by clicking, and checks hints, undo, keyboard play, a broken book and a
-screenshot.
+Run by ``make test-browser`` (and .ci/run), which also installs axe-core from npm into
+web/node_modules for the accessibility checks. Serves the page with the server ``make web``
+runs (web/serve.py) on a free port, plays full games by clicking and typing, and checks hints,
+undo, the analysis view against the tests' independent minimax, axe-core in the light and the
+dark scheme, a phone's width, the message a page opened from disk shows, and a broken book.
+Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import http.server
 import random
+import re
 import shutil
-import threading
+import subprocess
+import sys
+import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "test-results"
+sys.path.insert(0, str(ROOT / "tests"))
+import oracle  # noqa: E402  (the tests' independent minimax: no symmetry, no book)
+from test_readme import blocks, expected_lines  # noqa: E402  (the README's code blocks)
+
+SHOTS = Path(tempfile.gettempdir()) / "tictactoe-book-web"
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--no-sandbox",  # as root
@@ -31,34 +43,26 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    """The repository as a static site, plus /__test__/broken.json: a damaged book."""
-
-    def do_GET(self) -> None:
-        if self.path.startswith("/__test__/broken.json"):
-            body = (ROOT / "book" / "tictactoe.json").read_bytes()[:4000]
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-            return
-        super().do_GET()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+PHONE = {"width": 375, "height": 667}
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(ROOT)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    """``make web``'s server (web/serve.py) on a port the system picks; yields its origin."""
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "web" / "serve.py"), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = re.search(r"http://[\d.]+:\d+", line)
+    assert found, line
+    yield found.group(0)
+    process.terminate()
+    process.wait(10)
+    process.stdout.close()
 
 
 @pytest.fixture(scope="module")
@@ -69,17 +73,25 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Browser, server: str) -> Iterator[Page]:
-    context = browser.new_context()
-    page = context.new_page()
+@contextlib.contextmanager
+def opened(browser: Browser, url: str, **context: Any) -> Iterator[Page]:
+    """The page at ``url`` in a new context (``context``: Playwright's options), once ready;
+    fails if the page raised an uncaught error."""
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{server}/web/?seed=7")
+    page.goto(url)
     page.wait_for_selector("body[data-ready]")
     yield page
-    context.close()
+    ctx.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    with opened(browser, f"{server}/web/?seed=7") as page:
+        yield page
 
 
 def board(page: Page) -> str:
@@ -109,6 +121,25 @@ def play_randomly(page: Page, rng: random.Random) -> str:
     return page.locator("#status").inner_text()
 
 
+def play_first_free(page: Page) -> None:
+    """Type the lowest free cell's number until the game ends: a naive player who loses."""
+    for _ in range(9):
+        if page.locator("#status").get_attribute("data-over") == "true":
+            return
+        page.keyboard.press(str(board(page).index(".") + 1))
+    assert page.locator("#status").get_attribute("data-over") == "true"
+
+
+def shoot(page: Page, name: str) -> Path:
+    SHOTS.mkdir(exist_ok=True)
+    shot = SHOTS / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    return shot
+
+
+# ---------------------------------------------------------------- playing
+
+
 @pytest.mark.parametrize(("mark", "first"), [("X", "X"), ("O", "X"), ("X", "O"), ("O", "O")])
 def test_perfect_never_loses_full_games_by_clicking(page: Page, mark: str, first: str) -> None:
     rng = random.Random(f"{mark}{first}")
@@ -133,6 +164,32 @@ def test_hint_shows_every_free_cells_value(page: Page) -> None:
     assert page.locator("#legend").is_visible()
 
 
+def test_the_hint_toggle_shows_its_state(page: Page) -> None:
+    toggle = page.locator("#hint")
+    off_colour = toggle.evaluate("b => getComputedStyle(b).backgroundColor")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    # seen, not only announced
+    assert toggle.evaluate("b => getComputedStyle(b).backgroundColor") != off_colour
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert page.locator("#board .cell .hint").count() == 0
+    assert not page.locator("#legend").is_visible()
+
+
+def test_the_computers_last_move_is_marked(page: Page) -> None:
+    page.keyboard.press("5")
+    last = page.locator("#board .cell.last")
+    assert last.count() == 1
+    cell = int(last.get_attribute("data-cell") or "")
+    assert board(page)[cell] == "O"
+    assert f"Cell {cell + 1}: O, last move, by the computer" == last.get_attribute("aria-label")
+    assert f"plays {cell + 1}." in page.locator("#status").inner_text()
+    page.keyboard.press(str(board(page).index(".") + 1))
+    assert page.locator("#board .cell.last").count() == 1  # only the latest reply
+
+
 def test_undo_takes_back_your_move_and_the_reply(page: Page) -> None:
     page.locator("#board .cell").nth(4).click()
     assert board(page).count(".") == 7
@@ -150,22 +207,239 @@ def test_keyboard_play(page: Page) -> None:
     assert "Your move (X)" in page.locator("#status").inner_text()
 
 
+def test_a_key_for_a_taken_cell_or_0_says_why_nothing_happened(page: Page) -> None:
+    page.keyboard.press("0")
+    assert "There is no cell 0" in page.locator("#status").inner_text()
+    assert board(page) == "........."
+    page.keyboard.press("5")
+    page.keyboard.press("5")
+    assert "Cell 5 is taken (X)" in page.locator("#status").inner_text()
+    assert page.locator("#board .cell").nth(4).evaluate("b => b.classList.contains('refused')")
+    play_first_free(page)
+    page.keyboard.press("1")
+    assert "The game is over: press New game" in page.locator("#status").inner_text()
+
+
+def test_a_level_change_mid_game_is_applied_with_a_note(page: Page) -> None:
+    note = page.locator("#note")
+    assert not note.is_visible()
+    page.keyboard.press("5")
+    page.select_option("#level", "easy")
+    assert note.is_visible()
+    assert "Level changed to easy" in note.inner_text()
+    assert board(page).count(".") == 7  # the game goes on
+
+
+def test_a_mark_change_mid_game_waits_for_new_game_with_a_note(page: Page) -> None:
+    page.keyboard.press("5")
+    before = board(page)
+    page.select_option("#mark", "O")
+    note = page.locator("#note")
+    assert note.is_visible()
+    assert "You play O from the next game: press New game" in note.inner_text()
+    assert board(page) == before
+    page.click("#new-game")
+    assert not note.is_visible()
+    assert board(page).count("X") == 1  # the computer, now X, moved first
+
+
+def test_a_mark_change_before_your_first_move_starts_over_at_once(page: Page) -> None:
+    page.select_option("#mark", "O")
+    assert board(page).count("X") == 1
+    assert "New game: you are O, X moves first" in page.locator("#status").inner_text()
+    assert "New game with the change: you are O" in page.locator("#note").inner_text()
+
+
 def test_the_result_is_announced_in_a_live_region(page: Page) -> None:
     assert page.locator("#status").get_attribute("aria-live") == "polite"
     play_randomly(page, random.Random(1))
     assert page.locator("#status").inner_text().endswith((".", "!"))
 
 
+# ---------------------------------------------------------------- the analysis view
+
+
+@functools.cache
+def solve(board: str) -> oracle.Result:
+    return max(oracle.move_results(board, solve).values(), key=oracle.rank)
+
+
+def words(result: oracle.Result) -> str:
+    value, plies = result
+    return "draw" if value == 0 else f"{'win' if value > 0 else 'loss'} in {plies}"
+
+
+def value_for_x(board: str) -> int:
+    """The oracle's value of a position for X (who moves first here): +1, 0 or -1."""
+    won = oracle.winner(board)
+    if won or "." not in board:
+        return {"X": 1, "O": -1, None: 0}[won]
+    value = solve(board)[0]
+    return value if oracle.to_move(board) == "X" else -value
+
+
+def shown_board(page: Page) -> str:
+    mark = "li => li.classList.contains('X') ? 'X' : li.classList.contains('O') ? 'O' : '.'"
+    return "".join(page.locator("#analysis-board li").nth(i).evaluate(mark) for i in range(9))
+
+
+def test_the_analysis_steps_through_a_finished_game(page: Page) -> None:
+    """A naive X (the lowest free cell each time) loses to perfect O; step through the game and
+    check every outcome shown and every point of the chart against the independent minimax."""
+    play_first_free(page)
+    assert "the computer wins" in page.locator("#status").inner_text()
+    final = board(page)
+    page.click("#analyse")
+    assert page.locator("#analyse").get_attribute("aria-expanded") == "true"
+    n = 9 - final.count(".")
+    assert page.locator("#step-label").inner_text() == f"Move {n} of {n}"
+    assert shown_board(page) == final
+
+    page.click("#step-start")
+    assert page.locator("#step-label").inner_text() == f"Start: 0 of {n}"
+    assert page.locator("#step-back").is_disabled()
+    positions = []
+    for step in range(n + 1):
+        position = shown_board(page)
+        positions.append(position)
+        assert position.count(".") == 9 - step
+        items = page.locator("#analysis-board li")
+        if "." in position and not oracle.winner(position):
+            results = oracle.move_results(position, solve)
+            for cell, result in results.items():
+                assert words(result) in items.nth(cell).inner_text(), (position, cell)
+        if step < n:
+            page.click("#step-forward")
+    assert positions[-1] == final
+    assert page.locator("#step-forward").is_disabled()
+
+    points = page.locator("#chart svg circle.point")
+    assert points.count() == n + 1
+    expected = [value_for_x(p) for p in positions]
+    assert [int(points.nth(i).get_attribute("data-value") or "") for i in range(n + 1)] == expected
+    assert expected[0] == 0 and expected[-1] == -1
+    # The move that lost: the first X move after which the value for X fell from draw to loss.
+    lost_at = next(i for i in range(1, n + 1) if expected[i] < expected[i - 1])
+    turning = page.locator("#turning-points li").first.inner_text()
+    assert turning.startswith(f"Move {lost_at}: X (you) played")
+    assert "“draw” into “you lose”" in turning
+
+    page.keyboard.press("ArrowLeft")  # the step buttons' focus is in the panel: arrows step too
+    assert page.locator("#step-label").inner_text() == f"Move {n - 1} of {n}"
+    assert page.locator("#chart svg circle.current").get_attribute("data-step") == str(n - 1)
+    page.click("#step-end")
+    shoot(page, "analysis")
+
+
+def test_the_analysis_follows_a_game_in_progress(page: Page) -> None:
+    page.click("#analyse")
+    assert page.locator("#step-label").inner_text() == "Start: 0 of 0"
+    page.keyboard.press("5")
+    assert page.locator("#step-label").inner_text() == "Move 2 of 2"
+    assert "Not played yet" in page.locator("#step-detail").inner_text()
+    page.click("#analyse")
+    assert not page.locator("#analysis").is_visible()
+
+
+# ---------------------------------------------------------------- accessibility and layout
+
+
+def axe_violations(page: Page) -> list[str]:
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document, { resultTypes: ['violations'] })).violations")
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']}: "
+        + "; ".join(f"{node['target']} {node['failureSummary']}" for node in v["nodes"])
+        for v in found
+    ]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_no_violation(browser: Browser, server: str, scheme: str) -> None:
+    """axe-core's rules (WCAG A and AA, contrast included, and best practices) on the page in a
+    fresh game with hints, a finished game with its winning line, and the analysis view."""
+    assert AXE.exists(), "axe-core is missing: make test-browser runs npm ci in web/"
+    with opened(browser, f"{server}/web/?seed=7", color_scheme=scheme) as page:
+        assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+        page.click("#hint")
+        page.keyboard.press("5")
+        page.keyboard.press("0")  # the status's feedback line
+        page.select_option("#level", "hard")  # the note
+        violations = axe_violations(page)
+        shoot(page, f"playing-{scheme}")
+        play_first_free(page)
+        page.click("#analyse")
+        page.click("#step-back")
+        violations += axe_violations(page)
+        shoot(page, f"analysis-{scheme}")
+    assert not violations, "\n".join(violations)
+
+
+def test_a_phone_width_has_no_sideways_scroll(browser: Browser, server: str) -> None:
+    with opened(browser, f"{server}/web/?seed=7", viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        page.click("#hint")
+        page.locator("#board .cell").nth(4).tap()
+        for view in ("game", "analysis"):
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{view}: {width}px wide on a {PHONE['width']}px screen"
+            box = page.locator("#board").bounding_box()
+            assert box is not None
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            cell = page.locator("#board .cell").first.bounding_box()
+            assert cell is not None and cell["width"] >= 80  # a thumb's target, and room for a hint
+            shoot(page, f"phone-{view}")
+            page.click("#analyse")
+
+
+def test_opened_as_a_file_the_page_says_how_to_serve_it(browser: Browser) -> None:
+    with opened(browser, (ROOT / "web" / "index.html").as_uri()) as page:
+        assert page.locator("body").get_attribute("data-ready") == "file"
+        message = page.locator("#file-note")
+        assert message.is_visible()
+        assert "make web" in message.inner_text()
+        assert not page.locator("#settings").is_visible()
+        shoot(page, "file")
+
+
+def test_the_page_has_a_favicon(page: Page, server: str) -> None:
+    href = page.locator("link[rel=icon]").get_attribute("href")
+    assert href
+    response = page.request.get(f"{server}/web/{href}")
+    assert response.ok and response.headers["content-type"] == "image/svg+xml"
+    assert page.request.get(f"{server}/favicon.ico").ok
+
+
 def test_a_broken_book_shows_a_clear_error(browser: Browser, server: str) -> None:
-    page = browser.new_page()
-    page.goto(f"{server}/web/?book=/__test__/broken.json")
+    damaged = (ROOT / "book" / "tictactoe.json").read_bytes()[:4000]
+
+    def serve_damaged(route: Route) -> None:
+        route.fulfill(status=200, content_type="application/json", body=damaged)
+
+    context = browser.new_context()
+    context.route(f"{server}/broken.json", serve_damaged)  # not "**/broken.json": the page's own URL ends so
+    page = context.new_page()
+    page.goto(f"{server}/web/?book=/broken.json")
     page.wait_for_selector("body[data-ready='error']")
     error = page.locator("#error")
     assert error.is_visible()
     assert "could not be loaded" in error.inner_text()
     assert "not valid JSON" in error.inner_text()
     assert not page.locator("#game").is_visible()
-    page.close()
+    context.close()
+
+
+def test_the_readmes_browser_example_runs_in_the_page(page: Page) -> None:
+    """The README's browser example (the js block that fetches), as a module script of the page."""
+    (block,) = [b for b in blocks("js") if "fetch(" in b.text]
+    expected = expected_lines(block)
+    printed: list[str] = []
+    page.on("console", lambda message: printed.append(message.text))
+    page.add_script_tag(content=block.text, type="module")
+    for _ in range(100):
+        if len(printed) >= len(expected):
+            break
+        page.wait_for_timeout(50)
+    assert printed == expected
 
 
 def png_pixels(data: bytes) -> bytes:
@@ -184,10 +458,7 @@ def png_pixels(data: bytes) -> bytes:
 def test_screenshot_of_a_finished_game_is_not_blank(page: Page) -> None:
     page.click("#hint")
     play_randomly(page, random.Random(3))
-    RESULTS.mkdir(exist_ok=True)
-    shot = RESULTS / "finished-game.png"
-    page.screenshot(path=str(shot), full_page=True)
-    pixels = png_pixels(shot.read_bytes())
+    pixels = png_pixels(shoot(page, "finished-game").read_bytes())
     assert len(set(pixels)) > 20, "the screenshot is blank"
     marks = page.locator("#board .cell.X, #board .cell.O").count()
     assert marks >= 5

@@ -1,7 +1,12 @@
 // tictactoe-book reader: one ES module, no dependencies, for Node >= 18 and browsers.
 //
 // A board is a string of `cells` characters in reading order (row by row, top row first): 'X'
-// (the player who moved first), 'O' (the other), '.' (empty); cell c is character c. The image
+// (the player who moved first), 'O' (the other), '.' (empty); cell c is character c.
+//
+// Cells are numbered from 0 (0 to 8 on 3x3) in everything this module takes and returns:
+// bestMoves, chooseMove, evaluate's scores, tiers, optimal and outcome(cell), the rules' lines,
+// as in the book file and the JSON outputs of `ttt-book`. People are shown 1 to 9 (ttt-play, the
+// web page, the README): a program that shows a cell to a person shows c + 1. The image
 // of a board under a permutation perm has image[i] = board[perm[i]]; a board's canonical key is
 // its smallest image under the symmetries, and the book stores one entry per canonical key.
 //
@@ -652,7 +657,8 @@ class Reader {
   /**
    * The book's answer for `board` in its own orientation: turn (the game's mark), value
    * (1 win / 0 draw / -1 loss for the side to move), plies, every legal move's score (an array
-   * with null for occupied cells), the optimal moves and the trap-order tiers.
+   * indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and the
+   * trap-order tiers (cells 0 to cells - 1), and outcome(cell): {value, plies} of that move.
    */
   evaluate(board, { first = 'X' } = {}) {
     if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${JSON.stringify(first)}`);
@@ -685,7 +691,7 @@ class Reader {
     };
   }
 
-  /** Every optimal move for the side to move, in the board's own orientation. */
+  /** Every optimal move for the side to move, in the board's own orientation: cells 0 to cells - 1, ascending. */
   bestMoves(board, options) {
     return this.evaluate(board, options).optimal;
   }
@@ -707,7 +713,7 @@ class Reader {
     return moves.filter((m) => m.s === slowest).map((m) => m.c);
   }
 
-  /** The computer's move at `level`; `random()` returns [0, 1) like Math.random. */
+  /** The computer's move at `level` (a cell, 0 to cells - 1); `random()` returns [0, 1) like Math.random. */
   chooseMove(board, { level = 'perfect', random = Math.random, first = 'X' } = {}) {
     const options = this.candidates(this.evaluate(board, { first }), level);
     if (options.length === 1) return options[0];

@@ -1,0 +1,178 @@
+"""``make web``'s server (web/serve.py): the page and the book, nothing else of the repository;
+a free port when 8000 is taken; the address printed. Standard library only, like the server."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import re
+import socket
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SERVE = ROOT / "web" / "serve.py"
+
+
+def load_serve() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("serve", SERVE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@contextlib.contextmanager
+def running(*args: str) -> Iterator[tuple[str, str]]:
+    """``python web/serve.py ARGS``; yields (its origin, the line it printed)."""
+    process = subprocess.Popen(
+        [sys.executable, str(SERVE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout is not None and process.stderr is not None
+    try:
+        line = process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        assert found, (line, process.stderr.read() if process.poll() is not None else "")
+        yield found.group(0), line
+    finally:
+        process.terminate()
+        process.wait(10)
+        process.stdout.close()
+        process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def origin() -> Iterator[str]:
+    with running("--port", "0") as (url, _):
+        yield url
+
+
+def get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
+    """Status, content type and body, without following redirects."""
+
+    class NoRedirect(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: object, **kwargs: object) -> None:
+            return None
+
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        with opener.open(urllib.request.Request(url, method=method), timeout=10) as response:
+            return response.status, response.headers["Content-Type"], response.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.headers.get("Content-Type", ""), error.read()
+
+
+@pytest.mark.parametrize(
+    ("path", "file", "content_type"),
+    [
+        ("/web/", "web/index.html", "text/html; charset=utf-8"),
+        ("/web/index.html", "web/index.html", "text/html; charset=utf-8"),
+        ("/web/app.js?seed=7", "web/app.js", "text/javascript; charset=utf-8"),
+        ("/web/analysis.js", "web/analysis.js", "text/javascript; charset=utf-8"),
+        ("/web/style.css", "web/style.css", "text/css; charset=utf-8"),
+        ("/web/favicon.svg", "web/favicon.svg", "image/svg+xml"),
+        ("/favicon.ico", "web/favicon.svg", "image/svg+xml"),
+        ("/book/tictactoe.json", "book/tictactoe.json", "application/json"),
+        ("/clients/js/tictactoe-book.js", "clients/js/tictactoe-book.js", "text/javascript; charset=utf-8"),
+        ("/web/%61pp.js", "web/app.js", "text/javascript; charset=utf-8"),
+    ],
+)
+def test_the_page_and_the_book_are_served(origin: str, path: str, file: str, content_type: str) -> None:
+    assert get(origin + path) == (200, content_type, (ROOT / file).read_bytes())
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/.git/config",
+        "/.venv/bin/python",
+        "/README.md",
+        "/Makefile",
+        "/book/vectors.json",
+        "/web/serve.py",
+        "/web/test_browser.py",
+        "/web/package.json",
+        "/web/node_modules/axe-core/axe.min.js",
+        "/web/../.git/config",
+        "/web/%2e%2e/.git/config",
+        "/web/..%2fMakefile",
+        "/clients/js/tictactoe-book.test.js",
+        "/clients/js/",
+    ],
+)
+def test_nothing_else_is(origin: str, path: str) -> None:
+    status, content_type, body = get(origin + path)
+    assert status == 404, path
+    assert content_type == "text/plain; charset=utf-8"
+    assert b"serves the page (/web/) and the book only" in body
+
+
+@pytest.mark.parametrize("path", ["/", "/web", "/index.html"])
+def test_the_root_redirects_to_the_page(origin: str, path: str) -> None:
+    status, _, _ = get(origin + path)
+    assert status == 302
+
+
+def test_head_and_other_methods(origin: str) -> None:
+    status, _, body = get(origin + "/web/", method="HEAD")
+    assert (status, body) == (200, b"")
+    assert get(origin + "/web/", method="POST")[0] == 501
+
+
+def test_the_address_is_printed(origin: str) -> None:
+    with running("--port", "0") as (url, line):
+        assert line.startswith(f"Serving the page on {url}/web/ ")
+        assert get(url + "/web/")[0] == 200
+
+
+def test_a_taken_default_port_falls_back_to_a_free_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    serve = load_serve()
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        monkeypatch.setattr(serve, "DEFAULT_PORT", taken)
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            server = serve.make_server("127.0.0.1", None)
+        try:
+            assert server.server_port != taken
+            assert printed.getvalue() == f"Port {taken} is taken; using {server.server_port} instead.\n"
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+            assert get(f"http://127.0.0.1:{server.server_port}/book/tictactoe.json")[0] == 200
+        finally:
+            server.shutdown()
+            server.server_close()
+
+
+def test_a_taken_port_asked_for_is_one_line_not_a_traceback() -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, str(SERVE), "--port", str(taken)], capture_output=True, text=True, timeout=30
+        )
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"serve.py: cannot listen on 127.0.0.1:{taken}: ")
+    assert "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_missing_book_is_a_404_that_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    serve = load_serve()
+    monkeypatch.setitem(serve.FIXED, "/book/tictactoe.json", tmp_path / "tictactoe.json")
+    monkeypatch.setattr(serve, "ROOT", tmp_path)
+    status, _, body = serve.content("/book/tictactoe.json")
+    assert status == 404
+    assert body.startswith(b"tictactoe.json cannot be read: No such file or directory")
