@@ -43,8 +43,8 @@ test-js:
 	node --test clients/js/
 
 lint: $(STAMP)
-	$(BIN)/ruff check player generator tests bench web/test_browser.py hatch_build.py
-	$(BIN)/ruff format --check player generator tests bench web/test_browser.py hatch_build.py
+	$(BIN)/ruff check player generator tests bench web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff format --check player generator tests bench web/test_browser.py web/serve.py hatch_build.py
 	$(BIN)/mypy
 
 format: $(STAMP)

@@ -466,20 +466,3 @@ def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout
     assert out.stdout.strip().endswith("LOADED []")  # nor curses, the screen, or the hint's fractions
-
-
-def test_the_readmes_scripted_examples_work() -> None:
-    readme = (ROOT / "README.md").read_text()
-    examples = [
-        line.split("#")[0].strip() for line in readme.splitlines() if "ttt-play" in line and "--moves" in line
-    ]
-    examples += [line.split("#")[0].strip() for line in readme.splitlines() if line.startswith("echo ")]
-    assert examples
-    for example in examples:
-        if example.startswith("echo "):
-            text, command = example.removeprefix("echo ").split("|")
-            args = command.split()[1:]
-            code, out = invoke(args, stdin=text.strip().strip('"'))
-        else:
-            code, out = invoke(example.split()[1:])
-        assert code == 0, (example, out)
