@@ -376,3 +376,60 @@ def verify(path: str | None, max_differences: int) -> None:
     for line in shown:
         echo(f"  {line}")
     sys.exit(NEGATIVE)
+
+
+@main.command()
+@click.option(
+    "--side",
+    type=click.Choice([FIRST, SECOND], case_sensitive=False),
+    default=None,
+    help="Draw the book's play for this side (X moves first).",
+)
+@click.option(
+    "--teaching",
+    is_flag=True,
+    help="Draw the teaching figure instead: every first move and reply, its value and the book's move.",
+)
+@click.option("--no-fold", is_flag=True, help="Draw every reply, mirror images too (poster only).")
+@click.option("-o", "--output", type=FilePath(), required=True, help="Where to write the SVG.")
+@BOOK_OPTION
+def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_path: str | None) -> None:
+    """Draw the book's whole strategy for one side as an SVG poster (A3), nested boards in the
+    style of xkcd 832: the side's move in red, and in each cell where the opponent can reply a
+    smaller board with the side's answer, until every game ends. Replies that mirror one
+    another on a symmetric board are drawn once; the others are shaded "mirror".
+
+    With --teaching, draw instead one figure of X's three distinct first moves (corner, edge,
+    centre) and O's distinct replies, each with its value and the book's move.
+    """
+    from generator.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
+
+    if teaching == (side is not None):
+        raise click.UsageError("give --side X, --side O or --teaching (one of them)")
+    if teaching and no_fold:
+        raise click.UsageError("--no-fold does nothing with --teaching")
+    if output == "-":
+        raise click.BadParameter(
+            "'-' (standard output) is not offered: name a file", param_hint="'-o' / '--output'"
+        )
+    path = Path(output)
+    try:
+        target(path)
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
+    book = _load(book_path, Rules())
+    with book_in_use(book):
+        if side is None:
+            svg = render_teaching(teaching_rows(book), book.rules)
+            what = "the teaching figure"
+        else:
+            side = side.upper()
+            tree = poster_tree(book, side, fold=not no_fold)
+            svg = render_poster(tree, book.rules, side)
+            what = f"the poster for {side}"
+    data = svg.encode()
+    try:
+        write_files({path: data})
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
+    echo(f"wrote {what} to {output}: {len(data):,} bytes, {svg.count(BOARD_TAG):,} boards")
