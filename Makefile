@@ -1,4 +1,4 @@
-# The project's vocabulary: book, play, test, test-big, lint, bench, fuzz, web, test-browser.
+# The project's vocabulary: book, play, test, test-big, lint, bench, fuzz, web, test-browser, poster.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
 # playing installs the package alone (click, orjson); testing adds the test and lint tools.
 
@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv book play test test-big test-python test-js lint format bench bench-record fuzz web test-browser clean
+.PHONY: venv book play test test-big test-python test-js lint format bench bench-record fuzz web test-browser poster clean
 
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,13 @@ book: $(RUNTIME)
 
 play: $(RUNTIME)
 	$(BIN)/ttt-play
+
+# The posters of the book's play and the teaching figure (docs/posters/, committed; a test
+# fails when they are stale).
+poster: $(RUNTIME)
+	$(BIN)/ttt-book poster --side X -o docs/posters/x.svg
+	$(BIN)/ttt-book poster --side O -o docs/posters/o.svg
+	$(BIN)/ttt-book poster --teaching -o docs/posters/teaching.svg
 
 test: lint test-python test-js
 
