@@ -85,6 +85,8 @@ def get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
         ("/book/tictactoe.json", "book/tictactoe.json", "application/json"),
         ("/clients/js/tictactoe-book.js", "clients/js/tictactoe-book.js", "text/javascript; charset=utf-8"),
         ("/web/%61pp.js", "web/app.js", "text/javascript; charset=utf-8"),
+        ("/docs/posters/x.svg", "docs/posters/x.svg", "image/svg+xml"),
+        ("/docs/posters/o.svg", "docs/posters/o.svg", "image/svg+xml"),
     ],
 )
 def test_the_page_and_the_book_are_served(origin: str, path: str, file: str, content_type: str) -> None:
@@ -108,6 +110,8 @@ def test_the_page_and_the_book_are_served(origin: str, path: str, file: str, con
         "/web/..%2fMakefile",
         "/clients/js/tictactoe-book.test.js",
         "/clients/js/",
+        "/docs/posters/",
+        "/docs/reliability.md",
     ],
 )
 def test_nothing_else_is(origin: str, path: str) -> None:

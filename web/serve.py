@@ -11,6 +11,7 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
     /book/tictactoe.json              the book
     /clients/js/tictactoe-book.js     the JavaScript reader
     /favicon.ico                      web/favicon.svg
+    /docs/posters/NAME.svg            the posters the page links (make poster)
 
 Anything else is 404. Without --port it tries 8000 and, when that port is taken, lets the
 system pick a free one; it prints the page's address either way. Standard library only, so it
@@ -43,6 +44,10 @@ FIXED = {
     "/clients/js/tictactoe-book.js": ROOT / "clients" / "js" / "tictactoe-book.js",
     "/favicon.ico": WEB / "favicon.svg",
     "/web/": WEB / "index.html",
+    **{
+        f"/docs/posters/{name}": ROOT / "docs" / "posters" / name
+        for name in ("x.svg", "o.svg", "teaching.svg")
+    },
 }
 REDIRECTS = {"/": "/web/", "/web": "/web/", "/index.html": "/web/"}
 
