@@ -462,3 +462,57 @@ def test_screenshot_of_a_finished_game_is_not_blank(page: Page) -> None:
     assert len(set(pixels)) > 20, "the screenshot is blank"
     marks = page.locator("#board .cell.X, #board .cell.O").count()
     assert marks >= 5
+
+
+# ---------------------------------------------------------------- the posters (make poster)
+
+POSTER_SIDES = {"x.svg": "X", "o.svg": "O"}
+# The picture's luminance, drawn on a canvas: its mean and variance (0-255 scale) and how many
+# of its pixels are ink (darker than light grey).
+PIXEL_STATS = """async (url) => {
+  const img = new Image();
+  img.src = url;
+  await img.decode();
+  const canvas = new OffscreenCanvas(1123, 1587);  // A3 at 96 dpi (an SVG document has no HTML canvas)
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+  const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+  let sum = 0, squares = 0, ink = 0;
+  const n = data.length / 4;
+  for (let i = 0; i < data.length; i += 4) {
+    const y = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
+    sum += y; squares += y * y; if (y < 200) ink++;
+  }
+  const mean = sum / n;
+  return {mean, variance: squares / n - mean * mean, ink: ink / n};
+}"""
+
+
+@pytest.mark.parametrize("name", sorted(POSTER_SIDES))
+def test_the_posters_render_with_every_board(browser: Browser, server: str, name: str) -> None:
+    from generator.poster import count_boards, poster_tree
+    from player.book import load_book
+
+    expected = count_boards(poster_tree(load_book(ROOT / "book" / "tictactoe.json"), POSTER_SIDES[name]))
+    context = browser.new_context(viewport={"width": 1123, "height": 1587})
+    page = context.new_page()
+    url = f"{server}/docs/posters/{name}"
+    response = page.goto(url)
+    assert response is not None and response.status == 200
+    assert page.locator("g.board").count() == expected
+    title = page.locator("svg > title").text_content() or ""
+    assert title.endswith(f"for {POSTER_SIDES[name]}"), title
+    SHOTS.mkdir(exist_ok=True)  # the viewport is the page (a full-page shot of an SVG document hangs)
+    page.screenshot(path=str(SHOTS / f"poster-{name.removesuffix('.svg')}.png"))
+    stats = page.evaluate(PIXEL_STATS, url)
+    context.close()
+    assert stats["variance"] > 500, stats  # a blank page has none
+    assert 0.02 < stats["ink"] < 0.5, stats  # drawn, and not a black page
+
+
+def test_the_page_links_both_posters(page: Page) -> None:
+    for name in POSTER_SIDES:
+        link = page.locator(f'a[href="../docs/posters/{name}"]')
+        assert link.count() == 1
+        response = page.request.get(link.evaluate("a => a.href"))
+        assert response.status == 200 and response.headers["content-type"] == "image/svg+xml"
