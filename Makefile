@@ -1,4 +1,4 @@
-# The project's vocabulary: book, play, test, test-big, lint, bench, fuzz, web, test-browser, poster.
+# The project's vocabulary: book, play, test, test-integrations, test-big, lint, bench, fuzz, web, test-browser, poster.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
 # playing installs the package alone (click, orjson); testing adds the test and lint tools.
 
@@ -10,7 +10,7 @@ STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv book play test test-big test-python test-js lint format bench bench-record fuzz web test-browser poster clean
+.PHONY: venv book play test test-integrations test-big test-python test-js lint format bench bench-record fuzz web test-browser poster clean
 
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,7 +41,12 @@ poster: $(RUNTIME)
 test: lint test-python test-js
 
 test-python: $(STAMP)
-	$(BIN)/python -m pytest -m "not big"
+	$(BIN)/python -m pytest -m "not big and not integrations"
+
+# The adapters' extras (open_spiel, pettingzoo) into the same environment, then their tests.
+test-integrations: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[openspiel,pettingzoo]"
+	$(BIN)/python -m pytest -m integrations
 
 test-big: $(STAMP)
 	$(BIN)/python -m pytest -m big
@@ -50,8 +55,8 @@ test-js:
 	node --test clients/js/
 
 lint: $(STAMP)
-	$(BIN)/ruff check player generator tests bench web/test_browser.py web/serve.py hatch_build.py
-	$(BIN)/ruff format --check player generator tests bench web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff check player generator tests bench examples web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff format --check player generator tests bench examples web/test_browser.py web/serve.py hatch_build.py
 	$(BIN)/mypy
 
 format: $(STAMP)

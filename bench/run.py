@@ -476,6 +476,7 @@ def main(argv: list[str] | None = None) -> None:
     figures["generator"] = generator
     figures["player_in_process"] = choose_costs(book, boards)
     figures["proof_3x4"] = proof_costs_3x4(started + BUDGET_S)
+    figures["engine"] = engine_rate()
     figures["bench_seconds"] = time.perf_counter() - started
 
     report = render(figures)
@@ -627,6 +628,7 @@ def render(f: dict[str, Any]) -> str:
                 ),
             ],
         ),
+        engine_section(f["engine"]),
     ]
     header = ("what", "measured", "baseline", "ratio")
     every = [header, *(row for _, rows in sections for row in rows)]
@@ -710,3 +712,79 @@ def rows_3x4(p34: dict[str, Any]) -> list[tuple[str, str, str, str]]:
 
 if __name__ == "__main__":
     main()
+
+
+# ---------------------------------------------------------------- the engine (ttt-play --engine)
+
+#: The engine's goal: requests answered per second, one at a time through a pipe.
+ENGINE_GOAL = 10_000
+ENGINE_REQUESTS = 5000
+
+
+def engine_requests(count: int) -> list[bytes]:
+    """A fixed mix of request lines: evaluate and seeded choose, on positions of every depth."""
+    rng = random.Random(SEED)
+    boards = sorted(oracle.all_positions()[0])
+    levels = ("perfect", "hard", "medium", "easy")
+    lines = []
+    for i in range(count):
+        board = rng.choice(boards)
+        if i % 2:
+            request: dict[str, Any] = {"op": "evaluate", "board": board, "id": i}
+        else:
+            request = {"op": "choose", "board": board, "level": levels[i // 2 % 4], "seed": i, "id": i}
+        lines.append(json.dumps(request).encode() + b"\n")
+    return lines
+
+
+def lockstep(argv: list[str], lines: list[bytes]) -> float:
+    """Requests per second through a pipe, each answer read before the next request is sent."""
+    with subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0) as process:
+        assert process.stdin is not None and process.stdout is not None
+        send, answers = process.stdin, process.stdout
+        reader = os.fdopen(answers.fileno(), "rb", closefd=False)
+        for line in lines[:200]:  # warm up: imports, book, caches
+            send.write(line)
+            reader.readline()
+        start = time.perf_counter()
+        for line in lines:
+            send.write(line)
+            if not reader.readline():
+                sys.exit(f"bench: {' '.join(argv)} stopped answering")
+        rate = len(lines) / (time.perf_counter() - start)
+        send.close()
+        process.wait()
+    return rate
+
+
+def engine_rate(rounds: int = 3) -> dict[str, Any]:
+    """``ttt-play --engine`` from a Python client, one request at a time, beside ``cat`` echoing
+    the same lines (the pipe's own round trip); medians over alternated rounds."""
+    lines = engine_requests(ENGINE_REQUESTS)
+    engine_argv, cat_argv = [str(BIN / "ttt-play"), "--engine"], ["cat"]
+    engine, cat = [], []
+    for _ in range(rounds):
+        engine.append(lockstep(engine_argv, lines))
+        cat.append(lockstep(cat_argv, lines))
+    rate = statistics.median(engine)
+    return {
+        "requests": ENGINE_REQUESTS,
+        "requests_per_s": rate,
+        "cat_requests_per_s": statistics.median(cat),
+        "meets_goal": rate >= ENGINE_GOAL,
+    }
+
+
+def engine_section(e: dict[str, Any]) -> tuple[str, list[tuple[str, str, str, str]]]:
+    verdict = "PASS" if e["meets_goal"] else "MISS"
+    return (
+        f"ttt-play --engine: {e['requests']:,} requests one at a time through a pipe from Python",
+        [
+            (
+                "requests per second (evaluate and seeded choose)",
+                f"{e['requests_per_s']:,.0f}/s {verdict} (goal {ENGINE_GOAL:,}/s)",
+                f"cat echoing them {e['cat_requests_per_s']:,.0f}/s",
+                f"{e['cat_requests_per_s'] / e['requests_per_s']:.1f}x slower",
+            )
+        ],
+    )

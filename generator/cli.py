@@ -433,3 +433,89 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
     except OutputError as error:
         raise OutputProblem(str(error)) from None
     echo(f"wrote {what} to {output}: {len(data):,} bytes, {svg.count(BOARD_TAG):,} boards")
+
+
+class ProgramProblem(click.ClickException):
+    """The audited program will not run: status 2, as for a usage error (docs/reliability.md)."""
+
+    exit_code = 2
+
+
+@main.command(context_settings={"ignore_unknown_options": True})
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option(
+    "--callable",
+    "function",
+    metavar="MODULE:FUNCTION",
+    default=None,
+    help="Audit a Python function f(board) -> cell in this process instead of a command.",
+)
+@click.option(
+    "--repeat",
+    type=click.IntRange(1, 100),
+    default=1,
+    show_default=True,
+    help="Ask about each position this many times, to catch a program whose answers vary.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.01, 600),
+    default=5.0,
+    show_default=True,
+    help="Seconds the command has to answer one board.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--max-lines",
+    type=click.IntRange(0),
+    default=50,
+    show_default=True,
+    help="Items shown per section of the readable report (--json lists every one).",
+)
+@BOOK_OPTION
+def audit(
+    command: tuple[str, ...],
+    function: str | None,
+    repeat: int,
+    timeout: float,
+    as_json: bool,
+    max_lines: int,
+    book_path: str | None,
+) -> None:
+    """Grade a tic-tac-toe program against the book: ttt-book audit -- COMMAND [ARGS...].
+
+    The program reads one board per line (X, O and . in reading order, X moved first, the side to
+    move given by the counts) and writes one line holding the cell it plays, 0-8 in reading
+    order. The audit plays it on both sides against every line of opposing play and reports
+    every loss (a line of moves from the empty board), missed and slower wins, draws thrown
+    away, illegal or unreadable answers, time-outs and crashes, and its exact win / draw / loss
+    rates against the random and novice opponents and the book's own player.
+
+    Exit status: 0 it never loses; 1 it can lose (a losing line, or a failure, which forfeits);
+    2 a usage error, or the program will not run; 3 the book cannot be used.
+    """
+    from generator.audit import CallableProgram, ProcessProgram, ProgramWontRun, load_callable, render
+    from generator.audit import audit as run_audit
+
+    if bool(command) == bool(function):
+        raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
+    book = _load(book_path, None)
+    if function is not None:
+        try:
+            program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
+        except ValueError as error:
+            raise ProgramProblem(str(error)) from None
+        name = function
+    else:
+        program, name = ProcessProgram(list(command), timeout=timeout), " ".join(command)
+    try:
+        with book_in_use(book):
+            report = run_audit(program, book, repeat=repeat)
+    except ProgramWontRun as error:
+        raise ProgramProblem(str(error)) from None
+    if as_json:
+        echo(json.dumps({"program": name, **report.as_json()}, sort_keys=True))
+    else:
+        echo(render(report, name, max_lines=max_lines))
+    if report.can_lose:
+        click.get_current_context().exit(NEGATIVE)

@@ -10,6 +10,7 @@ import math
 import os
 import random
 import sys
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -141,6 +142,12 @@ def open_book(path: str | None) -> Book:
     "as typed: its member cells_from says so).",
 )
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
+@click.option(
+    "--engine",
+    is_flag=True,
+    help="Serve JSON Lines requests on standard input, one answer line each on standard output, "
+    "until the input ends (docs/engine.md). --seed seeds choices asked for without a seed.",
+)
 @click.option("--x-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: X's level.")
 @click.option("--o-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: O's level.")
 @click.option(
@@ -176,6 +183,7 @@ def main(
     moves: str | None,
     as_json: bool,
     watch: bool,
+    engine: bool,
     x_level: str,
     o_level: str,
     delay: float,
@@ -221,6 +229,12 @@ def main(
     3 the book or standard input cannot be used; 4 an output cannot be written; 130 Ctrl-C.
     """
     ctx = click.get_current_context()
+    if engine:
+        refuse_unused(
+            ctx, [p.name for p in ctx.command.params if p.name not in ENGINE_OPTIONS], "with --engine"
+        )
+        serve_engine(open_book(book_path), random.Random(seed))
+        return
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
     if watch:
         refuse_unused(
@@ -287,6 +301,34 @@ def main(
                 return
             echo(f"Playing line by line: {problem}.")
         session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
+
+
+#: The options --engine uses; any other typed with it is refused.
+ENGINE_OPTIONS = ("engine", "seed", "book_path")
+
+
+def serve_engine(book: Book, rng: random.Random) -> None:
+    """``--engine``: answer request lines until standard input ends (``player.engine``)."""
+    from player.engine import MAX_LINE, Engine, serve
+
+    if sys.stdin is None:
+        raise InputProblem("standard input is closed: the engine reads its requests there")
+
+    def lines() -> Iterator[str]:
+        while True:
+            try:
+                line = sys.stdin.readline(MAX_LINE + 1)
+                rest = line
+                while rest and not rest.endswith("\n"):  # drop the rest of an over-long line
+                    rest = sys.stdin.readline(MAX_LINE + 1)
+            except OSError as error:
+                raise InputProblem(f"standard input cannot be read ({error.strerror or error})") from None
+            if not line:
+                return
+            yield line
+
+    with book_in_use(book):
+        serve(Engine(book, rng=rng), lines(), echo)
 
 
 def watch_delay(given: float | None, stream: object) -> float:

@@ -1,0 +1,174 @@
+"""The persistent engine: JSON Lines requests in, one JSON line out for each (``ttt-play --engine``).
+
+A pure request -> response layer over the public API (``Book.evaluate``, ``choose_move``); the
+protocol, its error codes and a transcript are in docs/engine.md. Cells are numbered from 0 in
+reading order, as in the book file. One request is one JSON object on one line::
+
+    {"op": "evaluate", "board": "X...O...."}
+    {"op": "choose", "board": "X...O....", "level": "hard", "seed": 7}
+    {"op": "rules"}
+
+Every answer carries ``"ok"``; an ``"id"`` given in the request (any JSON value) is echoed. A bad
+request gets an error object, ``{"ok": false, "error": {"code": ..., "message": ...}}``, and the
+engine goes on serving: nothing a client sends ends it except the end of its input.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from player.board import FIRST, SECOND
+from player.book import Book, Evaluation
+from player.errors import BoardError
+from player.levels import LEVELS, choose_move
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+#: The protocol's version, in the ``rules`` answer; it grows only by new members and ops.
+PROTOCOL = 1
+OPS = ("evaluate", "choose", "rules")
+#: Characters of one request line; a longer line is one ``too-long`` error (the rest is dropped).
+MAX_LINE = 4096
+MAX_SEED = 2**64 - 1
+#: Every error code an answer can carry (docs/engine.md lists them with examples).
+ERROR_CODES = ("json", "request", "op", "board", "first", "level", "seed", "too-long")
+
+
+class RequestError(ValueError):
+    """A request the engine cannot answer; ``code`` is one of ERROR_CODES."""
+
+    def __init__(self, code: str, message: str, **detail: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.detail = detail
+
+
+class Engine:
+    """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed."""
+
+    def __init__(self, book: Book, *, rng: random.Random | None = None) -> None:
+        self.book = book
+        self.rng = rng or random.Random()
+        self._rules_answer = {
+            "protocol": PROTOCOL,
+            "rows": book.rules.rows,
+            "cols": book.rules.cols,
+            "k": book.rules.k,
+            "cells": book.rules.cells,
+            "cells_from": 0,
+            "entries": len(book),
+            "levels": list(LEVELS),
+            "ops": list(OPS),
+        }
+        self._evaluations: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def handle(self, request: object) -> dict[str, Any]:
+        """The answer to one parsed request (a dict from a JSON object), never raising for a bad one."""
+        ident = request.get("id") if isinstance(request, dict) else None
+        try:
+            answer = self._answer(request)
+        except RequestError as error:
+            answer = {"ok": False, "error": {"code": error.code, "message": str(error), **error.detail}}
+        if ident is not None:
+            answer["id"] = ident
+        return answer
+
+    def handle_line(self, line: str) -> str:
+        """The answer to one request line, as one line of JSON (without its newline)."""
+        if len(line) > MAX_LINE:
+            request: object = None
+            answer = error_answer("too-long", f"a request line has at most {MAX_LINE} characters")
+        else:
+            try:
+                request = json.loads(line)
+            except (ValueError, RecursionError) as error:
+                answer = error_answer("json", f"not a JSON value: {error}")
+            else:
+                answer = self.handle(request)
+        return json.dumps(answer, separators=(",", ":"), ensure_ascii=False)
+
+    def _answer(self, request: object) -> dict[str, Any]:
+        if not isinstance(request, dict):
+            raise RequestError("request", f"a request is a JSON object, got {json_type(request)}")
+        op = request.get("op")
+        if op == "evaluate":
+            board, first = self._position(request)
+            return {"ok": True, **self._evaluation(board, first)}
+        if op == "choose":
+            board, first = self._position(request)
+            level = request.get("level", "perfect")
+            if level not in LEVELS:
+                raise RequestError("level", f"level {level!r} is not one of {', '.join(LEVELS)}")
+            seed = request.get("seed")
+            if seed is None:
+                rng = self.rng
+            elif type(seed) is int and 0 <= seed <= MAX_SEED:
+                rng = random.Random(seed)
+            else:
+                raise RequestError("seed", f"seed {seed!r} is not a whole number from 0 to {MAX_SEED}")
+            cell = choose_move(self.book, board, level, first=first, rng=rng)
+            return {"ok": True, "cell": cell}
+        if op == "rules":
+            return {"ok": True, **self._rules_answer}
+        raise RequestError("op", f"op {op!r} is not one of {', '.join(OPS)}")
+
+    def _position(self, request: dict[str, Any]) -> tuple[str, str]:
+        board = request.get("board")
+        if not isinstance(board, str):
+            raise RequestError("board", f"board must be a string, got {json_type(board)}", reason="character")
+        first = request.get("first", FIRST)
+        if first != FIRST and first != SECOND:
+            raise RequestError("first", f"first must be 'X' or 'O', got {first!r}")
+        try:
+            self.book.evaluate(board, first=first)  # checks the board, and warms its cache
+        except BoardError as error:
+            raise RequestError("board", str(error), reason=error.code) from None
+        return board, first
+
+    def _evaluation(self, board: str, first: str) -> dict[str, Any]:
+        known = self._evaluations.get((board, first))
+        if known is None:
+            known = self._evaluations[(board, first)] = evaluation_answer(
+                self.book.evaluate(board, first=first)
+            )
+        return known
+
+
+def evaluation_answer(evaluation: Evaluation) -> dict[str, Any]:
+    """The members of an ``evaluate`` answer (docs/engine.md)."""
+    return {
+        "board": evaluation.board,
+        "first": evaluation.first,
+        "turn": evaluation.turn,
+        "value": evaluation.value,
+        "plies": evaluation.plies,
+        "scores": {str(cell): score for cell, score in evaluation.scores.items()},
+        "outcomes": {str(cell): list(evaluation.outcome(cell)) for cell in evaluation.scores},
+        "optimal": list(evaluation.optimal),
+        "tiers": [list(tier) for tier in evaluation.tiers],
+    }
+
+
+def error_answer(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a parsed value's type, for messages."""
+    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def serve(engine: Engine, lines: Iterable[str], write: Callable[[str], None]) -> int:
+    """Answer each request line of ``lines`` with ``write(answer)``; blank lines are skipped.
+    Returns how many requests were answered."""
+    answered = 0
+    for line in lines:
+        if line.strip():
+            write(engine.handle_line(line.rstrip("\r\n")))
+            answered += 1
+    return answered

@@ -1,0 +1,279 @@
+"""``ttt-book audit``: engines written for the tests, each finding checked exactly against an
+independent judge (tests/oracle.py's minimax and tests/enumerate_games.py's rates)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+from enumerate_games import match, novice_player, random_player
+from oracle import to_move, winner
+
+from generator.audit import CallableProgram, audit
+from player.book import Book
+
+HERE = Path(__file__).resolve().parent
+ENGINES = HERE / "audit_engines"
+TTT_BOOK = str(Path(sys.executable).parent / "ttt-book")
+sys.path.insert(0, str(ENGINES))
+
+
+def engine(name: str) -> Callable[[str], Any]:
+    choose: Callable[[str], Any] = importlib.import_module(name).choose
+    return choose
+
+
+def run_audit(*args: str, cwd: Path = HERE) -> tuple[int, dict[str, Any]]:
+    done = subprocess.run(
+        [TTT_BOOK, "audit", "--json", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        check=False,
+    )
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def python_engine(name: str) -> list[str]:
+    return ["--", sys.executable, str(ENGINES / f"{name}.py")]
+
+
+class Judge:
+    """What the audit must find for a deterministic ``choose``, found independently."""
+
+    def __init__(self, choose: Callable[[str], int], solve: Callable[[str], tuple[int, int]]) -> None:
+        self.choose, self.solve = choose, solve
+        self.losses: set[tuple[str, tuple[int, ...]]] = set()
+        self.asked: set[str] = set()
+        for mark in "XO":
+            self.walk(".........", mark, ())
+
+    def walk(self, board: str, mark: str, moves: tuple[int, ...]) -> None:
+        won = winner(board)
+        if won:
+            if won != mark:
+                self.losses.add((mark, moves))
+            return
+        if "." not in board:
+            return
+        if to_move(board) == mark:
+            self.asked.add(board)
+            cells = [self.choose(board)]
+        else:
+            cells = [c for c in range(9) if board[c] == "."]
+        for cell in cells:
+            self.walk(board[:cell] + to_move(board) + board[cell + 1 :], mark, (*moves, cell))
+
+    def result(self, board: str, cell: int) -> tuple[int, int]:
+        after = board[:cell] + to_move(board) + board[cell + 1 :]
+        if winner(after):
+            return (1, 1)
+        if "." not in after:
+            return (0, 1)
+        value, plies = self.solve(after)
+        return (-value, plies + 1)
+
+    def positions(self, kind: str) -> set[str]:
+        found = set()
+        for board in self.asked:
+            value, plies = self.solve(board)
+            got = self.result(board, self.choose(board))
+            if kind == "missed" and value == 1 and got[0] != 1:
+                found.add(board)
+            if kind == "slower" and value == 1 and got[0] == 1 and got[1] > plies:
+                found.add(board)
+            if kind == "mistake" and value == 0 and got[0] == -1:
+                found.add(board)
+        return found
+
+    def rates(self, book: Book) -> dict[str, dict[str, dict[str, str]]]:
+        def book_player(board: str) -> tuple[int, ...]:
+            return book.evaluate(board).tiers[0]
+
+        def mine(board: str) -> tuple[int, ...]:
+            return (self.choose(board),)
+
+        return {
+            name: {
+                f"as {mark}": dict(
+                    zip(("win", "draw", "loss"), map(str, match(mine, opponent, mark)), strict=True)
+                )
+                for mark in "XO"
+            }
+            for name, opponent in (
+                ("random", random_player),
+                ("novice", novice_player),
+                ("book", book_player),
+            )
+        }
+
+
+def check_against_judge(report: dict[str, Any], judge: Judge, book: Book) -> None:
+    assert {(x["as"], tuple(x["moves"])) for x in report["losses"]} == judge.losses
+    assert len(report["losses"]) == len(judge.losses)
+    assert {x["board"] for x in report["missed_wins"]} == judge.positions("missed")
+    assert {x["board"] for x in report["slower_wins"]} == judge.positions("slower")
+    assert {x["board"] for x in report["mistakes"]} == judge.positions("mistake")
+    assert report["asked"] == len(judge.asked)
+    assert report["rates"] == judge.rates(book)
+    for loss in report["losses"]:  # every loss replays to its board, lost
+        board = "........."
+        for cell in loss["moves"]:
+            assert board[cell] == "."
+            board = board[:cell] + to_move(board) + board[cell + 1 :]
+        assert board == loss["board"] and winner(board) not in (None, loss["as"])
+
+
+def test_a_perfect_engine_never_loses(book: Book, cached_oracle: Any) -> None:
+    status, report = run_audit(*python_engine("perfect"))
+    assert status == 0 and report["can_lose"] is False and report["rates_exact"] is True
+    for kind in ("losses", "missed_wins", "slower_wins", "mistakes", "failures", "varies"):
+        assert report[kind] == [], kind
+    check_against_judge(report, Judge(engine("perfect"), cached_oracle), book)
+    # the book's own player draws against it from either side
+    assert report["rates"]["book"] == {
+        side: {"win": "0", "draw": "1", "loss": "0"} for side in ("as X", "as O")
+    }
+
+
+def test_the_rule_list_misses_a_fork_block(book: Book, cached_oracle: Any) -> None:
+    status, report = run_audit(*python_engine("rules_based"))
+    assert status == 1 and report["can_lose"] is True
+    check_against_judge(report, Judge(engine("rules_based"), cached_oracle), book)
+    assert len(report["losses"]) == 12 and {x["as"] for x in report["losses"]} == {"O"}
+    # X . O
+    # . O .      O took corner 2 after X 0, O 4, X 8; X blocks at 6 and forks 3 and 7
+    # . . X
+    assert {"as": "O", "moves": [0, 4, 8, 2, 6, 3, 7], "board": "X.OOO.XXX"} in report["losses"]
+    mistake = next(x for x in report["mistakes"] if x["board"] == "X...O...X")
+    assert mistake["played"] == 2 and mistake["draws"] == [1, 3, 5, 7] and mistake["outcome"] == [-1, 4]
+    # X O .
+    # . X .      X to move: 3 and 6 win (forks), it blocks... nothing: it plays the corner 2
+    # . . O
+    assert [(x["board"], x["played"], x["wins"]) for x in report["missed_wins"]] == [("XO..X...O", 2, [3, 6])]
+
+
+def test_never_taking_an_immediate_win(book: Book, cached_oracle: Any) -> None:
+    status, report = run_audit(*python_engine("no_immediate_win"))
+    assert status == 1
+    check_against_judge(report, Judge(engine("no_immediate_win"), cached_oracle), book)
+    assert report["missed_wins"] and report["slower_wins"]
+    # every slower win passed over a win in 1
+    assert all(x["plies"] == 1 and x["outcome"][1] > 1 for x in report["slower_wins"])
+
+
+def test_illegal_and_unreadable_answers_forfeit(book: Book) -> None:
+    status, report = run_audit(*python_engine("illegal"))
+    assert status == 1 and report["losses"] == []
+    assert sorted((x["kind"], x["board"], x["answer"]) for x in report["failures"]) == [
+        ("illegal", "....X....", "4"),
+        ("illegal", "X........", "9"),
+        ("unreadable", "X...O...X", "the corner, obviously"),
+    ]
+    # as O it forfeits after X opens 0 or 4 (each 1/9 against random), and on X...O...X
+    assert report["rates"]["random"]["as O"]["loss"] == str(Fraction(5, 21))
+
+
+def test_a_program_that_hangs_times_out(book: Book) -> None:
+    status, report = run_audit("--timeout", "0.5", *python_engine("hangs"))
+    assert status == 1
+    assert [(x["kind"], x["board"]) for x in report["failures"]] == [("timeout", "X........")]
+    assert report["rates"]["book"]["as O"] == {"win": "0", "draw": "3/4", "loss": "1/4"}
+
+
+def test_a_crash_is_reported_and_the_audit_goes_on(book: Book) -> None:
+    status, report = run_audit(*python_engine("crashes"))
+    assert status == 1
+    [crash] = report["failures"]
+    assert crash["kind"] == "crash" and crash["board"] == "....X...."
+    assert "cannot cope with the centre" in crash["answer"]
+    assert report["asked"] > 400  # it went on after the crash, in a fresh process
+
+
+def test_an_engine_in_javascript(book: Book, cached_oracle: Any) -> None:
+    node = shutil.which("node")
+    assert node, "the audit's JavaScript engine needs Node.js 18+"
+    status, report = run_audit("--", node, str(ENGINES / "first_free.mjs"))
+    assert status == 1
+
+    def first_free(board: str) -> int:
+        return board.index(".")
+
+    check_against_judge(report, Judge(first_free, cached_oracle), book)
+    # as X: 0, 1, 2 wins along the top row unless O blocks it
+    assert report["rates"]["book"]["as X"]["loss"] == "1"
+
+
+def test_a_callable_in_process(book: Book, cached_oracle: Any) -> None:
+    status, report = run_audit("--callable", "rules_based:choose", cwd=ENGINES)
+    assert status == 1
+    check_against_judge(report, Judge(engine("rules_based"), cached_oracle), book)
+
+
+def test_a_callable_that_raises_or_answers_nonsense(book: Book) -> None:
+    def choose(board: str) -> object:
+        if board == ".........":
+            return True
+        if board.count("X") == 1 and board.count("O") == 0:
+            raise RuntimeError("no idea")
+        return engine("perfect")(board)
+
+    report = audit(CallableProgram(choose), book)
+    kinds = sorted({x["kind"] for x in report.failures})
+    assert kinds == ["crash", "unreadable"] and len(report.failures) == 10
+
+
+def test_repeat_reports_a_program_that_varies(book: Book) -> None:
+    rng = random.Random(4)
+
+    def choose(board: str) -> int:
+        return rng.choice((0, 4)) if board == "........." else engine("perfect")(board)  # both draw
+
+    report = audit(CallableProgram(choose), book, repeat=20)
+    [varies] = report.varies
+    assert varies["board"] == "........." and report.exact is False and report.repeat == 20
+    assert set(varies["answers"]) == {"0", "4"} and sum(varies["answers"].values()) == 20
+    assert not report.can_lose  # both answers were followed, and neither loses
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--", "/no/such/engine"], "cannot start"),
+        (["--", sys.executable, "-c", "pass"], "ended before answering"),
+        (["--callable", "no_such_module:choose"], "cannot import"),
+        (["--callable", "perfect"], "is not MODULE:FUNCTION"),
+        ([], "give a COMMAND"),
+    ],
+)
+def test_a_program_that_will_not_run_is_status_2(args: list[str], needle: str) -> None:
+    done = subprocess.run(
+        [TTT_BOOK, "audit", *args], capture_output=True, text=True, cwd=ENGINES, timeout=60, check=False
+    )
+    assert done.returncode == 2 and needle in done.stderr and done.stdout == ""
+
+
+def test_the_readable_report(book: Book) -> None:
+    done = subprocess.run(
+        [TTT_BOOK, "audit", "--max-lines", "2", *python_engine("rules_based")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 1
+    out = done.stdout
+    assert "verdict: CAN LOSE: 12 losing lines, 0 failures" in out
+    assert "as O: 0 4 7 2 6 3 8  -> X.OOO.XXX" in out and "... and 10 more" in out
+    assert "vs novice as O:   8.25% /  72.70% /  19.05%   (26/315 / 229/315 / 4/21)" in out

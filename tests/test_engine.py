@@ -1,0 +1,190 @@
+"""``ttt-play --engine`` (player.engine): every answer against the independent oracle, every
+error code, and the process through a pipe from Python and from Node."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from player.book import Book
+from player.engine import ERROR_CODES, MAX_LINE, Engine, serve
+from player.levels import LEVELS, choose_move
+
+HERE = Path(__file__).resolve().parent
+TTT_PLAY = str(Path(sys.executable).parent / "ttt-play")
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def engine(book: Book) -> Engine:
+    return Engine(book, rng=random.Random(1))
+
+
+def ask(engine: Engine, request: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = json.loads(engine.handle_line(json.dumps(request)))
+    return answer
+
+
+def test_evaluate_agrees_with_the_oracle_on_every_position(
+    engine: Engine, reachable: tuple[set[str], set[str]], cached_oracle: Any
+) -> None:
+    unfinished, _ = reachable
+    assert len(unfinished) == 4520
+    for board in sorted(unfinished):
+        answer = ask(engine, {"op": "evaluate", "board": board})
+        assert answer["ok"] is True and answer["board"] == board
+        assert (answer["value"], answer["plies"]) == cached_oracle(board), board
+        results = __import__("oracle").move_results(board, cached_oracle)
+        assert {int(c): tuple(o) for c, o in answer["outcomes"].items()} == results, board
+        assert set(answer["scores"]) == set(answer["outcomes"])
+        best = max(results.values(), key=__import__("oracle").rank)
+        assert sorted(answer["optimal"]) == sorted(c for c, r in results.items() if r == best)
+        assert sorted(c for tier in answer["tiers"] for c in tier) == answer["optimal"]
+
+
+def test_first_o_swaps_the_marks(engine: Engine) -> None:
+    # O moved first: "O..." has O to have one more mark, X to move
+    answer = ask(engine, {"op": "evaluate", "board": "O........", "first": "O"})
+    assert answer["turn"] == "X" and answer["value"] == 0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_choose_with_a_seed_is_the_librarys_choice(engine: Engine, book: Book, level: str) -> None:
+    for seed in range(30):
+        for board in (".........", "X...O....", "XO..X...."):
+            answer = ask(engine, {"op": "choose", "board": board, "level": level, "seed": seed, "id": seed})
+            assert answer == {
+                "ok": True,
+                "cell": choose_move(book, board, level, rng=random.Random(seed)),
+                "id": seed,
+            }
+
+
+def test_rules(engine: Engine, book: Book) -> None:
+    answer = ask(engine, {"op": "rules", "id": "r"})
+    assert answer["rows"] == answer["cols"] == answer["k"] == 3 and answer["cells"] == 9
+    assert answer["entries"] == len(book) and answer["levels"] == list(LEVELS) and answer["id"] == "r"
+
+
+BAD = [
+    ("json", "{not json"),
+    ("json", "[" * 4000),  # deeper than the parser recurses
+    ("request", "[1, 2]"),
+    ("request", '"evaluate"'),
+    ("op", '{"op": "solve", "board": "........."}'),
+    ("op", "{}"),
+    ("board", '{"op": "evaluate"}'),
+    ("board", '{"op": "evaluate", "board": 5}'),
+    ("board", '{"op": "evaluate", "board": "XX......."}'),
+    ("board", '{"op": "evaluate", "board": "XXXOO...."}'),
+    ("board", '{"op": "choose", "board": "XOXOXOOXO"}'),
+    ("board", '{"op": "evaluate", "board": "........"}'),
+    ("first", '{"op": "evaluate", "board": ".........", "first": "x"}'),
+    ("level", '{"op": "choose", "board": ".........", "level": "god"}'),
+    ("level", '{"op": "choose", "board": ".........", "level": ["hard"]}'),
+    ("seed", '{"op": "choose", "board": ".........", "seed": -1}'),
+    ("seed", '{"op": "choose", "board": ".........", "seed": 1.5}'),
+    ("seed", '{"op": "choose", "board": ".........", "seed": true}'),
+    ("seed", '{"op": "choose", "board": ".........", "seed": 18446744073709551616}'),
+    ("too-long", '{"op": "rules", "pad": "' + "x" * MAX_LINE + '"}'),
+]
+
+
+@pytest.mark.parametrize(("code", "line"), BAD, ids=[f"{c}-{i}" for i, (c, _) in enumerate(BAD)])
+def test_a_bad_request_is_one_error_object(engine: Engine, code: str, line: str) -> None:
+    answer = json.loads(engine.handle_line(line))
+    assert answer["ok"] is False and answer["error"]["code"] == code
+    assert code in ERROR_CODES and answer["error"]["message"]
+    assert set(answer) == {"ok", "error"}
+
+
+def test_a_bad_board_says_its_reason_and_echoes_the_id(engine: Engine) -> None:
+    answer = ask(engine, {"op": "evaluate", "board": "XXX000...", "id": [1]})
+    assert answer["error"]["reason"] == "character" and answer["id"] == [1]
+
+
+def test_serve_skips_blank_lines(engine: Engine) -> None:
+    out: list[str] = []
+    assert serve(engine, ['{"op":"rules"}\n', "\n", "  \r\n", "x\n"], out.append) == 2
+    assert [json.loads(line)["ok"] for line in out] == [True, False]
+
+
+REQUESTS = [
+    '{"op":"rules","id":1}',
+    "this is not json",
+    '{"op":"evaluate","board":"XX.OO....","id":2}',
+    '{"op":"choose","board":"XX.OO....","level":"perfect","id":3}',
+    '{"op":"choose","board":"X...O....","level":"easy","seed":5,"id":4}',
+    '{"op":"evaluate","board":"' + "." * (MAX_LINE + 10) + '"}',
+    '{"op":"evaluate","board":"........."}',
+]
+
+
+def check_answers(lines: list[str], book: Book) -> None:
+    answers = [json.loads(line) for line in lines]
+    assert len(answers) == len(REQUESTS)
+    assert answers[0]["cells"] == 9 and answers[0]["id"] == 1
+    assert answers[1]["error"]["code"] == "json"
+    # X X .
+    # O O .      X to move: 2 wins at once
+    # . . .
+    assert answers[2]["value"] == 1 and answers[2]["plies"] == 1 and answers[2]["optimal"] == [2]
+    assert answers[3] == {"ok": True, "cell": 2, "id": 3}
+    assert answers[4]["cell"] == choose_move(book, "X...O....", "easy", rng=random.Random(5))
+    assert answers[5]["error"]["code"] == "too-long"
+    assert answers[6]["value"] == 0 and answers[6]["plies"] == 9
+
+
+def test_through_a_pipe_from_python(book: Book) -> None:
+    with subprocess.Popen(
+        [TTT_PLAY, "--engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    ) as process:
+        assert process.stdin and process.stdout
+        lines = []
+        for request in REQUESTS:  # one at a time: each answer arrives before the next request
+            process.stdin.write(request + "\n")
+            process.stdin.flush()
+            lines.append(process.stdout.readline())
+        process.stdin.close()
+        assert process.stdout.read() == ""
+        assert process.wait(TIMEOUT) == 0
+    check_answers(lines, book)
+
+
+def test_through_a_pipe_from_node(book: Book) -> None:
+    node = shutil.which("node")
+    assert node, "the engine's Node test needs Node.js 18+ (as make test-js does)"
+    done = subprocess.run(
+        [node, str(HERE / "engine_client.mjs"), TTT_PLAY, *REQUESTS],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "exit 0"
+    check_answers(lines[:-1], book)
+
+
+def test_engine_refuses_options_it_does_not_use() -> None:
+    done = subprocess.run(
+        [TTT_PLAY, "--engine", "--level", "hard"], input="", capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and "--level does nothing with --engine" in done.stderr
+
+
+def test_engine_with_a_bad_book_is_status_3(tmp_path: Path) -> None:
+    bad = tmp_path / "book.json"
+    bad.write_text("{}")
+    done = subprocess.run(
+        [TTT_PLAY, "--engine", "--book", str(bad)], input="", capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 3 and done.stdout == ""

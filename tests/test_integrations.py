@@ -1,0 +1,158 @@
+"""The OpenSpiel and PettingZoo adapters (make test-integrations installs both extras), and that
+the player never imports them on its own."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from player.board import winner
+from player.book import Book
+from player.integrations.pettingzoo import board_from_observation, to_action, to_book_cell
+
+ROOT = Path(__file__).resolve().parent.parent
+integrations = pytest.mark.integrations
+
+
+def test_the_player_never_imports_the_adapters() -> None:
+    code = (
+        "import sys\n"
+        "from player.cli import run\n"
+        "try:\n"
+        "    run(['--watch', '--delay', '0', '--seed', '1'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "bad = sorted(m for m in sys.modules if m.startswith(('player.integrations', 'pyspiel', 'open_spiel',"
+        " 'pettingzoo', 'gymnasium', 'numpy')))\n"
+        "sys.stderr.write(repr(bad))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert "X" in done.stdout and done.stderr == "[]"  # a whole game played, nothing imported
+
+
+def test_cell_numbering_round_trips() -> None:
+    assert [to_book_cell(a) for a in range(9)] == [0, 3, 6, 1, 4, 7, 2, 5, 8]
+    assert all(to_action(to_book_cell(a)) == a for a in range(9))
+
+
+@integrations
+def test_pettingzoo_numbers_cells_column_by_column_as_its_source_says() -> None:
+    from pettingzoo.classic.tictactoe import board
+
+    # board.py draws the flat indices on the grid in a comment: "# 0 3 6", "# 1 4 7", "# 2 5 8"
+    rows = re.findall(r"#\s+(\d) (\d) (\d)\s*$", inspect.getsource(board), re.MULTILINE)
+    assert rows == [("0", "3", "6"), ("1", "4", "7"), ("2", "5", "8")]
+    for row, squares in enumerate(rows):
+        for col, square in enumerate(squares):
+            assert to_book_cell(int(square)) == row * 3 + col
+
+
+@integrations
+def test_pettingzoo_observations_map_to_the_book_in_every_game_prefix(book: Book) -> None:
+    from pettingzoo.classic.tictactoe import tictactoe as tictactoe_v3  # without the deprecation warning
+
+    from player.integrations.pettingzoo import BookPolicy
+
+    env = tictactoe_v3.env()
+    # every line of 4 moves (3,024), then play on with the book; compare boards at each step
+    seen = 0
+    for line in __import__("itertools").permutations(range(9), 4):
+        env.reset()
+        board = "........."
+        for action in line:
+            agent = env.agent_selection
+            observation = env.observe(agent)
+            assert board_from_observation(observation["observation"]) == board
+            assert [a for a in range(9) if observation["action_mask"][a]] == sorted(
+                to_action(c) for c in range(9) if board[c] == "."
+            )
+            env.step(action)
+            mark = "X" if board.count("X") == board.count("O") else "O"
+            cell = to_book_cell(action)
+            board = board[:cell] + mark + board[cell + 1 :]
+            seen += 1
+            if env.terminations[agent]:
+                break
+        done = any(env.terminations.values())
+        assert done == (winner(book.rules, board) is not None or "." not in board)
+        if not done:
+            action = BookPolicy("perfect", book=book)(env.observe(env.agent_selection))
+            assert to_book_cell(action) in book.evaluate(board).tiers[0]
+    assert seen > 10_000
+
+
+@integrations
+def test_openspiel_agrees_on_all_5478_states(book: Book) -> None:
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    from player.integrations.openspiel import board_from_state
+
+    game = pyspiel.load_game("tic_tac_toe")
+    states = {}
+    frontier = [game.new_initial_state()]
+    while frontier:
+        state = frontier.pop()
+        key = str(state)
+        if key in states:
+            continue
+        states[key] = state
+        if not state.is_terminal():
+            for action in state.legal_actions():
+                frontier.append(state.child(action))
+    assert len(states) == 5478
+    solved: dict[str, float] = {}
+    for key, state in states.items():
+        board = board_from_state(state)
+        finished = winner(book.rules, board) is not None or "." not in board
+        assert state.is_terminal() == finished, board
+        if finished:
+            won = winner(book.rules, board)
+            assert state.returns() == (
+                [1.0, -1.0] if won == "X" else [-1.0, 1.0] if won == "O" else [0.0, 0.0]
+            )
+            continue
+        evaluation = book.evaluate(board)
+        assert sorted(evaluation.scores) == state.legal_actions(), board
+        assert {"X": 0, "O": 1}[evaluation.turn] == state.current_player()
+        value, _ = minimax.alpha_beta_search(
+            game, state=state.clone(), maximizing_player_id=state.current_player()
+        )
+        solved[key] = value
+        assert value == evaluation.value, board
+    assert len(solved) == 4520
+
+
+@integrations
+def test_the_openspiel_bot_never_loses_to_random(book: Book) -> None:
+    import pyspiel
+
+    from player.integrations.openspiel import make_bot
+
+    game = pyspiel.load_game("tic_tac_toe")
+    for seat in (0, 1):
+        for seed in range(100):
+            random_bot = pyspiel.make_uniform_random_bot(1 - seat, seed)
+            bots = [make_bot("perfect", book=book, seed=seed), random_bot]
+            returns = pyspiel.evaluate_bots(game.new_initial_state(), bots if seat == 0 else bots[::-1], seed)
+            assert returns[seat] >= 0
+
+
+@integrations
+@pytest.mark.parametrize("example", ["openspiel_bot.py", "pettingzoo_vs_random.py"])
+def test_the_examples_run_as_written(example: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / example)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "loss    0  expected     0.0" in done.stdout or "'loss': 0" in done.stdout
