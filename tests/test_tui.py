@@ -12,6 +12,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pexpect
@@ -49,13 +50,14 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
-    def wait_for(self, *texts: str, timeout: float = 15) -> str:
-        """The screen once it shows every one of ``texts``."""
+    def wait_for(self, *texts: str, until: Callable[[str], bool] | None = None, timeout: float = 15) -> str:
+        """The screen once it shows every one of ``texts`` (and ``until(screen)`` holds): a text
+        still on the screen from an earlier step is no sign that the next one was drawn."""
         deadline = time.monotonic() + timeout
         while True:
             self.pump()
             shown = self.text()
-            if all(text in shown for text in texts):
+            if all(text in shown for text in texts) and (until is None or until(shown)):
                 return shown
             if time.monotonic() > deadline:
                 raise AssertionError(f"never showed {texts!r}; the screen:\n{shown}")
@@ -112,7 +114,13 @@ def test_arrows_enter_digits_hint_and_undo() -> None:
     # A digit plays at once; the computer answers.
     free = next(n for n in (1, 2, 3, 4, 7, 8, 9) if n != reply)
     term.press(str(free))
-    shown = term.wait_for("The computer (O) played", "Your move (X)")
+    shown = term.wait_for(
+        "The computer (O) played",
+        "Your move (X)",
+        until=lambda screen: (
+            cell_text(screen, free) == "X" and screen.count("[O]") == 1 and cell_text(screen, reply) == "O"
+        ),
+    )
     assert cell_text(shown, free) == "X"
     # Undo takes back that move and the reply.
     term.press("u")
