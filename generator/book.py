@@ -17,7 +17,9 @@ from generator.atomic import check_targets, write_files
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
 from generator.vectors import build_vectors, encode_vectors
+from player import record
 from player.board import EMPTY, FIRST, SECOND, canonicalizer
+from player.book import parse_book
 from player.entry import entry_text
 from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
@@ -110,7 +112,8 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
 
     The targets are checked before the solve, so a bad one fails at once. Raises
     ``generator.atomic.OutputError`` naming the file that could not be written, or ValueError if
-    the two paths are the same file.
+    the two paths are the same file. A book larger than 1 MB is proven before it is written and
+    then recorded as proven (``player.record``), so its first load skips the proof.
     """
     targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
     check_targets(targets)
@@ -118,9 +121,21 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
     traps = trap_order(solution)
     book = book_from(solution, traps)
     data = encode(book)
+    sha256 = prove_for_record(data, str(path))
     vectors = None if vectors_path is None else encode_vectors(build_vectors(solution, traps, data))
     files = {targets[0]: data}
     if vectors is not None:
         files[targets[1]] = vectors
     write_files(files)
+    if sha256 is not None:
+        record.remember(sha256)
     return data, vectors
+
+
+def prove_for_record(data: bytes, source: str) -> str | None:
+    """For a book larger than 1 MB: prove ``data`` (BookError if it does not prove: a bug in
+    the writer) and return its digest, for ``record.remember`` once the file is written."""
+    if len(data) <= record.RECORD_ABOVE:
+        return None
+    parse_book(data, source, rules=None)
+    return record.digest(data)

@@ -2,8 +2,9 @@
 does not decide, against a fresh solve.
 
 Validity (docs/book-format.md, "A valid book") is the player's own proof, with the same reason
-codes: this module calls it rather than re-implementing it. Beyond validity it re-solves the
-rules and compares what a valid book may still get wrong or leave stale: the trap order of every entry,
+codes: this module calls it rather than re-implementing it, and records a proven book larger
+than 1 MB as ``load_book`` does (``player.record``). Beyond validity it re-solves the rules and
+compares what a valid book may still get wrong or leave stale: the trap order of every entry,
 the informational members (``counts``, ``trap_order``, ``trap_rates``, symmetry names), and
 whether the bytes are exactly what ``ttt-book build`` writes.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from generator.book import book_from, encode
 from generator.solve import SOLVER_MAX_CELLS, solve
 from generator.trap import trap_order
-from player import bookjson, proof
+from player import bookjson, proof, record
 from player.book import default_book_path, read_book_bytes
 from player.entry import parse_entry
 from player.errors import BookError
@@ -62,6 +63,8 @@ def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
             raise
         report.invalid = error
         return report
+    if len(raw) > record.RECORD_ABOVE:
+        record.remember(record.digest(raw))
     report.entries = len(proven.bests)
     rules = proven.rules
     if rules.cells > SOLVER_MAX_CELLS:

@@ -2,11 +2,12 @@
 
 ``load_book()`` reads the packaged book (or a path) and proves it (``player.bookjson`` for the
 JSON, ``player.proof`` for the rest: docs/book-format.md, "A valid book"), so every answer is
-the truth whoever wrote the file. The one book not proven on every load is the packaged one
-whose bytes have exactly the SHA-256 recorded when the package was built (and the book proven).
-``Book.evaluate(board)`` looks the board up under its canonical key, scores every move from the
-successors' entries (player/entry.py), and maps the answer back onto the board's own
-orientation and marks.
+the truth whoever wrote the file. Two kinds of bytes skip the proof, because these exact bytes
+were proven before: the packaged book whose SHA-256 was recorded when the package was built,
+and a book larger than 1 MB whose SHA-256 is in this machine's record of proven books
+(``player.record``). ``Book.evaluate(board)`` looks the board up under its canonical key,
+scores every move from the successors' entries (player/entry.py), and maps the answer back onto
+the board's own orientation and marks.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import stat
 from typing import NamedTuple
 
-from player import bookjson
+from player import bookjson, record
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, check_playable, other, swap_marks
 from player.entry import Entry, EntryShapeError, derive, parse_entry
 from player.errors import BookError
@@ -77,7 +78,7 @@ class Evaluation(NamedTuple):
 
 class Book:
     """A proven book: every entry is consistent with its successors (or the bytes are ones
-    proven before: the packaged book's).
+    proven before: the packaged book's, or a recorded one's).
 
     Build one with ``load_book`` or ``parse_book``. An entry's move scores are derived from its
     successors' best scores when the entry is first asked for: from the proof's table of best
@@ -96,7 +97,8 @@ class Book:
         self.rules = rules
         self.source = source
         #: why the answers can be trusted: ``"proven"`` (proven when it was loaded),
-        #: or ``"packaged"`` (the packaged book's bytes, proven when the package was built)
+        #: ``"packaged"`` (the packaged book's bytes, proven when the package was built) or
+        #: ``"recorded"`` (bytes proven before on this machine: ``player.record``)
         self.trust = trust
         #: the parsed document, for its informational members (``counts``, ``trap_rates``)
         self.data = data
@@ -213,17 +215,29 @@ def load_book(path: str | os.PathLike[str] | None = None, *, rules: Rules | None
     """Read and prove a book file (default: the packaged one); BookError naming the file.
 
     ``rules`` is what the caller plays; a book for other rules is refused. ``None`` takes the
-    file's own rules. The proof is skipped for the packaged book's recorded bytes.
+    file's own rules. The proof is skipped for the packaged book's recorded bytes and for a
+    book larger than 1 MB already proven on this machine (``player.record``); a book larger
+    than 1 MB that proves now is recorded.
     """
     where = os.fspath(path) if path is not None else default_book_path()
     raw = read_book_bytes(where)
+    trusted = None
     if path is None and _matches_packaged_record(raw, where):
-        return _trusted(raw, where, rules, "packaged")
-    return parse_book(raw, where, rules=rules)
+        trusted = _trusted(raw, where, rules, "packaged")
+    sha256 = record.digest(raw) if len(raw) > record.RECORD_ABOVE else None
+    if trusted is None and sha256 is not None and record.is_proven(sha256):
+        trusted = _trusted(raw, where, rules, "recorded")
+    if trusted is not None:
+        return trusted
+    book = parse_book(raw, where, rules=rules)
+    if sha256 is not None:
+        record.remember(sha256)
+    return book
 
 
 def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = STANDARD) -> Book:
-    """Prove a book from its bytes (steps 2 to 15) and load it."""
+    """Prove a book from its bytes (steps 2 to 15) and load it. (No record is read or written:
+    ``load_book`` keeps the record, for files.)"""
     from player import proof  # not needed for the packaged book
 
     data = bookjson.parse(raw, source)
@@ -231,12 +245,17 @@ def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = STA
     return Book(proven.rules, data, source, trust="proven", bests=proven.bests)
 
 
-def _trusted(raw: bytes, source: str, expected: Rules | None, trust: str) -> Book:
-    """Bytes proven before (strict JSON included): parsed, not proven again. Their rules are
-    still checked against the caller's."""
-    data = json.loads(raw)
-    stated = data["rules"]
-    rules = Rules(stated["rows"], stated["cols"], stated["k"], stated["misere"])
+def _trusted(raw: bytes, source: str, expected: Rules | None, trust: str) -> Book | None:
+    """Bytes proven before (strict JSON included), packaged or recorded: parsed, not proven
+    again. Their rules are still checked against the caller's. None if they do not even read
+    as a book (a record naming bytes no proof accepted): the caller proves them instead."""
+    try:
+        data = json.loads(raw)
+        stated = data["rules"]
+        rules = Rules(stated["rows"], stated["cols"], stated["k"], stated["misere"])
+        data["entries"].items()
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
     if expected is not None and rules != expected:
         raise BookError(source, "rules", f"is a book for {rules}, not {expected}")
     return Book(rules, data, source, trust=trust)
@@ -254,6 +273,4 @@ def _matches_packaged_record(raw: bytes, book_path: str) -> bool:
             recorded = handle.read(200).strip()
     except OSError:
         return False
-    import hashlib  # only here: a book given by path never needs it
-
-    return hashlib.sha256(raw).hexdigest().encode() == recorded
+    return record.digest(raw).encode() == recorded
