@@ -71,14 +71,19 @@ def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
     if data.get("canonical") != CANONICAL_RULE:
         raise fail("format", f"uses canonical rule {_short(data.get('canonical'))}, not {CANONICAL_RULE!r}")
     rules = _check_rules(data.get("rules"), fail, expected)
-    if data["rules"].get("lines") != [list(line) for line in rules.lines]:
+    lines = data["rules"].get("lines")
+    if not (
+        type(lines) is list
+        and len(lines) == len(rules.lines)
+        and all(_cells_equal(got, line) for got, line in zip(lines, rules.lines, strict=True))
+    ):
         raise fail("lines", f"has winning lines that are not those of {rules}")
     symmetries = data.get("symmetries")
     if (
         type(symmetries) is not list
         or len(symmetries) != len(rules.symmetries)
         or not all(
-            type(item) is dict and type(item.get("name")) is str and item.get("perm") == list(s.perm)
+            type(item) is dict and type(item.get("name")) is str and _cells_equal(item.get("perm"), s.perm)
             for item, s in zip(symmetries, rules.symmetries, strict=False)
         )
     ):
@@ -91,6 +96,16 @@ def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
     if type(stated) is not int or stated != len(entries):
         raise fail("counts", f"has {len(entries)} entries but counts.entries says {_short(stated)}")
     return rules
+
+
+def _cells_equal(got: Any, cells: tuple[Cell, ...]) -> bool:
+    """Is ``got`` the JSON array of exactly these integers? (Not ``==``: in Python ``False == 0``,
+    so ``[false, 1, 2] == [0, 1, 2]``, and JSON's ``false`` is not the number 0.)"""
+    return (
+        type(got) is list
+        and len(got) == len(cells)
+        and all(type(item) is int and item == cell for item, cell in zip(got, cells, strict=True))
+    )
 
 
 def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:

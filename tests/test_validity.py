@@ -129,6 +129,9 @@ CASES: dict[str, tuple[Edit, str]] = {
     "a symmetry missing": (lambda d: d["symmetries"].pop(), "symmetries"),
     "symmetries reordered": (lambda d: d["symmetries"].reverse(), "symmetries"),
     "no diagonals": (lambda d: d["rules"].update(lines=d["rules"]["lines"][:6]), "lines"),
+    # found by the differential test: in Python False == 0, so [false, 1, 2] == [0, 1, 2]
+    "a line with false for cell 0": (lambda d: d["rules"]["lines"][0].__setitem__(0, False), "lines"),
+    "a perm with true for cell 1": (lambda d: d["symmetries"][0]["perm"].__setitem__(1, True), "symmetries"),
     "lines reordered": (lambda d: d["rules"]["lines"].reverse(), "lines"),
     "cells wrong": (rule(cells=10), "rules"),
     "rows a string": (rule(rows="3"), "rules"),
