@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 from player import bookjson, record
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, check_playable, other, swap_marks
-from player.entry import Entry, EntryShapeError, derive, parse_entry
+from player.entry import Entry, derive, parse_entry
 from player.errors import BookError
 from player.format import MAX_BOOK_BYTES
 from player.rules import STANDARD, Cell, Rules, Symmetry
@@ -124,7 +124,8 @@ class Book:
         if found is None and key in self._texts:
             try:
                 found = self._entries[key] = derive(self.rules, key, self._texts[key], self._best_of)
-            except (EntryShapeError, KeyError) as error:  # only if trusted bytes were not a proven book
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                # only for trusted bytes (packaged, recorded) that were not a proven book after all
                 raise BookError(self.source, "entry-shape", f"entry {key!r} is unusable: {error}") from None
         return found
 

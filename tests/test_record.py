@@ -200,3 +200,17 @@ def test_the_build_proves_what_it_will_record() -> None:
     with pytest.raises(BookError) as caught:
         prove_for_record(BIG.replace(b'"........X":"0 4"', b'"........X":"0 5"'), "<big>")
     assert caught.value.code == "entry-inconsistent"
+
+
+def test_a_forged_record_gives_book_errors_not_tracebacks(record_file: Path, tmp_path: Path) -> None:
+    """Bytes that read as a book but never proved, named by a hand-written line: the loader
+    trusts the record (that is what a record is for), and an unusable entry is a BookError when
+    it is first used, which the command lines print as one line."""
+    forged = tmp_path / "forged.json"
+    forged.write_bytes(BIG.replace(b'"........X":"0 4"', b'"........X":7', 1))
+    record.remember(hashlib.sha256(forged.read_bytes()).hexdigest())
+    book = load_book(forged)
+    assert book.trust == "recorded"
+    with pytest.raises(BookError) as caught:
+        book.evaluate("........X")
+    assert caught.value.code == "entry-shape"
