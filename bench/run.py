@@ -412,7 +412,8 @@ def choose_costs(book: Book, boards: list[str]) -> dict[str, Any]:
     proven = proof.prove(book.data, BOOK, STANDARD)
     cold = []
     for b in boards:
-        fresh = Book(proven, str(BOOK), book.data, trust="proven")  # an empty cache, no new proof
+        # an empty cache of derived entries, and no new proof
+        fresh = Book(proven.rules, book.data, str(BOOK), trust="proven", bests=proven.bests)
         start = time.perf_counter()
         choose_move(fresh, b, rng=rng)
         cold.append(time.perf_counter() - start)

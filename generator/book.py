@@ -1,4 +1,9 @@
-"""Turn a solution into the book: one entry per canonical unfinished position, as JSON bytes."""
+"""Turn a solution into the book: one entry per canonical unfinished position, as JSON bytes.
+
+Format version 2 (docs/book-format.md): an entry is the string ``"<best> <tier> <tier> ..."``,
+the best score and the optimal moves in trap order; readers derive every move's score from the
+successors' entries.
+"""
 
 from __future__ import annotations
 
@@ -12,10 +17,12 @@ from generator.atomic import check_targets, write_files
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
 from generator.vectors import build_vectors, encode_vectors
-from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move
-from player.format import FORMAT_NAME, FORMAT_VERSION
+from player import record
+from player.board import EMPTY, FIRST, SECOND, canonicalizer
+from player.book import parse_book
+from player.entry import entry_text
+from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
-from player.score import decode_score
 
 
 def build_book(rules: Rules) -> dict[str, Any]:
@@ -25,30 +32,50 @@ def build_book(rules: Rules) -> dict[str, Any]:
 
 
 def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
-    """Assemble the book document from a solution and its trap order."""
+    """Assemble the book document from a solution and its (exact) trap order."""
     rules = solution.rules
     canonical = canonicalizer(rules)
-    entries: dict[str, Any] = {}
+    entries: dict[str, str] = {}
     for board, scores in solution.move_scores.items():
         key, _ = canonical(board)
-        if key != board:
-            continue
-        value, plies = decode_score(max(scores.values()), board.count(EMPTY), rules.cells)
-        entries[key] = {
-            "turn": side_to_move(key),
-            "value": value,
-            "plies": plies,
-            "scores": [scores.get(cell) for cell in range(rules.cells)],
-            "tiers": [list(tier) for tier in traps.tiers[key]],
-        }
+        if key == board:
+            entries[key] = entry_text(max(scores.values()), traps.tiers[key])
     canonical_finished = {canonical(board)[0] for board in solution.finished}
-    book: dict[str, Any] = {
+    counts = {
+        "entries": len(entries),
+        "positions": solution.reachable,
+        "unfinished": len(solution.move_scores),
+        "finished": len(solution.finished),
+        "canonical_positions": len(entries) + len(canonical_finished),
+        "canonical_finished": len(canonical_finished),
+        "tree_nodes": solution.tree_nodes,
+        "games": solution.games.total,
+        "first_wins": solution.games.first_wins,
+        "second_wins": solution.games.second_wins,
+        "draws": solution.games.draws,
+    }
+    rates = {"first": _rates(traps.first_player_rates), "second": _rates(traps.second_player_rates)}
+    return document(rules, entries, counts, {"method": "exact", "tolerance": "0"}, rates)
+
+
+def document(
+    rules: Rules,
+    entries: dict[str, str],
+    counts: dict[str, int],
+    trap_order: dict[str, str],
+    trap_rates: dict[str, dict[str, str]],
+) -> dict[str, Any]:
+    """The book document around its entry strings: the members every book has, the derived
+    tables written out (readers compare them with their own), and the informational members
+    as given (``counts`` must hold ``entries``)."""
+    return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "rules": {
             "rows": rules.rows,
             "cols": rules.cols,
             "k": rules.k,
+            "misere": rules.misere,
             "cells": rules.cells,
             "first": FIRST,
             "second": SECOND,
@@ -56,27 +83,12 @@ def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
             "lines": [list(line) for line in rules.lines],
         },
         "symmetries": [{"name": s.name, "perm": list(s.perm)} for s in rules.symmetries],
-        "canonical": "min-image",
-        "counts": {
-            "entries": len(entries),
-            "positions": solution.reachable,
-            "unfinished": len(solution.move_scores),
-            "finished": len(solution.finished),
-            "canonical_positions": len(entries) + len(canonical_finished),
-            "canonical_finished": len(canonical_finished),
-            "tree_nodes": solution.tree_nodes,
-            "games": solution.games.total,
-            "first_wins": solution.games.first_wins,
-            "second_wins": solution.games.second_wins,
-            "draws": solution.games.draws,
-        },
-        "trap_rates": {
-            "first": _rates(traps.first_player_rates),
-            "second": _rates(traps.second_player_rates),
-        },
+        "canonical": CANONICAL_RULE,
+        "counts": counts,
+        "trap_order": trap_order,
+        "trap_rates": trap_rates,
         "entries": entries,
     }
-    return book
 
 
 def _rates(rates: tuple[Fraction, Fraction]) -> dict[str, str]:
@@ -100,7 +112,8 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
 
     The targets are checked before the solve, so a bad one fails at once. Raises
     ``generator.atomic.OutputError`` naming the file that could not be written, or ValueError if
-    the two paths are the same file.
+    the two paths are the same file. A book larger than 1 MB is proven before it is written and
+    then recorded as proven (``player.record``), so its first load skips the proof.
     """
     targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
     check_targets(targets)
@@ -108,9 +121,21 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
     traps = trap_order(solution)
     book = book_from(solution, traps)
     data = encode(book)
+    sha256 = prove_for_record(data, str(path))
     vectors = None if vectors_path is None else encode_vectors(build_vectors(solution, traps, data))
     files = {targets[0]: data}
     if vectors is not None:
         files[targets[1]] = vectors
     write_files(files)
+    if sha256 is not None:
+        record.remember(sha256)
     return data, vectors
+
+
+def prove_for_record(data: bytes, source: str) -> str | None:
+    """For a book larger than 1 MB: prove ``data`` (BookError if it does not prove: a bug in
+    the writer) and return its digest, for ``record.remember`` once the file is written."""
+    if len(data) <= record.RECORD_ABOVE:
+        return None
+    parse_book(data, source, rules=None)
+    return record.digest(data)

@@ -129,8 +129,9 @@ class _Builder:
                 return _find(find, "")
         raise ValueError(f"cannot remove {path!r}")
 
-    def entry(self, key: str, **changes: Any) -> Edit:
-        return self.change(("entries", key), {**self.value(("entries", key)), **changes})
+    def entry(self, key: str, text: Any) -> Edit:
+        """Entry ``key`` holding ``text`` (an entry string, or any JSON value) instead."""
+        return self.change(("entries", key), text)
 
     def entry_count_is(self, count: Any) -> Edit:
         return self.change(("counts",), {**self.data["counts"], "entries": count})
@@ -146,15 +147,17 @@ class _Builder:
 
 
 def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[str, Any]:
-    """The vectors for the 3x3 book whose bytes are ``raw``."""
+    """The vectors for the 3x3 book whose bytes are ``raw`` (and the misère 3x3 book, which the
+    misère cases hold whole: ``misere_base``)."""
     b = _Builder(raw.decode("utf-8"))
     rules = b.data["rules"]
-    if (rules["rows"], rules["cols"], rules["k"]) != (3, 3, 3):  # the cases name 3x3 boards
+    if (rules["rows"], rules["cols"], rules["k"], rules["misere"]) != (3, 3, 3, False):  # 3x3 boards
         raise ValueError(f"book vectors are for the 3x3 book (k = 3), not {rules['rows']}x{rules['cols']}")
     _valid_cases(b)
     _limits_and_json_cases(b)
     _header_cases(b)
     _entry_cases(b)
+    _misere_cases(b, misere_base())
     return {
         "format": BOOK_VECTORS_FORMAT,
         "version": BOOK_VECTORS_VERSION,
@@ -162,6 +165,16 @@ def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[st
         "base_sha256": hashlib.sha256(raw).hexdigest(),
         "cases": b.cases,
     }
+
+
+def misere_base() -> str:
+    """The misère 3x3 book's text: solved by generator.retrograde, written with a placeholder trap
+    order (one tier of all optimal moves: validity does not decide the order of the tiers)."""
+    from generator.retro_book import retro_book_bytes  # numpy: build time only
+    from generator.retrograde import solve
+    from player.rules import Rules
+
+    return retro_book_bytes(solve(Rules(), misere=True)).decode("ascii")
 
 
 def encode_book_vectors(vectors: dict[str, Any]) -> bytes:
@@ -218,10 +231,10 @@ def _valid_cases(b: _Builder) -> None:
         b.change(("symmetries", 1), {**b.data["symmetries"][1], "comment": [1, 2]}),
     )
     b.add(
-        "unknown-member-in-entry",
+        "unknown-member-in-trap-order",
         "valid",
-        "An unknown member inside an entry: ignored.",
-        b.entry("........X", comment={"why": "the centre is the only draw"}),
+        "An unknown member inside trap_order: ignored (an entry, a string, has no members).",
+        b.change(("trap_order",), {**b.data["trap_order"], "comment": {"why": "informational"}}),
     )
     b.add(
         "unknown-member-in-counts",
@@ -243,24 +256,54 @@ def _valid_cases(b: _Builder) -> None:
         b.remove(("trap_rates",)),
     )
     b.add(
+        "trap-order-missing",
+        "valid",
+        "No trap_order member: informational, not part of validity.",
+        b.remove(("trap_order",)),
+    )
+    b.add(
         "symmetry-names-changed",
         "valid",
         "Symmetry names are free text: one renamed with a non-ASCII character, one empty.",
         b.change(("symmetries", 0), {**b.data["symmetries"][0], "name": "identité"}),
         b.change(("symmetries", 7), {**b.data["symmetries"][7], "name": ""}),
     )
+    empty = entries["........."]
+    best, *tiers = empty.split(" ")
     b.add(
         "tiers-reordered",
         "valid",
-        "The empty board's tiers in another order: trap order is not part of validity (only that the "
-        "tiers together are the optimal moves), so a reader must accept it.",
-        b.entry(".........", tiers=list(reversed(entries["........."]["tiers"]))),
+        f"The empty board's tiers in another order ({empty!r} written {' '.join([best, *tiers[::-1]])!r}): "
+        "trap order is not part of validity (only that the tiers together are the optimal moves), so a "
+        "reader must accept it.",
+        b.entry(".........", " ".join([best, *tiers[::-1]])),
     )
+    merged = ",".join(str(c) for c in sorted(int(c) for tier in tiers for c in tier.split(",")))
     b.add(
         "tiers-merged",
         "valid",
-        "The empty board's three tiers merged into one: still exactly the optimal moves.",
-        b.entry(".........", tiers=[sorted(c for t in entries["........."]["tiers"] for c in t)]),
+        f"The empty board's three tiers merged into one, {best} {merged}: still exactly the optimal moves.",
+        b.entry(".........", f"{best} {merged}"),
+    )
+    b.add(
+        "tiers-split",
+        "valid",
+        "The empty board's first tier split in two (0,2 then 6,8): ties need not share a tier.",
+        b.entry(".........", empty.replace(" 0,2,6,8 ", " 0,2 6,8 ")),
+    )
+    b.add(
+        "best-negative-zero",
+        "valid",
+        'Entry ........X written "-0 4": -0 is an integer as RFC 8259 writes one, and means 0.',
+        b.entry("........X", "-0 4"),
+    )
+    b.add(
+        "entry-string-escaped",
+        "valid",
+        'Entry ........X written "0\\u00204" and .......OX with its first digit as \\u0035: the grammar '
+        "applies to the string once unescaped, which is the real entry.",
+        b.tweak(("entries", "........X"), '"0 4"', '"0\\u00204"'),
+        b.tweak(("entries", ".......OX"), '":"5 ', '":"\\u0035 '),
     )
     _checksum_cases(b)
     b.add(
@@ -319,14 +362,13 @@ def _valid_cases(b: _Builder) -> None:
         _find("<close>", "]", MAX_DEPTH - 1),
     )
     b.add(
-        "depth-32-objects-in-entry",
+        "depth-32-objects-in-rules",
         "valid",
-        'An unknown member of an entry (depth 3) holding 29 nested objects {"x": ... 0}: the innermost '
+        'An unknown member of rules (depth 2) holding 30 nested objects {"x": ... 0}: the innermost '
         "is at depth 32.",
-        b.entry("........X", deep="<open>0<close>"),
-        _find('"<open>0<close>"', "<open>0<close>"),
-        _find("<open>", '{"x":', MAX_DEPTH - 3),
-        _find("<close>", "}", MAX_DEPTH - 3),
+        b.before(("rules", "cells"), '"deep":<open>0<close>,'),
+        _find("<open>", '{"x":', MAX_DEPTH - 2),
+        _find("<close>", "}", MAX_DEPTH - 2),
     )
     _size_cases(b, MAX_STRUCTURE, MAX_BOOK_BYTES, "valid")
 
@@ -400,19 +442,24 @@ def _limits_and_json_cases(b: _Builder) -> None:
         inserted,
         _find("<commas>", ",", commas),
     )
-    plies = b.tweak(("entries", "........X"), '"plies":8', '"plies":8.0')
     b.add(
-        "plies-float",
+        "k-float",
         "json",
-        'An entry\'s "plies": 8.0: a number with a fraction is not an integer in strict JSON, even '
-        "with the right value.",
-        plies,
+        '"k": 3.0 in rules: a number with a fraction is not an integer in strict JSON, even with the '
+        "right value.",
+        b.tweak(("rules",), '"k":3', '"k":3.0'),
     )
     b.add(
-        "plies-exponent",
+        "k-exponent",
         "json",
-        'An entry\'s "plies": 8e0: an exponent is refused too.',
-        b.tweak(("entries", "........X"), '"plies":8', '"plies":8e0'),
+        '"k": 3e0 in rules: an exponent is refused too.',
+        b.tweak(("rules",), '"k":3', '"k":3e0'),
+    )
+    b.add(
+        "entry-a-float",
+        "json",
+        "Entry ........X is the number 0.5: refused as JSON (step 3) before its shape (step 13).",
+        b.entry("........X", 0.5),
     )
     b.add(
         "counts-entries-float",
@@ -424,8 +471,8 @@ def _limits_and_json_cases(b: _Builder) -> None:
     b.add(
         "version-float",
         "json",
-        "version written 1.0: refused as JSON (step 3), not as a version (step 5).",
-        b.change(("version",), 1.0),
+        "version written 2.0: refused as JSON (step 3), not as a version (step 5).",
+        b.change(("version",), 2.0),
     )
     b.add(
         "float-in-unknown-member",
@@ -446,10 +493,11 @@ def _limits_and_json_cases(b: _Builder) -> None:
         b.top(f'"big":-{MAX_INTEGER + 1},'),
     )
     b.add(
-        "integer-huge-score",
+        "integer-huge-cell",
         "json",
-        "A score with 400 digits: out of range as JSON, before the entry's shape (step 13) or consistency.",
-        b.tweak(("entries", "........X"), '"scores":[-4,', '"scores":[-' + "9" * 400 + ","),
+        "A cell of the first line with 400 digits: out of range as JSON, before the rules (step 7) or "
+        "lines (step 8). (Inside an entry string, the same digits are an entry-shape case.)",
+        b.tweak(("rules",), '"lines":[[0,', '"lines":[[-' + "9" * 400 + ","),
     )
     b.add(
         "leading-zero",
@@ -490,13 +538,12 @@ def _limits_and_json_cases(b: _Builder) -> None:
         _find("<close>", "]", MAX_DEPTH),
     )
     b.add(
-        "depth-33-objects-in-entry",
+        "depth-33-objects-in-rules",
         "json",
-        "An unknown member of an entry (depth 3) holding 30 nested objects: the innermost is at depth 33.",
-        b.entry("........X", deep="<open>0<close>"),
-        _find('"<open>0<close>"', "<open>0<close>"),
-        _find("<open>", '{"x":', MAX_DEPTH - 2),
-        _find("<close>", "}", MAX_DEPTH - 2),
+        "An unknown member of rules (depth 2) holding 31 nested objects: the innermost is at depth 33.",
+        b.before(("rules", "cells"), '"deep":<open>0<close>,'),
+        _find("<open>", '{"x":', MAX_DEPTH - 1),
+        _find("<close>", "}", MAX_DEPTH - 1),
     )
     b.add(
         "depth-100000",
@@ -510,19 +557,19 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "duplicate-top-level-member",
         "json",
         "The version member twice, with the same value: duplicate names are refused whatever the values.",
-        b.top('"version":1,'),
+        b.top('"version":2,'),
     )
     b.add(
         "duplicate-member-escaped",
         "json",
         "A second version member written \\u0076ersion: names are compared after unescaping.",
-        b.top('"\\u0076ersion":1,'),
+        b.top('"\\u0076ersion":2,'),
     )
     b.add(
-        "duplicate-entry-member",
+        "duplicate-rules-member",
         "json",
-        "An entry with its turn member twice (the same value).",
-        b.tweak(("entries", "........X"), '"turn":"O"', '"turn":"O","turn":"O"'),
+        "rules with its misere member twice (the same value).",
+        b.tweak(("rules",), '"misere":false', '"misere":false,"misere":false'),
     )
     whole = b.text_of(("entries", "........X"))
     b.add(
@@ -560,6 +607,13 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "json",
         "A raw tab character inside a symmetry name: control characters must be escaped in JSON strings.",
         b.tweak(("symmetries", 0), '"identity"', '"iden\ttity"'),
+    )
+    b.add(
+        "raw-tab-in-entry",
+        "json",
+        "Entry ........X with a raw tab for its space (0, tab, 4): not JSON, before the entry's grammar "
+        "(step 13). (Escaped as \\t it is JSON, and an entry-shape case.)",
+        b.tweak(("entries", "........X"), '"0 4"', '"0\t4"'),
     )
     b.add(
         "bad-escape",
@@ -603,23 +657,30 @@ def _header_cases(b: _Builder) -> None:
     b.add(
         "format-before-version",
         "format",
-        "format wrong and version 2: format (step 4) comes first.",
+        "format wrong and version 1: format (step 4) comes first.",
         b.change(("format",), "chess-book"),
-        b.change(("version",), 2),
+        b.change(("version",), 1),
     )
     b.add(
-        "version-2", "version", "version 2: a version this reader does not know.", b.change(("version",), 2)
+        "version-1",
+        "version",
+        "version 1: the entries are version-2 strings, but a reader of version 2 refuses version 1 "
+        "whatever the file holds (a version-1 book's entries are objects).",
+        b.change(("version",), 1),
     )
     b.add(
-        "version-string", "version", 'version "1": a string, not the integer 1.', b.change(("version",), "1")
+        "version-3", "version", "version 3: a version this reader does not know.", b.change(("version",), 3)
+    )
+    b.add(
+        "version-string", "version", 'version "2": a string, not the integer 2.', b.change(("version",), "2")
     )
     b.add("version-true", "version", "version true: not a number.", b.change(("version",), True))
     b.add("version-missing", "version", "No version member.", b.remove(("version",)))
     b.add(
         "version-before-canonical",
         "version",
-        "version 2 and canonical wrong: version (step 5) comes before canonical (step 6).",
-        b.change(("version",), 2),
+        "version 1 and canonical wrong: version (step 5) comes before canonical (step 6).",
+        b.change(("version",), 1),
         b.change(("canonical",), "max-image"),
     )
     b.add(
@@ -680,6 +741,24 @@ def _header_cases(b: _Builder) -> None:
         b.change(("rules",), {**rules, "rows": 5, "cols": 4, "cells": 20}),
     )
     b.add("rules-not-object", "rules", "rules is an array.", b.change(("rules",), [3, 3, 3]))
+    for name, value, why in (
+        ("rules-misere-missing", None, "no misere member: it is required"),
+        ("rules-misere-string", "false", 'misere is the string "false"'),
+        ("rules-misere-zero", 0, "misere is 0: not a boolean (0 is not false)"),
+        ("rules-misere-null", "null", "misere is null"),
+    ):
+        misere = {k: v for k, v in rules.items() if k != "misere"}
+        if value is not None:
+            misere["misere"] = None if value == "null" else value
+        b.add(
+            name, "rules", f"{why.capitalize()}; the rest of rules as it was.", b.change(("rules",), misere)
+        )
+    b.add(
+        "rules-misere-before-lines",
+        "rules",
+        'misere is "no" and the diagonals are missing from lines: rules (step 7) comes first.',
+        b.change(("rules",), {**rules, "misere": "no", "lines": rules["lines"][:6]}),
+    )
     b.add(
         "rules-before-lines",
         "rules",
@@ -709,6 +788,13 @@ def _header_cases(b: _Builder) -> None:
         "lines",
         "A ninth line [0,4,5] (not a line of the board) appended.",
         b.change(("rules",), {**rules, "lines": [*rules["lines"], [0, 4, 5]]}),
+    )
+    b.add(
+        "lines-false-for-0",
+        "lines",
+        "The first line written [false,1,2]: false is not the number 0 (found by the differential test: "
+        "Python's == takes False for 0).",
+        b.tweak(("rules",), '"lines":[[0,', '"lines":[[false,'),
     )
     symmetries = d["symmetries"]
     b.add(
@@ -749,6 +835,12 @@ def _header_cases(b: _Builder) -> None:
         "symmetries",
         "A symmetry with no perm member.",
         b.change(("symmetries", 3), {"name": symmetries[3]["name"]}),
+    )
+    b.add(
+        "symmetry-perm-true-for-1",
+        "symmetries",
+        "The identity's perm written [0,true,2,...]: true is not the number 1.",
+        b.tweak(("symmetries", 0), '"perm":[0,1,', '"perm":[0,true,'),
     )
     b.add("symmetries-not-array", "symmetries", "symmetries is an object.", b.change(("symmetries",), {}))
     b.add(
@@ -817,15 +909,17 @@ def _entries_as_list(b: _Builder) -> list[Edit]:
 def _entry_cases(b: _Builder) -> None:
     n = b.entry_count
     e = b.data["entries"]
-    x8 = e["........X"]  # X took the corner 8; O must take the centre
+    # . . .
+    # . . .      "........X": "0 4": O to move draws, only by taking the centre; the other
+    # . . X      moves lose in 6 plies (derived scores -4)
+    x8 = e["........X"]
     # 12: keys
-    mapped = {**x8, "scores": [None, *x8["scores"][:8]]}  # the same entry seen from X........
     b.add(
         "key-not-canonical",
         "entry-key",
-        "An extra entry X........ (X in corner 0, a well-formed copy of ........X mapped onto it), with "
-        f"counts.entries {n + 1}: a legal board, but its canonical form is ........X.",
-        b.after(("entries", "........X"), ',"X........":' + compact(mapped)),
+        f"An extra entry X........ (X in corner 0) holding {x8!r}, the entry of ........X, which it "
+        f"mirrors, with counts.entries {n + 1}: a legal board, but its canonical form is ........X.",
+        b.after(("entries", "........X"), ',"X........":' + compact(x8)),
         b.entry_count_is(n + 1),
     )
     b.add(
@@ -833,15 +927,8 @@ def _entry_cases(b: _Builder) -> None:
         "counts",
         f"The same extra entry X........ with counts.entries left at {n}: counts (step 11) comes "
         "before the keys (step 12).",
-        b.after(("entries", "........X"), ',"X........":' + compact(mapped)),
+        b.after(("entries", "........X"), ',"X........":' + compact(x8)),
     )
-    shape = {
-        "plies": 1,
-        "scores": [None] * 5 + [9, 9, 9, 9],
-        "tiers": [[5, 6, 7, 8]],
-        "turn": "O",
-        "value": 1,
-    }
     for name, key, why in (
         ("key-finished-win", "XXXOO....", "X has completed the top row: a finished board"),
         ("key-full-board", "XOXXOOOXX", "no empty cell, no line: a finished draw"),
@@ -852,64 +939,92 @@ def _entry_cases(b: _Builder) -> None:
         b.add(
             name,
             "entry-key",
-            f"An extra entry {key} ({why}), holding a well-shaped entry, with counts.entries {n + 1}.",
-            b.after(("entries", "........X"), f",{json.dumps(key)}:" + compact(shape)),
+            f'An extra entry {key} ({why}), holding the well-formed string "9 5", with counts.entries '
+            f"{n + 1}.",
+            b.after(("entries", "........X"), f",{json.dumps(key)}:" + compact("9 5")),
             b.entry_count_is(n + 1),
         )
     b.add(
         "key-before-shape",
         "entry-key",
-        "The extra finished entry XXXOO.... and ........X's value set to true: the keys (step 12) are "
-        "checked before any entry's shape (step 13).",
-        b.after(("entries", "........X"), ',"XXXOO....":' + compact(shape)),
+        "The extra finished entry XXXOO.... and .......OX written with a trailing space: the keys (step "
+        "12) are checked before any entry's shape (step 13), wherever they are in the file.",
+        b.after(("entries", "........X"), ',"XXXOO....":' + compact("9 5")),
         b.entry_count_is(n + 1),
-        b.tweak(("entries", ".......OX"), '"value":1', '"value":true'),
+        b.tweak(("entries", ".......OX"), '5 2,4,5"', '5 2,4,5 "'),
+    )
+    b.add(
+        "key-not-canonical-before-shape",
+        "entry-key",
+        'The extra non-canonical entry X........ and ........X written "0 4 " (a trailing space): a '
+        "reader that finds non-canonical keys late (while looking up successors) must still give "
+        "entry-key.",
+        b.after(("entries", "........X"), ',"X........":' + compact(x8)),
+        b.entry_count_is(n + 1),
+        b.tweak(("entries", "........X"), '"0 4"', '"0 4 "'),
     )
     # 13: shapes
-    for name, changes, why in (
-        ("value-true", {"value": True}, "value true for a draw: true is not an integer (nor 1)"),
-        ("plies-string", {"plies": "8"}, 'plies "8", a string'),
-        ("turn-lower-case", {"turn": "o"}, 'turn "o", not "X" or "O"'),
-        ("turn-null", {"turn": None}, "turn null"),
-        ("scores-with-string", {"scores": [-4, -4, -4, -4, "0", -4, -4, -4, None]}, 'a score "0", a string'),
-        ("scores-too-short", {"scores": x8["scores"][:8]}, "8 scores on a 9-cell board"),
-        ("scores-not-array", {"scores": {"4": 0}}, "scores an object"),
-        (
-            "scores-with-true",
-            {"scores": [-4, -4, -4, -4, 0, -4, -4, -4, False]},
-            "false for an occupied cell",
-        ),
-        ("tiers-empty", {"tiers": []}, "no tiers at all"),
-        ("tier-empty", {"tiers": [[4], []]}, "an empty tier after the real one"),
-        ("tier-with-null", {"tiers": [[4, None]]}, "null in a tier"),
-        ("tiers-flat", {"tiers": [4]}, "tiers [4], a list of integers rather than of lists"),
+    version_1 = {"plies": 8, "scores": [-4, -4, -4, -4, 0, -4, -4, -4, None], "tiers": [[4]], "turn": "O"}
+    for name, value, why in (
+        ("entry-version-1-object", {**version_1, "value": 0}, "the object a version-1 book stores"),
+        ("entry-null", None, "null: present (so nothing is missing) but not a string"),
+        ("entry-number", 0, "the number 0"),
+        ("entry-true", True, "true"),
+        ("entry-array", ["0", "4"], 'the array ["0", "4"]'),
+        ("entry-empty-string", "", "the empty string"),
+        ("no-tier", "0", '"0": a best score and no tier'),
+        ("no-best", "4", '"4": read as a best score, so no tier'),
+        ("leading-space", " 0 4", '" 0 4": a space before the best score'),
+        ("trailing-space", "0 4 ", '"0 4 ": a space after the last tier'),
+        ("two-spaces", "0  4", '"0  4": two spaces (an empty tier)'),
+        ("tab-escaped", "0\t4", "a tab (written \\t) instead of the space"),
+        ("best-leading-zero", "00 4", '"00 4": a leading zero'),
+        ("best-plus", "+0 4", '"+0 4": a plus sign'),
+        ("best-fraction", "0.0 4", '"0.0 4": a fraction'),
+        ("best-exponent", "0e0 4", '"0e0 4": an exponent'),
+        ("best-over-max", "9007199254740992 4", "best score 2^53, beyond 2^53 - 1"),
+        ("best-huge", "-" + "9" * 400 + " 4", "a best score of 400 digits"),
+        ("best-word", "draw 4", '"draw 4": no integer'),
+        ("cell-leading-zero", "0 04", '"0 04": a cell with a leading zero'),
+        ("cell-off-board", "0 4 9", '"0 4 9": cell 9, on a board of cells 0 to 8'),
+        ("cell-negative", "0 4 -1", '"0 4 -1": a negative cell'),
+        ("cell-huge", "0 4 " + "9" * 400, "a cell of 400 digits"),
+        ("cell-letter", "0 a", '"0 a": a letter for a cell'),
+        ("cell-non-ascii-digit", "0 \u0664", '"0 \u0664": ARABIC-INDIC DIGIT FOUR (U+0664) for the 4'),
+        ("tier-trailing-comma", "0 4,", '"0 4,": an empty cell after a comma'),
+        ("tier-leading-comma", "0 ,4", '"0 ,4": an empty cell before a comma'),
+        ("tier-repeated-within", "0 4,4", '"0 4,4": a cell twice in one tier (not increasing)'),
     ):
         b.add(
             name,
             "entry-shape",
-            f"Entry ........X with {why}; everything else as it was.",
-            b.entry("........X", **changes),
+            f"Entry ........X is {why}; everything else as it was.",
+            b.entry("........X", value),
         )
+    empty = e["........."]
     b.add(
-        "plies-missing",
+        "tier-not-increasing",
         "entry-shape",
-        "Entry ........X with no plies member.",
-        b.change(("entries", "........X"), {k: v for k, v in x8.items() if k != "plies"}),
-    )
-    b.add(
-        "entry-null",
-        "entry-shape",
-        "Entry ........X is null: present (so nothing is missing) but not an object.",
-        b.change(("entries", "........X"), None),
+        f"The empty board's entry {empty!r} with its first tier written 8,6,2,0: cells within a tier "
+        "are written in increasing order (the same cells in order would be valid).",
+        b.entry(".........", empty.replace("0,2,6,8", "8,6,2,0")),
     )
     b.add(
         "shape-before-missing",
         "entry-shape",
-        f"Entry .......OX removed (counts.entries {n - 1}) and ........X's value set to true: the shapes "
+        f'Entry .......OX removed (counts.entries {n - 1}) and ........X written "0 4 ": the shapes '
         "(step 13) are checked before successors (step 14).",
         b.remove(("entries", ".......OX")),
         b.entry_count_is(n - 1),
-        b.tweak(("entries", "........X"), '"value":0', '"value":true'),
+        b.entry("........X", "0 4 "),
+    )
+    b.add(
+        "shape-before-inconsistent",
+        "entry-shape",
+        'The empty board claimed won ("5 4") and ........X written "0 4,": the shapes (step 13) come '
+        "before consistency (step 15), wherever the entries are.",
+        b.entry(".........", "5 4"),
+        b.entry("........X", "0 4,"),
     )
     # 14: missing entries
     b.add(
@@ -931,139 +1046,165 @@ def _entry_cases(b: _Builder) -> None:
     b.add(
         "missing-before-inconsistent",
         "missing-entry",
-        f"Entry .......OX removed (counts.entries {n - 1}) and ........X's turn made wrong: successors "
-        "(step 14) come before consistency (step 15).",
+        f'Entry .......OX removed (counts.entries {n - 1}) and the empty board claimed won ("5 4"): '
+        "successors (step 14) come before consistency (step 15).",
         b.remove(("entries", ".......OX")),
         b.entry_count_is(n - 1),
-        b.entry("........X", turn="X"),
+        b.entry(".........", "5 4"),
     )
     # 15: consistency
-    x8_centre_loses = [0, 0, 0, 0, -4, 0, 0, 0, None]
     b.add(
-        "centre-scored-losing",
+        "centre-claimed-losing",
         "entry-inconsistent",
-        "Entry ........X with the centre scored -4 and every other free cell 0, value 0 in 8 plies and "
-        "tiers [[0,1,2,3,5,6,7]]: consistent within the entry (the best score 0 gives that value, plies "
-        "and tiers), but not with its successors, which say only the centre draws.",
-        b.entry("........X", scores=x8_centre_loses, tiers=[[0, 1, 2, 3, 5, 6, 7]], value=0, plies=8),
+        'Entry ........X written "0 0,1,2,3,5,6,7": the best score right (a draw), but the draws '
+        "claimed at every cell but the centre; the successors say only the centre draws.",
+        b.entry("........X", "0 0,1,2,3,5,6,7"),
     )
-    empty = e["........."]
     b.add(
         "empty-board-centre-wins",
         "entry-inconsistent",
-        "The empty board with the centre scored 5 (X wins in 5 plies), value 1 in 5, tiers [[4]]: "
-        "consistent within the entry, but the successor ....X.... (best score 0) says the centre draws.",
-        b.entry(
-            ".........",
-            scores=[5 if c == 4 else s for c, s in enumerate(empty["scores"])],
-            tiers=[[4]],
-            value=1,
-            plies=5,
-        ),
+        'The empty board written "5 4": X wins in 5 by the centre; the successor ....X.... (best score '
+        "0) says the centre draws.",
+        b.entry(".........", "5 4"),
     )
     ox = e[".......OX"]
     b.add(
         "win-claimed-faster",
         "entry-inconsistent",
-        "Entry .......OX with cell 2 scored 7 (a win in 3 plies, not 5), value 1 in 3, tiers [[2]]: "
-        "consistent within the entry, not with the successor's best score. (........X, whose O-to-7 "
-        "successor this is, now disagrees with it too: the code is the same.)",
-        b.entry(
-            ".......OX",
-            scores=[7 if c == 2 else s for c, s in enumerate(ox["scores"])],
-            tiers=[[2]],
-            value=1,
-            plies=3,
-        ),
+        f'Entry .......OX ({ox!r}: X wins in 5) written "7 2": a win in 3 plies. (........X, whose '
+        "O-to-7 successor this is, now disagrees with it too: the code is the same.)",
+        b.entry(".......OX", "7 2"),
+    )
+    lost = next(key for key in sorted(e) if e[key].startswith("-"))
+    best, _, tiers = e[lost].partition(" ")
+    b.add(
+        "loss-claimed-slower",
+        "entry-inconsistent",
+        f"Entry {lost} ({e[lost]!r}: every move loses) written with best score {int(best) + 2}: a "
+        "loss two plies later than the successors allow (a possible score, the right sign).",
+        b.entry(lost, f"{int(best) + 2} {tiers}"),
     )
     b.add(
-        "score-longer-than-game",
+        "best-claims-win",
         "entry-inconsistent",
-        "Entry ........X with every losing score -2 (a loss in 8 plies: a possible length, and the "
-        "shape is fine, but the successors say -4, a loss in 6).",
-        b.entry("........X", scores=[-2 if s == -4 else s for s in x8["scores"]]),
+        'Entry ........X written "1 4": a win (in 9 plies) for a draw.',
+        b.entry("........X", "1 4"),
     )
     b.add(
-        "value-wrong",
+        "best-below-the-truth",
         "entry-inconsistent",
-        "Entry ........X with value 1: its best score 0 means a draw.",
-        b.entry("........X", value=1),
+        'Entry ........X written "-4 4": the best score a loss, but cell 4 draws (the best must be the '
+        "maximum of the move scores, not one of them).",
+        b.entry("........X", "-4 4"),
     )
     b.add(
-        "plies-wrong",
+        "best-max-integer",
         "entry-inconsistent",
-        "Entry ........X with plies 9: a draw lasts as many plies as free cells (8).",
-        b.entry("........X", plies=9),
+        f'Entry ........X written "{MAX_INTEGER} 4": an integer in range (the grammar holds), far from '
+        "any score.",
+        b.entry("........X", f"{MAX_INTEGER} 4"),
     )
     b.add(
-        "turn-wrong",
+        "losing-move-for-the-draw",
         "entry-inconsistent",
-        'Entry ........X (one X on the board) with turn "X": O is to move. Well-shaped, so step 15.',
-        b.entry("........X", turn="X"),
-    )
-    b.add(
-        "score-on-occupied-cell",
-        "entry-inconsistent",
-        "Entry ........X with -4 on cell 8, which X holds (below the best score, so value, plies and tiers "
-        "are unaffected whichever way a reader takes the best score).",
-        b.entry("........X", scores=[*x8["scores"][:8], -4]),
-    )
-    b.add(
-        "null-on-free-cell",
-        "entry-inconsistent",
-        "Entry ........X with null on cell 0, which is free.",
-        b.entry("........X", scores=[None, *x8["scores"][1:]]),
-    )
-    b.add(
-        "scores-all-null",
-        "entry-inconsistent",
-        "Entry .......OX with every score null (well-shaped: an array of 9 nulls): it has no best "
-        "score, so it is inconsistent itself, and so is ........X, whose successor it is (docs/"
-        "book-format.md: same code, no best score needed).",
-        b.entry(".......OX", scores=[None] * 9),
-    )
-    b.add(
-        "scores-swapped",
-        "entry-inconsistent",
-        "Entry ........X with the scores of cells 3 and 4 swapped (tiers still [[4]]).",
-        b.entry("........X", scores=[-4, -4, -4, 0, -4, -4, -4, -4, None]),
+        'Entry ........X written "0 3": cell 3 loses; the centre is the draw.',
+        b.entry("........X", "0 3"),
     )
     b.add(
         "tier-non-optimal",
         "entry-inconsistent",
-        "Entry ........X with a second tier [0]: cell 0 scores -4, not the best score 0.",
-        b.entry("........X", tiers=[[4], [0]]),
+        'Entry ........X written "0 4 0": a second tier [0]; cell 0 scores -4, not the best score 0.',
+        b.entry("........X", "0 4 0"),
     )
     b.add(
         "tier-occupied-cell",
         "entry-inconsistent",
-        "Entry ........X with a second tier [8]: cell 8 is taken.",
-        b.entry("........X", tiers=[[4], [8]]),
-    )
-    b.add(
-        "tier-off-board",
-        "entry-inconsistent",
-        "Entry ........X with a second tier [9]: there is no cell 9 (an integer, so the shape is fine).",
-        b.entry("........X", tiers=[[4], [9]]),
-    )
-    b.add(
-        "tier-negative-cell",
-        "entry-inconsistent",
-        "Entry ........X with a second tier [-1].",
-        b.entry("........X", tiers=[[4], [-1]]),
+        'Entry ........X written "0 4 8": a second tier [8], a cell X holds (a cell number of the board, '
+        "so the grammar holds).",
+        b.entry("........X", "0 4 8"),
     )
     b.add(
         "tier-repeated-cell",
         "entry-inconsistent",
-        "Entry ........X with tiers [[4],[4]]: the set of cells is right, but a cell appears twice.",
-        b.entry("........X", tiers=[[4], [4]]),
+        'Entry ........X written "0 4 4": the set of cells is right, but a cell appears in two tiers.',
+        b.entry("........X", "0 4 4"),
     )
     b.add(
         "tiers-missing-optimal",
         "entry-inconsistent",
-        "The empty board without its last tier [4]: the centre also draws, so the tiers are not all "
-        "the optimal moves.",
-        b.entry(".........", tiers=empty["tiers"][:-1]),
+        f"The empty board ({empty!r}) without its last tier 4: the centre also draws, so the tiers are "
+        "not all the optimal moves.",
+        b.entry(".........", empty.rpartition(" ")[0]),
+    )
+    b.add(
+        "misere-claimed-by-normal-book",
+        "entry-inconsistent",
+        "rules.misere true on the normal book: with completing a line a loss, every entry where a move "
+        "completes a line is wrong (read with the rules the file states: docs/conformance.md).",
+        b.tweak(("rules",), '"misere":false', '"misere":true'),
+    )
+
+
+def _misere_cases(b: _Builder, misere: str) -> None:
+    """A misère 3x3 book as a whole text, and edits of it (on the text of the previous edit)."""
+    data = json.loads(misere)
+    entries = data["entries"]
+    n = len(entries)
+    if not data["rules"]["misere"] or len(entries) != b.entry_count:
+        raise ValueError("the misère base must be the 3x3 book under misère rules")
+
+    def member(key: str) -> str:
+        text = f"{json.dumps(key)}:{json.dumps(entries[key])}"
+        apply_edits(misere, [_find(text, text)])  # there exactly once
+        return text
+
+    def entry(key: str, text: str) -> Edit:
+        return _find(member(key), f"{json.dumps(key)}:{json.dumps(text)}")
+
+    whole = {"text": misere}
+    method = data["trap_order"]["method"]
+    b.add(
+        "misere-book",
+        "valid",
+        f"The 3x3 book under misère rules (completing a line loses), whole (trap_order method "
+        f"{method!r}): a draw, and the centre is the only first move that does not lose "
+        f"(the empty board {entries['.........']!r}).",
+        whole,
+    )
+    b.add(
+        "misere-book-read-as-normal",
+        "entry-inconsistent",
+        "The misère book with rules.misere false: its entries, true under misère, are wrong where a move "
+        "completes a line.",
+        whole,
+        _find('"misere":true', '"misere":false'),
+    )
+    b.add(
+        "misere-corner-claimed",
+        "entry-inconsistent",
+        'The misère book with the empty board written "0 0": under misère a corner loses; only the '
+        "centre keeps the draw.",
+        whole,
+        entry(".........", "0 0"),
+    )
+    #  . . .
+    #  . O O      X to move: cell 7 completes X's bottom row, which under misère loses at once
+    #  X . X
+    b.add(
+        "misere-completing-move-claimed-won",
+        "entry-inconsistent",
+        f'The misère book with ....OOX.X ({entries["....OOX.X"]!r}) written "9 7": completing the '
+        "bottom row at 7 would win at once in normal play; under misère it loses at once (score -9).",
+        whole,
+        entry("....OOX.X", "9 7"),
+    )
+    b.add(
+        "misere-entry-missing",
+        "missing-entry",
+        f"The misère book without its entry ........X, counts.entries {n - 1}.",
+        whole,
+        _find(member("........X") + ",", ""),
+        _find(f'"entries":{n},', f'"entries":{n - 1},'),
     )
 
 

@@ -60,9 +60,9 @@ BOOK_OPTION = click.option(
 
 
 class RulesParam(click.ParamType):  # type: ignore[type-arg]
-    """``3x3``, ``3x4:3``: rows x cols, optionally ``:k``."""
+    """``3x3``, ``3x4:3``, ``3x3:3:misere``: rows x cols, optionally ``:k``, optionally misère."""
 
-    name = "RxC[:K]"
+    name = "RxC[:K][:misere]"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
         if isinstance(value, Rules):
@@ -114,6 +114,10 @@ def build(output: str, rules: Rules, vectors: str | None, no_vectors: bool) -> N
     if rules.cells > SOLVER_MAX_CELLS:
         raise click.BadParameter(
             f"{rules} has {rules.cells} cells; the solver stops at {SOLVER_MAX_CELLS}", param_hint="'--rules'"
+        )
+    if rules.misere:
+        raise click.BadParameter(
+            f"{rules}: the build writes books of normal rules only", param_hint="'--rules'"
         )
     book_path = Path(output)
     vectors_path = Path(vectors) if vectors is not None else None

@@ -72,6 +72,8 @@ def solve(rules: Rules) -> Solution:
         raise RulesError(
             f"{rules} has {rules.cells} cells; this solver stops at {SOLVER_MAX_CELLS} (3x4) to stay fast"
         )
+    if rules.misere:
+        raise RulesError(f"{rules}: this solver plays normal rules only (generator.retrograde solves misère)")
     cells = rules.cells
     win_score = cells  # a win on the very next ply
     through: list[list[tuple[Cell, ...]]] = [[] for _ in range(cells)]

@@ -2,9 +2,10 @@
 does not decide, against a fresh solve.
 
 Validity (docs/book-format.md, "A valid book") is the player's own proof, with the same reason
-codes: this module calls it rather than re-implementing it. Beyond validity it re-solves the
-rules and compares what a valid book may still get wrong or leave stale: the trap order of
-every entry, the informational members (``counts``, ``trap_rates``, symmetry names), and
+codes: this module calls it rather than re-implementing it, and records a proven book larger
+than 1 MB as ``load_book`` does (``player.record``). Beyond validity it re-solves the rules and
+compares what a valid book may still get wrong or leave stale: the trap order of every entry,
+the informational members (``counts``, ``trap_order``, ``trap_rates``, symmetry names), and
 whether the bytes are exactly what ``ttt-book build`` writes.
 """
 
@@ -17,8 +18,9 @@ from typing import Any
 from generator.book import book_from, encode
 from generator.solve import SOLVER_MAX_CELLS, solve
 from generator.trap import trap_order
-from player import bookjson, proof
+from player import bookjson, proof, record
 from player.book import default_book_path, read_book_bytes
+from player.entry import parse_entry
 from player.errors import BookError
 
 
@@ -61,7 +63,9 @@ def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
             raise
         report.invalid = error
         return report
-    report.entries = len(proven.entries)
+    if len(raw) > record.RECORD_ABOVE:
+        record.remember(record.digest(raw))
+    report.entries = len(proven.bests)
     rules = proven.rules
     if rules.cells > SOLVER_MAX_CELLS:
         report.skipped = (
@@ -78,11 +82,14 @@ def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
 def _beyond_validity(data: dict[str, Any], expected: dict[str, Any], raw: bytes) -> list[str]:
     """What a valid book can still differ in: trap order, informational members, the bytes."""
     found: list[str] = []
-    for key, entry in sorted(expected["entries"].items()):
-        tiers = data["entries"][key]["tiers"]
-        if tiers != entry["tiers"]:
-            found.append(f"entry {key!r} tiers {_short(tiers)}, in trap order {_short(entry['tiers'])}")
-    for member in ("counts", "trap_rates"):
+    cells = expected["rules"]["cells"]
+    for key, text in sorted(expected["entries"].items()):
+        if data["entries"][key] == text:
+            continue
+        tiers, wanted = (parse_entry(t, cells)[1] for t in (data["entries"][key], text))
+        if tiers != wanted:  # (valid, so the same best score; "-0" for "0" is left to the bytes)
+            found.append(f"entry {key!r} tiers {_short(tiers)}, in trap order {_short(wanted)}")
+    for member in ("counts", "trap_order", "trap_rates"):
         if data.get(member) != expected[member]:
             found.append(f"{member} {_short(data.get(member))} should be {_short(expected[member])}")
     names = [item.get("name") for item in data["symmetries"]]

@@ -177,7 +177,8 @@ def check_playable(rules: Rules, board: str, first: str = FIRST) -> str:
             raise BoardError(
                 "unreachable", f"board {board!r} is unreachable: {mark} has a line but did not move last"
             )
-        raise BoardError("over", f"board {board!r} is finished: {mark} has won")
+        result = "lost" if rules.misere else "won"  # misère: completing a line loses
+        raise BoardError("over", f"board {board!r} is finished: {mark} has {result}")
     if EMPTY not in board:
         raise BoardError("over", f"board {board!r} is finished: a draw")
     return board

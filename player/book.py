@@ -2,10 +2,12 @@
 
 ``load_book()`` reads the packaged book (or a path) and proves it (``player.bookjson`` for the
 JSON, ``player.proof`` for the rest: docs/book-format.md, "A valid book"), so every answer is
-the truth whoever wrote the file. The one book not proven on every load is the packaged one
-whose bytes have exactly the SHA-256 recorded when the package was built (and the book proven).
-``Book.evaluate(board)`` looks the board up under its canonical key and maps the entry back
-onto the board's own orientation and marks.
+the truth whoever wrote the file. Two kinds of bytes skip the proof, because these exact bytes
+were proven before: the packaged book whose SHA-256 was recorded when the package was built,
+and a book larger than 1 MB whose SHA-256 is in this machine's record of proven books
+(``player.record``). ``Book.evaluate(board)`` looks the board up under its canonical key,
+scores every move from the successors' entries (player/entry.py), and maps the answer back onto
+the board's own orientation and marks.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import os
 import stat
 from typing import NamedTuple
 
-from player import bookjson
+from player import bookjson, record
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, check_playable, other, swap_marks
-from player.entry import Entry
+from player.entry import Entry, derive, parse_entry
 from player.errors import BookError
 from player.format import MAX_BOOK_BYTES
 from player.rules import STANDARD, Cell, Rules, Symmetry
@@ -75,44 +77,64 @@ class Evaluation(NamedTuple):
 
 
 class Book:
-    """A proven book: every entry is consistent with its successors (or the bytes are those of
-    the packaged book, proven when the package was built).
+    """A proven book: every entry is consistent with its successors (or the bytes are ones
+    proven before: the packaged book's, or a recorded one's).
 
-    Build one with ``load_book`` or ``parse_book``; ``entries`` are the proof's, or (for the
-    packaged book) made from the document as they are first asked for.
+    Build one with ``load_book`` or ``parse_book``. An entry's move scores are derived from its
+    successors' best scores when the entry is first asked for: from the proof's table of best
+    scores, or, when the proof was skipped, from the successors' entry strings.
     """
 
     def __init__(
-        self, rules: Rules, data: dict[str, Any], source: str, *, trust: str, entries: dict[str, Entry]
+        self,
+        rules: Rules,
+        data: dict[str, Any],
+        source: str,
+        *,
+        trust: str,
+        bests: dict[str, int] | None = None,
     ) -> None:
         self.rules = rules
         self.source = source
-        #: why the answers can be trusted: ``"proven"`` (proven when it was loaded) or
-        #: ``"packaged"`` (the packaged book's bytes, proven when the package was built)
+        #: why the answers can be trusted: ``"proven"`` (proven when it was loaded),
+        #: ``"packaged"`` (the packaged book's bytes, proven when the package was built) or
+        #: ``"recorded"`` (bytes proven before on this machine: ``player.record``)
         self.trust = trust
         #: the parsed document, for its informational members (``counts``, ``trap_rates``)
         self.data = data
-        self._raw: dict[str, Any] = data["entries"]
-        self._entries = entries
+        self._texts: dict[str, str] = data["entries"]
+        self._bests = bests
+        self._entries: dict[str, Entry] = {}
         self._canonical = canonicalizer(rules)
         self._cache: dict[tuple[str, str], Evaluation] = {}
 
     def __repr__(self) -> str:
-        return f"<Book {self.rules} {len(self._raw)} entries from {self.source}>"
+        return f"<Book {self.rules} {len(self._texts)} entries from {self.source}>"
 
     def __len__(self) -> int:
-        return len(self._raw)
+        return len(self._texts)
 
     def canonical_keys(self) -> list[str]:
         """The canonical keys, in file order."""
-        return list(self._raw)
+        return list(self._texts)
 
     def entry(self, key: str) -> Entry | None:
         """The entry stored under canonical ``key``, or None if there is none."""
         found = self._entries.get(key)
-        if found is None and key in self._raw:
-            found = self._entries[key] = Entry.from_json(key, self._raw[key])
+        if found is None and key in self._texts:
+            try:
+                found = self._entries[key] = derive(self.rules, key, self._texts[key], self._best_of)
+            except (ValueError, KeyError, TypeError, AttributeError) as error:
+                # only for trusted bytes (packaged, recorded) that were not a proven book after all
+                raise BookError(self.source, "entry-shape", f"entry {key!r} is unusable: {error}") from None
         return found
+
+    def _best_of(self, board: str) -> int:
+        """The best score stored for ``board``'s canonical key (KeyError if there is none)."""
+        key = self._canonical(board)[0]
+        if self._bests is not None:
+            return self._bests[key]
+        return parse_entry(self._texts[key], self.rules.cells)[0]
 
     def evaluate(self, board: str, *, first: str = FIRST) -> Evaluation:
         """The book's answer for ``board`` (X moved first unless ``first="O"``).
@@ -194,33 +216,50 @@ def load_book(path: str | os.PathLike[str] | None = None, *, rules: Rules | None
     """Read and prove a book file (default: the packaged one); BookError naming the file.
 
     ``rules`` is what the caller plays; a book for other rules is refused. ``None`` takes the
-    file's own rules.
+    file's own rules. The proof is skipped for the packaged book's recorded bytes and for a
+    book larger than 1 MB already proven on this machine (``player.record``); a book larger
+    than 1 MB that proves now is recorded.
     """
     where = os.fspath(path) if path is not None else default_book_path()
     raw = read_book_bytes(where)
-    if path is None and _matches_record(raw, where):
-        return _packaged(raw, where, rules)
-    return parse_book(raw, where, rules=rules)
+    trusted = None
+    if path is None and _matches_packaged_record(raw, where):
+        trusted = _trusted(raw, where, rules, "packaged")
+    sha256 = record.digest(raw) if len(raw) > record.RECORD_ABOVE else None
+    if trusted is None and sha256 is not None and record.is_proven(sha256):
+        trusted = _trusted(raw, where, rules, "recorded")
+    if trusted is not None:
+        return trusted
+    book = parse_book(raw, where, rules=rules)
+    if sha256 is not None:
+        record.remember(sha256)
+    return book
 
 
 def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = STANDARD) -> Book:
-    """Prove a book from its bytes (steps 2 to 15) and load it."""
+    """Prove a book from its bytes (steps 2 to 15) and load it. (No record is read or written:
+    ``load_book`` keeps the record, for files.)"""
     from player import proof  # not needed for the packaged book
 
     data = bookjson.parse(raw, source)
     proven = proof.prove(data, source, rules)
-    return Book(proven.rules, data, source, trust="proven", entries=proven.entries)
+    return Book(proven.rules, data, source, trust="proven", bests=proven.bests)
 
 
-def _packaged(raw: bytes, source: str, expected: Rules | None) -> Book:
-    """The packaged book, whose bytes are the ones proven (strict JSON included) when the
-    package was built: parsed, not proven again."""
-    data = json.loads(raw)
-    stated = data["rules"]
-    rules = Rules(stated["rows"], stated["cols"], stated["k"])
+def _trusted(raw: bytes, source: str, expected: Rules | None, trust: str) -> Book | None:
+    """Bytes proven before (strict JSON included), packaged or recorded: parsed, not proven
+    again. Their rules are still checked against the caller's. None if they do not even read
+    as a book (a record naming bytes no proof accepted): the caller proves them instead."""
+    try:
+        data = json.loads(raw)
+        stated = data["rules"]
+        rules = Rules(stated["rows"], stated["cols"], stated["k"], stated["misere"])
+        data["entries"].items()
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
     if expected is not None and rules != expected:
         raise BookError(source, "rules", f"is a book for {rules}, not {expected}")
-    return Book(rules, data, source, trust="packaged", entries={})
+    return Book(rules, data, source, trust=trust)
 
 
 def record_path(book_path: str) -> str:
@@ -228,13 +267,11 @@ def record_path(book_path: str) -> str:
     return book_path + RECORD_SUFFIX
 
 
-def _matches_record(raw: bytes, book_path: str) -> bool:
+def _matches_packaged_record(raw: bytes, book_path: str) -> bool:
     """Do ``raw`` have the SHA-256 recorded for the packaged book when it was proven?"""
     try:
         with open(record_path(book_path), "rb") as handle:
             recorded = handle.read(200).strip()
     except OSError:
         return False
-    import hashlib  # only here: a book given by path never needs it
-
-    return hashlib.sha256(raw).hexdigest().encode() == recorded
+    return record.digest(raw).encode() == recorded

@@ -2,10 +2,11 @@
 
 The reader derives the winning lines and the symmetries from ``rows``, ``cols`` and ``k`` and
 compares the file's copies with them, then checks every entry against its successors: each
-move's score must be the successor's best score moved one ply, and the value, plies, turn and
-tiers must follow. By induction on the number of empty cells, a book that passes is the truth,
-whoever wrote it. The entries are checked in phases (keys, shapes, successors present,
-consistency), so the reason code does not depend on the order the file lists them in.
+move's score is the successor's best score moved one ply (player/entry.py), the entry's best
+score must be the best of them, and its tiers exactly the moves that reach it. By induction on
+the number of empty cells, a book that passes is the truth, whoever wrote it. The reason code
+is the first failing step's over the whole book (keys, shapes, successors present,
+consistency), so it does not depend on the order the file lists the entries in.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ import json
 from dataclasses import dataclass
 from operator import itemgetter
 
-from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, winner
-from player.entry import Entry
+from player.board import EMPTY, FIRST, SECOND, canonicalizer, winner
+from player.entry import EntryShapeError, one_ply_back, parse_entry, successors
 from player.errors import BookError
 from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Cell, Rules, RulesError
-from player.score import decode_score
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,10 +31,10 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class ProvenBook:
-    """What a proof leaves: the rules and every entry, keyed by canonical board."""
+    """What a proof leaves: the rules, and every entry's best score keyed by canonical board."""
 
     rules: Rules
-    entries: dict[str, Entry]
+    bests: dict[str, int]
 
 
 def prove(data: Any, source: object, expected: Rules | None) -> ProvenBook:
@@ -47,23 +47,16 @@ def prove(data: Any, source: object, expected: Rules | None) -> ProvenBook:
         return BookError(source, code, reason)
 
     rules = check_header(data, fail, expected)
-    raw_entries: dict[str, Any] = data["entries"]
-    orbits: dict[str, str] = {}  # every image of every key -> that key
-    images = _imager(rules)
-    for key in raw_entries:
-        _check_key(rules, key, fail)
-        for image in images(key):
-            if image < key:
-                raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
-            orbits[image] = key
-    for key, raw in raw_entries.items():
-        _check_shape(rules, key, raw, fail)
-    successors = _successors(rules, raw_entries, orbits, fail)
-    entries = {key: Entry.from_json(key, raw) for key, raw in raw_entries.items()}
-    bests = {key: _best_or_none(entry) for key, entry in entries.items()}
-    for key, entry in entries.items():
-        _check_consistent(rules, entry, successors[key], bests, fail)
-    return ProvenBook(rules, entries)
+    texts: dict[str, Any] = data["entries"]
+    layers = _check_keys(rules, texts, fail)
+    bests, misshapen = _parse_entries(rules, texts, fail)
+    missing, inconsistent = _check_successors(rules, texts, layers, bests, fail)
+    if EMPTY * rules.cells not in texts:
+        missing = missing or fail("missing-entry", "has no entry for the empty board")
+    for error in (misshapen, missing, inconsistent):
+        if error is not None:
+            raise error
+    return ProvenBook(rules, bests)
 
 
 def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
@@ -78,14 +71,19 @@ def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
     if data.get("canonical") != CANONICAL_RULE:
         raise fail("format", f"uses canonical rule {_short(data.get('canonical'))}, not {CANONICAL_RULE!r}")
     rules = _check_rules(data.get("rules"), fail, expected)
-    if data["rules"].get("lines") != [list(line) for line in rules.lines]:
+    lines = data["rules"].get("lines")
+    if not (
+        type(lines) is list
+        and len(lines) == len(rules.lines)
+        and all(_cells_equal(got, line) for got, line in zip(lines, rules.lines, strict=True))
+    ):
         raise fail("lines", f"has winning lines that are not those of {rules}")
     symmetries = data.get("symmetries")
     if (
         type(symmetries) is not list
         or len(symmetries) != len(rules.symmetries)
         or not all(
-            type(item) is dict and type(item.get("name")) is str and item.get("perm") == list(s.perm)
+            type(item) is dict and type(item.get("name")) is str and _cells_equal(item.get("perm"), s.perm)
             for item, s in zip(symmetries, rules.symmetries, strict=False)
         )
     ):
@@ -100,14 +98,27 @@ def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
     return rules
 
 
+def _cells_equal(got: Any, cells: tuple[Cell, ...]) -> bool:
+    """Is ``got`` the JSON array of exactly these integers? (Not ``==``: in Python ``False == 0``,
+    so ``[false, 1, 2] == [0, 1, 2]``, and JSON's ``false`` is not the number 0.)"""
+    return (
+        type(got) is list
+        and len(got) == len(cells)
+        and all(type(item) is int and item == cell for item, cell in zip(got, cells, strict=True))
+    )
+
+
 def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:
     if type(raw) is not dict:
         raise fail("rules", f"has rules that are {_json_type(raw)}, not an object")
     rows, cols, k = raw.get("rows"), raw.get("cols"), raw.get("k")
     if not (type(rows) is int and type(cols) is int and type(k) is int):
         raise fail("rules", f"has rules with non-integer rows, cols or k: {_short([rows, cols, k])}")
+    misere = raw.get("misere")
+    if type(misere) is not bool:
+        raise fail("rules", f"has rules.misere {_short(misere)}, not true or false")
     try:
-        rules = Rules(rows, cols, k)
+        rules = Rules(rows, cols, k, misere)
     except RulesError as error:
         raise fail("rules", f"has impossible rules: {error}") from None
     if type(raw.get("cells")) is not int or raw.get("cells") != rules.cells:
@@ -119,144 +130,118 @@ def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:
     return rules
 
 
-def _check_key(rules: Rules, key: str, fail: Fail) -> None:
-    """Step 12: a canonical board with a move to make."""
-    if len(key) != rules.cells or key.translate(_NOT_MARKS):
-        raise fail("entry-key", f"has entry key {_short(key)}, not {rules.cells} cells of X, O and .")
-    x, o = key.count(FIRST), key.count(SECOND)
-    if x - o not in (0, 1):
-        raise fail("entry-key", f"has entry key {key!r} with {x} X and {o} O")
-    if EMPTY not in key or winner(rules, key) is not None:
-        raise fail("entry-key", f"has entry key {key!r}, a finished board")
+def _check_keys(rules: Rules, texts: dict[str, Any], fail: Fail) -> list[list[str]]:
+    """Step 12, but for canonical form (checked layer by layer in ``_check_successors``, where
+    the images are made anyway): every key is a board with a move to make. Returns the keys by
+    number of marks."""
+    cells = rules.cells
+    layers: list[list[str]] = [[] for _ in range(cells)]
+    for key in texts:
+        if len(key) != cells or key.translate(_NOT_MARKS):
+            raise fail("entry-key", f"has entry key {_short(key)}, not {cells} cells of X, O and .")
+        x, o = key.count(FIRST), key.count(SECOND)
+        if x - o not in (0, 1):
+            raise fail("entry-key", f"has entry key {key!r} with {x} X and {o} O")
+        if x + o == cells or winner(rules, key) is not None:
+            raise fail("entry-key", f"has entry key {key!r}, a finished board")
+        layers[x + o].append(key)
+    return layers
 
 
-def _check_shape(rules: Rules, key: str, raw: Any, fail: Fail) -> None:
-    """Step 13: every member the reader uses has the right JSON type."""
-
-    def bad(what: str) -> BookError:
-        return fail("entry-shape", f"entry {key!r}: {what}")
-
-    if type(raw) is not dict:
-        raise bad(f"is {_json_type(raw)}, not an object")
-    if raw.get("turn") not in (FIRST, SECOND):
-        raise bad(f"turn {_short(raw.get('turn'))} is not 'X' or 'O'")
-    for name in ("value", "plies"):
-        if type(raw.get(name)) is not int:
-            raise bad(f"{name} {_short(raw.get(name))} is not an integer")
-    scores = raw.get("scores")
-    if (
-        type(scores) is not list
-        or len(scores) != rules.cells
-        or not all(score is None or type(score) is int for score in scores)
-    ):
-        raise bad(f"scores must be {rules.cells} integers or nulls, not {_short(scores)}")
-    tiers = raw.get("tiers")
-    if (
-        type(tiers) is not list
-        or not tiers
-        or not all(type(t) is list and t and all(type(c) is int for c in t) for t in tiers)
-    ):
-        raise bad(f"tiers must be a non-empty list of non-empty lists of cells, not {_short(tiers)}")
+def _parse_entries(
+    rules: Rules, texts: dict[str, Any], fail: Fail
+) -> tuple[dict[str, int], BookError | None]:
+    """Step 13: every entry is a string of the grammar. Returns each well-shaped entry's best
+    score, and the error of the first misshapen entry found (raised once step 12 has passed)."""
+    bests: dict[str, int] = {}
+    misshapen = None
+    cells = rules.cells
+    for key, text in texts.items():
+        if type(text) is not str:
+            what = f"entry {key!r}: is {_json_type(text)}, not a string"
+            misshapen = misshapen or fail("entry-shape", what)
+            continue
+        try:
+            bests[key] = parse_entry(text, cells)[0]
+        except EntryShapeError as error:
+            misshapen = misshapen or fail("entry-shape", f"entry {key!r}: {_short(text)} {error}")
+    return bests, misshapen
 
 
 _NOT_MARKS = str.maketrans("", "", FIRST + SECOND + EMPTY)
 
-#: A successor as ``(cell, fixed score or None, canonical key or None)``: a finished successor
-#: has a score from the rules; any other has the canonical key of its entry.
-Successor = tuple[Cell, "int | None", "str | None"]
 
+def _check_successors(
+    rules: Rules, texts: dict[str, Any], layers: list[list[str]], bests: dict[str, int], fail: Fail
+) -> tuple[BookError | None, BookError | None]:
+    """The rest of step 12 (canonical keys), step 14 (successors present) and step 15 (each
+    entry follows from its successors), one layer of keys at a time, the fullest first.
 
-def _successors(
-    rules: Rules, raw_entries: dict[str, Any], orbits: dict[str, str], fail: Fail
-) -> dict[str, list[Successor]]:
-    """Step 14: the empty board and every unfinished successor have entries.
-
-    ``orbits`` maps every image of every (canonical) key to that key, so a successor's entry is
-    one look-up: its canonical key is an entry exactly when the successor is in some orbit.
+    A successor has one mark more than its key, so checking a layer needs only the images of
+    the next one: ``orbit`` maps every image of every key of a layer to that key, and a
+    successor's entry is one look-up. Holding two layers' images at a time instead of the whole
+    book's keeps the memory of a 4x4 book within bounds. A key not in canonical form is raised
+    at once (no earlier step is left to fail); the first missing successor and the first
+    inconsistent entry are returned, to be raised in step order.
     """
-    if EMPTY * rules.cells not in raw_entries:
-        raise fail("missing-entry", "has no entry for the empty board")
-    found: dict[str, list[Successor]] = {}
-    # The keys passed step 12 (no full line), so a successor can only be won through its new mark:
-    # read only the lines through that cell.
-    through = [[itemgetter(*line) for line in lines] for lines in rules.lines_through]
-    full = {FIRST: FIRST * rules.k, SECOND: SECOND * rules.k}
-    for key in raw_entries:
-        mover = side_to_move(key)
-        line_of_mover = full[mover]
-        moves: list[Successor] = []
-        for cell in range(rules.cells):
-            if key[cell] != EMPTY:
-                continue
-            child = key[:cell] + mover + key[cell + 1 :]
-            if any("".join(read(child)) == line_of_mover for read in through[cell]):
-                moves.append((cell, rules.cells, None))  # the move wins at once
-            elif EMPTY not in child:
-                moves.append((cell, 0, None))  # the move fills the board: a draw
-            else:
-                child_key = orbits.get(child)
-                if child_key is None:
-                    missing = canonicalizer(rules)(child)[0]
-                    raise fail(
-                        "missing-entry",
-                        f"has no entry {missing!r} for {child!r}, the successor of {key!r} by cell {cell}",
-                    )
-                moves.append((cell, None, child_key))
-        found[key] = moves
-    return found
+    images = _imager(rules)
+    missing = inconsistent = None
+    below: dict[str, str] = {}  # the images of the layer with one mark more
+    for keys in reversed(layers):
+        orbit: dict[str, str] = {}
+        for key in keys:
+            for image in images(key):
+                if image < key:
+                    raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
+                orbit[image] = key
+        for key in keys:
+            scores: list[int | None] = [None] * rules.cells
+            complete = True
+            for cell, score, child in successors(rules, key):
+                if score is None:
+                    child_key = below.get(child)
+                    if child_key is None:
+                        missing = missing or _missing(rules, key, cell, child, fail)
+                        complete = False
+                        continue
+                    child_best = bests.get(child_key)
+                    if child_best is None:  # misshapen: step 13 fails anyway
+                        complete = False
+                        continue
+                    score = one_ply_back(child_best)
+                scores[cell] = score
+            if complete and inconsistent is None and key in bests:
+                inconsistent = _inconsistency(rules, key, texts[key], scores, fail)
+        below = orbit
+    return missing, inconsistent
 
 
-def one_ply_back(best: int) -> int:
-    """The score of a move whose successor's best score is ``best`` (the other side's view):
-    the same result for the other side, one ply later."""
-    if best > 0:
-        return 1 - best
-    if best < 0:
-        return -best - 1
-    return 0
+def _missing(rules: Rules, key: str, cell: Cell, child: str, fail: Fail) -> BookError:
+    absent = canonicalizer(rules)(child)[0]
+    return fail(
+        "missing-entry", f"has no entry {absent!r} for {child!r}, the successor of {key!r} by cell {cell}"
+    )
 
 
-def _check_consistent(
-    rules: Rules, entry: Entry, moves: list[Successor], bests: dict[str, int | None], fail: Fail
-) -> None:
-    """Step 15: the entry follows from its successors."""
-    key = entry.key
-
-    def bad(what: str) -> BookError:
-        return fail("entry-inconsistent", f"entry {key!r}: {what}")
-
-    if entry.turn != side_to_move(key):
-        raise bad(f"turn is {entry.turn!r} but {side_to_move(key)!r} is to move")
-    truth: list[int | None] = [None] * rules.cells  # None on occupied cells
-    for cell, fixed, child_key in moves:
-        if fixed is None:
-            assert child_key is not None
-            child_best = bests[child_key]
-            if child_best is None:
-                raise bad(f"its successor {child_key!r} has no score at all")
-            fixed = one_ply_back(child_best)
-        truth[cell] = fixed
-    if list(entry.scores) != truth:
-        cell = next(c for c in range(rules.cells) if entry.scores[c] != truth[c])
-        if truth[cell] is None:
-            raise bad(f"scores occupied cell {cell}")
-        raise bad(f"cell {cell} scores {entry.scores[cell]!r}; its successor makes it {truth[cell]}")
-    best = max(score for score in truth if score is not None)
-    value_plies = decode_score(best, key.count(EMPTY), rules.cells)
-    if (entry.value, entry.plies) != value_plies:
-        raise bad(
-            f"value {entry.value} in {entry.plies} plies; its best score {best} means "
-            f"{value_plies[0]} in {value_plies[1]}"
+def _inconsistency(
+    rules: Rules, key: str, text: str, scores: list[int | None], fail: Fail
+) -> BookError | None:
+    """Step 15 for one entry, given every move's score: the error, or None if it is consistent."""
+    best, tiers = parse_entry(text, rules.cells)
+    truth = max(score for score in scores if score is not None)
+    if best != truth:
+        cells = [cell for cell, score in enumerate(scores) if score == truth]
+        return fail(
+            "entry-inconsistent",
+            f"entry {key!r}: best score {best}, but its successors make it {truth} (cells {cells})",
         )
-    flat = [cell for tier in entry.tiers for cell in tier]
-    optimal = {cell for cell, score in enumerate(truth) if score == best}
+    flat = [cell for tier in tiers for cell in tier]
+    optimal = {cell for cell, score in enumerate(scores) if score == best}
     if len(set(flat)) != len(flat) or set(flat) != optimal:
-        raise bad(f"tiers {[list(t) for t in entry.tiers]} are not exactly its best moves {sorted(optimal)}")
-
-
-def _best_or_none(entry: Entry) -> int | None:
-    scores = [score for score in entry.scores if score is not None]
-    return max(scores) if scores else None
+        shown = [list(tier) for tier in tiers]
+        what = f"entry {key!r}: tiers {shown} are not exactly its best moves {sorted(optimal)}"
+        return fail("entry-inconsistent", what)
+    return None
 
 
 def _imager(rules: Rules) -> Callable[[str], list[str]]:

@@ -8,6 +8,8 @@ Glossary (python-chess and Norvig's sudoku solver name their primitives the same
 * A *symmetry* is a permutation ``perm`` of the cells, written as the index list that builds the
   transformed board: ``image[i] = board[perm[i]]``. A square board has 8 (the dihedral group),
   any other rectangle 4.
+* *Misère* rules turn the goal around: completing a line of ``k`` loses for the player who
+  completes it. The lines and symmetries are the same; only the result of a full line changes.
 
 Every table is computed from ``(rows, cols, k)``, never typed in by hand.
 """
@@ -47,11 +49,13 @@ class Symmetry:
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins, the first player is X."""
+    """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins (loses if ``misere``), the
+    first player is X. ``misere`` is part of the value: ``Rules(3, 3, 3) != Rules(3, 3, 3, misere=True)``."""
 
     rows: int = 3
     cols: int = 3
     k: int = 3
+    misere: bool = False
     #: every winning line, derived from the shape
     lines: tuple[Line, ...] = field(init=False, repr=False, compare=False)
     #: the board's rotations and reflections, identity first
@@ -63,6 +67,8 @@ class Rules:
         for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
             if type(value) is not int or value < 1:
                 raise RulesError(f"{name} must be a positive integer, got {value!r}")
+        if type(self.misere) is not bool:
+            raise RulesError(f"misere must be True or False, got {self.misere!r}")
         if self.rows * self.cols > MAX_CELLS:
             raise RulesError(
                 f"board {self.rows}x{self.cols} has {self.rows * self.cols} cells; at most {MAX_CELLS}"
@@ -80,24 +86,40 @@ class Rules:
         return self.rows * self.cols
 
     def __str__(self) -> str:
-        return f"{self.rows}x{self.cols} k={self.k}"
+        return f"{self.rows}x{self.cols} k={self.k}" + (" misere" if self.misere else "")
 
     def __repr__(self) -> str:
-        return f"Rules({self.rows}, {self.cols}, {self.k})"
+        misere = ", misere=True" if self.misere else ""
+        return f"Rules({self.rows}, {self.cols}, {self.k}{misere})"
 
     @classmethod
     def parse(cls, text: str) -> Rules:
-        """Parse ``"RxC"`` or ``"RxC:K"`` (``"3x4:3"``); ``k`` defaults to ``min(R, C)``."""
-        shape, _, k_text = text.strip().lower().partition(":")
-        rows_text, sep, cols_text = shape.partition("x")
+        """Parse ``"RxC"``, ``"RxC:K"`` (``"3x4:3"``), and either followed by ``":misere"``
+        (``"3x3:3:misere"``, ``"3x3:misere"``; ``misère`` too); ``k`` defaults to ``min(R, C)``.
+        ``str(rules)`` is for people; this spelling is the one the command lines take."""
+        parts = text.strip().lower().split(":")
+        misere = len(parts) > 1 and parts[-1] in _MISERE_WORDS
+        if misere:
+            parts.pop()
+        rows_text, sep, cols_text = parts[0].partition("x")
         try:
-            rows, cols = int(rows_text), int(cols_text)
-            k = int(k_text) if k_text else min(rows, cols)
+            if not sep or len(parts) > 2:
+                raise ValueError
+            rows, cols = _digits(rows_text), _digits(cols_text)
+            k = _digits(parts[1]) if len(parts) == 2 else min(rows, cols)
         except ValueError:
-            raise RulesError(f"rules must look like 3x3 or 3x4:3, got {text!r}") from None
-        if not sep:
-            raise RulesError(f"rules must look like 3x3 or 3x4:3, got {text!r}")
-        return cls(rows, cols, k)
+            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {text!r}") from None
+        return cls(rows, cols, k, misere)
+
+
+_MISERE_WORDS = ("misere", "misère")
+
+
+def _digits(text: str) -> int:
+    """A count written in ASCII digits (``int()`` would also take ``"+3"``, ``" 3"``, ``"٣"``)."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)
 
 
 def _winning_lines(rows: int, cols: int, k: int) -> tuple[Line, ...]:

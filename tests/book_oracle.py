@@ -1,4 +1,5 @@
-"""An independent judge of book validity, written from docs/book-format.md ("A valid book") alone.
+"""An independent judge of book validity (format version 2), written from docs/book-format.md
+("A valid book") alone.
 
 It shares nothing with ``player`` or ``generator`` (as ``oracle.py`` shares nothing with the
 solver): its own strict JSON rules on top of the standard ``json`` module's hooks, its own
@@ -12,10 +13,11 @@ disagree on a mutated book.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_BYTES = 67_108_864
-MAX_STRUCTURAL = 2_000_000
+MAX_STRUCTURAL = 4_000_000
 MAX_DEPTH = 32
 MAX_INTEGER = 2**53 - 1
 
@@ -28,8 +30,12 @@ class Refused(Exception):
         self.code = code
 
 
-def judge(raw: bytes, rules: tuple[int, int, int] | None = None) -> str:
-    """``"valid"`` or the code of the first step that fails; ``rules`` is the game played."""
+Game = tuple[int, int, int, bool]  # rows, cols, k, misère
+
+
+def judge(raw: bytes, rules: Game | None = None) -> str:
+    """``"valid"`` or the code of the first step that fails; ``rules`` is the game played
+    (``None``: whatever the file states)."""
     try:
         _prove(raw, rules)
     except Refused as refused:
@@ -51,7 +57,7 @@ def same(a: object, b: object) -> bool:
     return a == b
 
 
-def _prove(raw: bytes, rules: tuple[int, int, int] | None) -> None:
+def _prove(raw: bytes, rules: Game | None) -> None:
     # step 2, before parsing: size, then the bound on values
     if len(raw) > MAX_BYTES:
         raise Refused("limits")
@@ -61,11 +67,12 @@ def _prove(raw: bytes, rules: tuple[int, int, int] | None) -> None:
     # steps 4 to 6: the header
     if not isinstance(data, dict) or not same(data.get("format"), "tictactoe-book"):
         raise Refused("format")
-    if not same(data.get("version"), 1):
+    if not same(data.get("version"), 2):
         raise Refused("version")
     if not same(data.get("canonical"), "min-image"):
         raise Refused("format")
-    rows, cols, k, cells = _rules(data.get("rules"), rules)
+    rows, cols, k, misere = _rules(data.get("rules"), rules)
+    cells = rows * cols
     # steps 8 and 9: the derived tables
     lines = derived_lines(rows, cols, k)
     if not same(data["rules"].get("lines"), lines):
@@ -92,17 +99,20 @@ def _prove(raw: bytes, rules: tuple[int, int, int] | None) -> None:
     for key in entries:
         if not _good_key(key, cells, lines, perms):
             raise Refused("entry-key")
-    for entry in entries.values():
-        if not _good_shape(entry, cells):
+    parsed = {}
+    for key, entry in entries.items():
+        read = _read_entry(entry, cells)
+        if read is None:
             raise Refused("entry-shape")
+        parsed[key] = read
     if "." * cells not in entries:
         raise Refused("missing-entry")
-    successors = {key: _successors(key, cells, lines, perms) for key in entries}
+    successors = {key: _successors(key, cells, lines, perms, misere) for key in entries}
     for moves in successors.values():
         if any(child is not None and child not in entries for _, child, _ in moves):
             raise Refused("missing-entry")
-    for key, entry in entries.items():
-        if not _consistent(key, entry, successors[key], entries, cells):
+    for key, (best, tiers) in parsed.items():
+        if not _consistent(key, best, tiers, successors[key], parsed, cells):
             raise Refused("entry-inconsistent")
 
 
@@ -172,19 +182,21 @@ def _no_surrogates(text: str) -> None:
         raise Refused("json") from None
 
 
-def _rules(raw: Any, caller: tuple[int, int, int] | None) -> tuple[int, int, int, int]:
+def _rules(raw: Any, caller: Game | None) -> Game:
     if not isinstance(raw, dict):
         raise Refused("rules")
-    rows, cols, k = raw.get("rows"), raw.get("cols"), raw.get("k")
+    rows, cols, k, misere = raw.get("rows"), raw.get("cols"), raw.get("k"), raw.get("misere")
     if not (is_int(rows) and is_int(cols) and is_int(k)) or min(rows, cols, k) < 1:
+        raise Refused("rules")
+    if misere is not True and misere is not False:
         raise Refused("rules")
     if rows * cols > 16 or (k > rows and k > cols) or not same(raw.get("cells"), rows * cols):
         raise Refused("rules")
     if not (same(raw.get("first"), "X") and same(raw.get("second"), "O") and same(raw.get("empty"), ".")):
         raise Refused("rules")
-    if caller is not None and (rows, cols, k) != caller:
+    if caller is not None and (rows, cols, k, misere) != caller:
         raise Refused("rules")
-    return rows, cols, k, rows * cols
+    return rows, cols, k, misere
 
 
 def derived_lines(rows: int, cols: int, k: int) -> list[list[int]]:
@@ -236,26 +248,35 @@ def _good_key(key: str, cells: int, lines: list[list[int]], perms: list[list[int
     return canonical_key(key, perms) == key
 
 
-def _good_shape(entry: Any, cells: int) -> bool:
-    if not isinstance(entry, dict):
-        return False
-    if not (same(entry.get("turn"), "X") or same(entry.get("turn"), "O")):
-        return False
-    if not (is_int(entry.get("value")) and is_int(entry.get("plies"))):
-        return False
-    scores = entry.get("scores")
-    if not isinstance(scores, list) or len(scores) != cells:
-        return False
-    if not all(s is None or is_int(s) for s in scores):
-        return False
-    tiers = entry.get("tiers")
-    if not isinstance(tiers, list) or not tiers:
-        return False
-    return all(isinstance(t, list) and t and all(is_int(c) for c in t) for t in tiers)
+# "<best> <tier> <tier> ...": RFC 8259's integer, then tiers of cell numbers (no sign, no
+# leading zero), each tier after one space, cells within it joined by commas.
+NUMBER = r"(?:0|[1-9][0-9]*)"
+ENTRY = re.compile(rf"(-?{NUMBER})((?: {NUMBER}(?:,{NUMBER})*)+)", re.ASCII)
+
+
+def _read_entry(entry: Any, cells: int) -> tuple[int, list[list[int]]] | None:
+    """(best, tiers) of a well-formed entry string, else None (step 13)."""
+    if not isinstance(entry, str):
+        return None
+    match = ENTRY.fullmatch(entry)
+    if match is None:
+        return None
+    best_text, tiers_text = match.groups()
+    if len(best_text.lstrip("-")) > 16 or abs(int(best_text)) > MAX_INTEGER:
+        return None
+    tiers = []
+    for tier_text in tiers_text[1:].split(" "):
+        if any(len(cell) > 2 for cell in tier_text.split(",")):
+            return None  # beyond any board of 16 cells
+        tier = [int(cell) for cell in tier_text.split(",")]
+        if any(cell >= cells for cell in tier) or tier != sorted(set(tier)):
+            return None
+        tiers.append(tier)
+    return int(best_text), tiers
 
 
 def _successors(
-    key: str, cells: int, lines: list[list[int]], perms: list[list[int]]
+    key: str, cells: int, lines: list[list[int]], perms: list[list[int]], misere: bool
 ) -> list[tuple[int, str | None, int]]:
     """(cell, canonical key of the unfinished successor or None, score if finished)."""
     mover = "X" if key.count("X") == key.count("O") else "O"
@@ -265,7 +286,7 @@ def _successors(
             continue
         child = key[:cell] + mover + key[cell + 1 :]
         if _full_line(child, lines):
-            moves.append((cell, None, cells))
+            moves.append((cell, None, -cells if misere else cells))
         elif "." not in child:
             moves.append((cell, None, 0))
         else:
@@ -273,43 +294,23 @@ def _successors(
     return moves
 
 
-def _best(entry: dict[str, Any]) -> int | None:
-    scores = [s for s in entry["scores"] if s is not None]
-    return max(scores) if scores else None
-
-
 def _consistent(
     key: str,
-    entry: dict[str, Any],
+    best: int,
+    tiers: list[list[int]],
     moves: list[tuple[int, str | None, int]],
-    entries: dict[str, Any],
+    parsed: dict[str, tuple[int, list[list[int]]]],
     cells: int,
 ) -> bool:
-    mover = "X" if key.count("X") == key.count("O") else "O"
-    if entry["turn"] != mover:
-        return False
-    scores = entry["scores"]
-    want: list[int | None] = [None] * cells
+    scores = {}
     for cell, child, finished_score in moves:
         if child is None:
-            want[cell] = finished_score
+            scores[cell] = finished_score
             continue
-        b = _best(entries[child])
-        if b is None:
-            return False  # that entry is inconsistent itself
-        want[cell] = 0 if b == 0 else (1 - b if b > 0 else -b - 1)
-    if not same(scores, want):
+        b = parsed[child][0]
+        scores[cell] = 0 if b == 0 else (1 - b if b > 0 else -b - 1)
+    if best != max(scores.values()):
         return False
-    best = max(s for s in want if s is not None)
-    free = key.count(".")
-    if best > 0:
-        decoded = (1, cells + 1 - best)
-    elif best < 0:
-        decoded = (-1, cells + 1 + best)
-    else:
-        decoded = (0, free)
-    if (entry["value"], entry["plies"]) != decoded:
-        return False
-    flat = [c for tier in entry["tiers"] for c in tier]
-    optimal = {c for c, s in enumerate(want) if s == best}
+    flat = [c for tier in tiers for c in tier]
+    optimal = {c for c, s in scores.items() if s == best}
     return len(flat) == len(set(flat)) and set(flat) == optimal

@@ -5,7 +5,8 @@
 //   {"crash": "..."}                   it threw anything else (a reader must never do that)
 //
 // The reader gets the file's bytes, as the page gives it a fetched file: the size, UTF-8 and
-// byte-order-mark rules are the reader's to apply, not the judge's.
+// byte-order-mark rules are the reader's to apply, not the judge's. It takes the rules the file
+// states (rules: null), as every judge does (docs/conformance.md): a misère book is judged as one.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { BookError, loadBook } from '../clients/js/tictactoe-book.js';
@@ -18,7 +19,7 @@ function judge(path) {
     return { crash: `judge cannot read ${path}: ${error.message}` };
   }
   try {
-    loadBook(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    loadBook(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { rules: null });
     return { valid: true };
   } catch (error) {
     if (error instanceof BookError) return { code: error.code ?? null, message: String(error.message).slice(0, 200) };

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import jsonschema
 import orjson
+import pytest
 
 from generator.book import write_book
 from player.board import canonical, legal_moves
@@ -25,12 +26,44 @@ def test_book_matches_its_json_schema() -> None:
     jsonschema.Draft202012Validator(schema).validate(json.loads(BOOK.read_bytes()))
 
 
-def test_schema_rejects_a_broken_entry() -> None:
+@pytest.mark.parametrize(
+    "text",
+    [
+        {"turn": "O", "value": 0, "plies": 8, "scores": [-4] * 8 + [None], "tiers": [[4]]},  # version 1
+        0,
+        "0",
+        "0  4",
+        "0 4 ",
+        " 0 4",
+        "00 4",
+        "0 04",
+        "+0 4",
+        "0 16",
+        "0 4,",
+        "0 -1",
+        "0.0 4",
+    ],
+    ids=repr,
+)
+def test_schema_rejects_a_broken_entry(text: object) -> None:
     schema = json.loads(SCHEMA.read_text())
     data = json.loads(BOOK.read_bytes())
-    data["entries"]["........."]["scores"][0] = "zero"
-    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(data))
-    assert errors
+    data["entries"]["........X"] = text
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    data["entries"]["........X"] = "0 4"
+    assert not list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+
+
+def test_schema_requires_the_misere_flag() -> None:
+    schema = json.loads(SCHEMA.read_text())
+    data = json.loads(BOOK.read_bytes())
+    data["rules"]["misere"] = "false"
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    del data["rules"]["misere"]
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+    data["version"] = 1
+    data["rules"]["misere"] = False
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(data))
 
 
 def test_committed_book_and_vectors_equal_a_fresh_build(tmp_path: Path) -> None:
@@ -65,10 +98,21 @@ def test_every_reachable_position_is_found(book: Book, reachable: tuple[set[str]
 
 def test_file_is_small_and_self_describing() -> None:
     data = orjson.loads(BOOK.read_bytes())
-    assert data["format"] == "tictactoe-book" and data["version"] == 1
+    assert data["format"] == "tictactoe-book" and data["version"] == 2
+    assert data["rules"]["misere"] is False
     assert data["rules"]["lines"] == [list(line) for line in Rules().lines]
     assert len(data["symmetries"]) == 8
-    assert BOOK.stat().st_size < 100_000
+    assert data["trap_order"] == {"method": "exact", "tolerance": "0"}
+    assert data["trap_rates"] == {
+        "first": {"novice": "89/96", "random": "379/384"},
+        "second": {"novice": "82/315", "random": "50/63"},
+    }
+    # . . .
+    # . . .      O to move: only the centre draws
+    # . . X
+    assert data["entries"]["........X"] == "0 4"
+    assert data["entries"]["........."] == "0 0,2,6,8 1,3,5,7 4"
+    assert BOOK.stat().st_size < 20_000  # version 1 wrote 68,568 bytes
 
 
 def test_a_3x4_book_loads_with_no_format_change(book_3x4_path: Path) -> None:

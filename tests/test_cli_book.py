@@ -44,7 +44,8 @@ def test_build_other_rules(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "words"), [("3x3:5", "k=5"), ("4x4:4", "stops at 12"), ("9x9", "81 cells")]
+    ("rules", "words"),
+    [("3x3:5", "k=5"), ("4x4:4", "stops at 12"), ("9x9", "81 cells"), ("3x3:misere", "normal rules only")],
 )
 def test_build_refuses_bad_rules(tmp_path: Path, rules: str, words: str) -> None:
     code, out = run("build", "--rules", rules, "-o", str(tmp_path / "x.json"))

@@ -128,14 +128,14 @@ def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     write("malformed", BOOK.read_text()[:5000], "[json]")
     write("binary", b"\xff\xfe\x00garbage", "not UTF-8 text (byte 0) [json]")
     write("empty", "", "line 1, column 1: Expecting value [json]")
-    write("version", json.dumps({**data, "version": 99}), "format version 99; this reader reads 1 [version]")
+    write("version", json.dumps({**data, "version": 1}), "format version 1; this reader reads 2 [version]")
     write(
         "rules",
         json.dumps({**data, "rules": {**data["rules"], "k": 2}}),
         "is a book for 3x3 k=2, not 3x3 k=3 [rules]",
     )
     inconsistent = json.loads(BOOK.read_bytes())
-    inconsistent["entries"]["........X"]["tiers"] = [[4, 0]]
+    inconsistent["entries"]["........X"] = "0 0,4"
     write("inconsistent", json.dumps(inconsistent), "are not exactly its best moves [4] [entry-inconsistent]")
     write("not-book", "[1, 2, 3]", "the top level is an array, not an object [format]")
     return cases

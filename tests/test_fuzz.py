@@ -98,24 +98,28 @@ def mutate(data: dict[str, Any], rng: random.Random, value: Any) -> str:
     entries = data["entries"]
     key = rng.choice(KEYS)
     kind = rng.choice(
-        ["drop", "alter-field", "duplicate", "wrong-type", "huge", "rules", "top-level", "tier-cell"]
+        ["drop", "alter-field", "duplicate", "wrong-type", "huge", "rules", "top-level", "best", "tier-cell"]
     )
+    best, _, tiers = entries[key].partition(" ")
     if kind == "drop":
         del entries[key]
-    elif kind == "alter-field":
-        entries[key][rng.choice(["turn", "value", "plies", "scores", "tiers"])] = value
+    elif kind == "alter-field":  # the best score or the tiers, as another value's JSON text
+        text = json.dumps(value, separators=(",", ":"))
+        entries[key] = rng.choice([f"{text} {tiers}", f"{best} {text}", f"{best} {tiers} {text}"])
     elif kind == "duplicate":
         entries[rng.choice(KEYS)] = entries[key]
     elif kind == "wrong-type":
         entries[key] = value
     elif kind == "huge":
-        entries[key]["scores"][rng.randrange(len(entries[key]["scores"]))] = 10**400
+        entries[key] = f"{10**400} {tiers}"
     elif kind == "rules":
-        data["rules"][rng.choice(["rows", "cols", "k", "cells", "lines"])] = value
+        data["rules"][rng.choice(["rows", "cols", "k", "cells", "lines", "misere"])] = value
     elif kind == "top-level":
         data[rng.choice(["format", "version", "symmetries", "canonical", "counts", "entries"])] = value
+    elif kind == "best":
+        entries[key] = f"{int(best) + rng.choice([-2, -1, 1, 2])} {tiers}"
     else:
-        entries[key]["tiers"] = [[rng.randrange(-2, 12)]]
+        entries[key] = f"{best} {rng.randrange(-2, 12)}"
     return kind
 
 
@@ -187,7 +191,7 @@ def test_query_board_argument(board: str) -> None:
 def test_found_by_fuzzing_an_entry_stored_as_null_is_damage_not_absence() -> None:
     data = json.loads(RAW)
     data["entries"]["........X"] = None
-    with pytest.raises(BookError, match=r"entry '\.\.\.\.\.\.\.\.X': is null, not an object") as caught:
+    with pytest.raises(BookError, match=r"entry '\.\.\.\.\.\.\.\.X': is null, not a string") as caught:
         parse_book(json.dumps(data).encode(), "<fuzz>")
     assert caught.value.code == "entry-shape"
 

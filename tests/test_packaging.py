@@ -95,13 +95,12 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(wheel: P
         [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
     )
     assert trusted.stdout.split() == ["packaged", "627"], trusted.stderr
-    # A hand edit, consistent within its entry, of the installed book: the bytes no longer
-    # match the record, so the book is proven, and refused.
+    # A hand edit of the installed book: after X's corner, O's centre made a loser and every
+    # other cell claimed as a draw. The bytes no longer match the record, so the book is
+    # proven, and refused.
     installed = target / "player" / "tictactoe.json"
     data = json.loads(installed.read_bytes())
-    entry = data["entries"]["........X"]
-    entry["scores"] = [0, 0, 0, 0, -4, 0, 0, 0, None]
-    entry["tiers"] = [[0, 1, 2, 3, 5, 6, 7]]
+    data["entries"]["........X"] = "0 0,1,2,3,5,6,7"
     installed.write_text(json.dumps(data))
     refused = subprocess.run(
         [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
@@ -125,7 +124,7 @@ def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
     )
     book = source / "book" / "tictactoe.json"
     data = json.loads(book.read_bytes())
-    data["entries"]["........X"]["turn"] = "X"
+    data["entries"]["........X"] = "0 0"
     book.write_text(json.dumps(data))
     build = subprocess.run(
         [

@@ -77,9 +77,14 @@ def test_canonical_form_is_invariant(reachable: tuple[set[str], set[str]]) -> No
         ("3x3:4", "k=4 does not fit on a 3x3 board"),
         ("0x3", "rows must be a positive integer, got 0"),
         ("5x5:3", "board 5x5 has 25 cells; at most 16"),
-        ("axb", "rules must look like 3x3 or 3x4:3, got 'axb'"),
-        ("3x", "rules must look like 3x3 or 3x4:3, got '3x'"),
-        ("3", "rules must look like 3x3 or 3x4:3, got '3'"),
+        ("axb", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got 'axb'"),
+        ("3x", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x'"),
+        ("3", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3'"),
+        ("3x3:3:3", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x3:3:3'"),
+        ("3x3:misere:3", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x3:misere:3'"),
+        ("3x3:normal", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x3:normal'"),
+        ("3x+3", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x+3'"),
+        ("3x\u0663", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x\u0663'"),
     ],
 )
 def test_bad_rules_are_refused_with_the_value(text: str, words: str) -> None:
@@ -99,5 +104,19 @@ def test_rules_are_immutable_values() -> None:
     assert rules == Rules.parse("3x4:3")
     assert hash(rules) == hash(Rules(3, 4, 3))
     assert eval(repr(rules)) == rules
+    assert repr(rules) == "Rules(3, 4, 3)"
     with pytest.raises(AttributeError):
         rules.k = 4  # type: ignore[misc]
+
+
+def test_misere_is_part_of_the_rules_value() -> None:
+    misere = Rules(3, 3, 3, misere=True)
+    assert misere != Rules(3, 3, 3) and hash(misere) != hash(Rules(3, 3, 3))
+    assert repr(misere) == "Rules(3, 3, 3, misere=True)" and eval(repr(misere)) == misere
+    assert str(misere) == "3x3 k=3 misere" and str(Rules()) == "3x3 k=3"
+    for text in ("3x3:3:misere", "3x3:misere", "3X3:3:MISERE", "3x3:3:misère", " 3x3:3:misere "):
+        assert Rules.parse(text) == misere, text
+    assert Rules.parse("3x4:misere") == Rules(3, 4, 3, misere=True)
+    assert misere.lines == Rules().lines and misere.symmetries == Rules().symmetries
+    with pytest.raises(RulesError, match="misere must be True or False, got 1"):
+        Rules(3, 3, 3, misere=1)  # type: ignore[arg-type]

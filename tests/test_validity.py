@@ -1,6 +1,6 @@
 """One definition of a valid book (docs/book-format.md, "A valid book"): each step's reason
-code, from small edits of the real book; the proof catches edits that keep an entry
-self-consistent; answers are the game's own; the trusted path is only for recorded bytes."""
+code, from small edits of the real book; the proof catches entries that claim the wrong moves;
+answers are the game's own; the trusted path is only for recorded bytes."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import pytest
 from player.book import Book, load_book, parse_book
 from player.errors import BOOK_REASONS, BoardError, BookError
 from player.levels import choose_move
+from player.rules import STANDARD, Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -29,16 +30,16 @@ def refused(edit: Edit) -> BookError:
     return caught.value
 
 
-def entry(key: str, **members: Any) -> Edit:
+def entry(key: str, text: Any) -> Edit:
     def change(data: dict[str, Any]) -> None:
-        data["entries"][key].update(members)
+        data["entries"][key] = text
 
     return change
 
 
 def add_key(key: str) -> Edit:
     def change(data: dict[str, Any]) -> None:
-        data["entries"][key] = dict(data["entries"]["........X"])
+        data["entries"][key] = data["entries"]["........X"]
         data["counts"]["entries"] += 1
 
     return change
@@ -52,44 +53,72 @@ def drop_key(key: str) -> Edit:
     return change
 
 
+def rule(**members: Any) -> Edit:
+    return lambda data: data["rules"].update(members)
+
+
+V1_ENTRY = {"turn": "O", "value": 0, "plies": 8, "scores": [-4] * 8 + [None], "tiers": [[4]]}
+
+# The two entries most cases edit, as the book stores them:
+#
+# . . .
+# . . .      "........X": "0 4"  O to move draws, only by taking the centre; every other move
+# . . X                          loses in 6 plies (scores -4, derived from the successors)
+#
+# the empty board ".........": "0 0,2,6,8 1,3,5,7 4"  every first move draws; corners first
 CASES: dict[str, tuple[Edit, str]] = {
-    # . . .
-    # . . .      O to move: only the centre draws. Edited so the centre loses and every other
-    # . . X      cell draws, consistently within the entry: only its successors give it away.
-    "centre made a loser, the entry self-consistent": (
-        entry("........X", scores=[0, 0, 0, 0, -4, 0, 0, 0, None], tiers=[[0, 1, 2, 3, 5, 6, 7]]),
+    # step 15: the successors give it away
+    "the centre made a loser: the other cells claimed as the draws": (
+        entry("........X", "0 0,1,2,3,5,6,7"),
         "entry-inconsistent",
     ),
-    "a tier missing an optimal move": (
-        entry(".........", tiers=[[0, 2, 6, 8], [1, 3, 5, 7]]),
+    "a tier missing an optimal move": (entry(".........", "0 0,2,6,8 1,3,5,7"), "entry-inconsistent"),
+    "a tier holding a non-optimal move": (entry("........X", "0 0,4"), "entry-inconsistent"),
+    "a cell in two tiers": (entry("........X", "0 4 4"), "entry-inconsistent"),
+    "an occupied cell in a tier": (entry("........X", "0 4 8"), "entry-inconsistent"),
+    "best score a win in 5 for a draw": (entry("........X", "5 4"), "entry-inconsistent"),
+    "best score off by two, same sign": (entry(".......OX", "7 2,4,5"), "entry-inconsistent"),
+    "best score -0 is 0": (entry("........X", "-0 4"), "valid"),
+    "best score beyond any score, within 2^53": (
+        entry("........X", "9007199254740991 4"),
         "entry-inconsistent",
     ),
-    "a tier holding a non-optimal move": (entry("........X", tiers=[[4, 0]]), "entry-inconsistent"),
-    "a cell twice in the tiers": (entry("........X", tiers=[[4], [4]]), "entry-inconsistent"),
-    "plies off by two, same parity": (entry(".........", plies=7), "entry-inconsistent"),
-    "value wrong": (entry(".........", value=1), "entry-inconsistent"),
-    "turn wrong": (entry("........X", turn="X"), "entry-inconsistent"),
-    "an occupied cell scored": (
-        entry("........X", scores=[-4, -4, -4, -4, 0, -4, -4, -4, -4]),
-        "entry-inconsistent",
+    # step 13: the grammar
+    "an entry an object (a version-1 entry)": (
+        entry("........X", V1_ENTRY),
+        "entry-shape",
     ),
-    "a free cell without a score": (
-        entry("........X", scores=[-4, -4, -4, -4, None, -4, -4, -4, None], tiers=[[0]]),
-        "entry-inconsistent",
-    ),
-    "value a boolean": (entry(".........", value=False), "entry-shape"),
-    "a score a string": (entry(".........", scores=["0"] * 9), "entry-shape"),
-    "eight scores": (entry(".........", scores=[0] * 8), "entry-shape"),
-    "tiers empty": (entry(".........", tiers=[]), "entry-shape"),
-    "turn lower case": (entry("........X", turn="o"), "entry-shape"),
+    "an entry a number": (entry("........X", 0), "entry-shape"),
+    "an entry null": (entry("........X", None), "entry-shape"),
+    "an entry an array": (entry("........X", ["0", "4"]), "entry-shape"),
+    "no tier": (entry("........X", "0"), "entry-shape"),
+    "no best score": (entry("........X", "4"), "entry-shape"),  # "4" is read as a best score: no tier
+    "two spaces": (entry("........X", "0  4"), "entry-shape"),
+    "a trailing space": (entry("........X", "0 4 "), "entry-shape"),
+    "a leading space": (entry("........X", " 0 4"), "entry-shape"),
+    "a tab": (entry("........X", "0\t4"), "entry-shape"),
+    "a leading zero in the best score": (entry("........X", "00 4"), "entry-shape"),
+    "a leading zero in a cell": (entry("........X", "0 04"), "entry-shape"),
+    "a plus sign": (entry("........X", "+0 4"), "entry-shape"),
+    "a fraction": (entry("........X", "0.0 4"), "entry-shape"),
+    "a tier out of order": (entry(".........", "0 8,6,2,0 1,3,5,7 4"), "entry-shape"),
+    "a cell twice in one tier": (entry("........X", "0 4,4"), "entry-shape"),
+    "a cell off the board": (entry("........X", "0 4 9"), "entry-shape"),
+    "a negative cell": (entry("........X", "0 4 -1"), "entry-shape"),
+    "an empty tier": (entry("........X", "0 4,"), "entry-shape"),
+    "best score beyond 2^53 - 1": (entry("........X", "9007199254740992 4"), "entry-shape"),
+    "an Arabic-Indic digit": (entry("........X", "0 \u0664"), "entry-shape"),
+    # step 12
     "a key with two more X than O": (add_key("XX......."), "entry-key"),
     "a key with more O than X": (add_key("O........"), "entry-key"),
     "a non-canonical key": (add_key("X........"), "entry-key"),
     "a finished key": (add_key("XXXOO...."), "entry-key"),
     "a key of the wrong length": (add_key("........"), "entry-key"),
     "a key with a lower-case mark": (add_key("x........"), "entry-key"),
+    # step 14
     "a missing entry": (drop_key("....X...."), "missing-entry"),
     "the empty board missing": (drop_key("........."), "missing-entry"),
+    # steps 4 to 11
     "counts.entries off by one": (lambda d: d["counts"].update(entries=628), "counts"),
     "counts.entries missing": (lambda d: d["counts"].pop("entries"), "counts"),
     "entries a list": (lambda d: d.update(entries=[]), "entries"),
@@ -100,21 +129,57 @@ CASES: dict[str, tuple[Edit, str]] = {
     "a symmetry missing": (lambda d: d["symmetries"].pop(), "symmetries"),
     "symmetries reordered": (lambda d: d["symmetries"].reverse(), "symmetries"),
     "no diagonals": (lambda d: d["rules"].update(lines=d["rules"]["lines"][:6]), "lines"),
+    # found by the differential test: in Python False == 0, so [false, 1, 2] == [0, 1, 2]
+    "a line with false for cell 0": (lambda d: d["rules"]["lines"][0].__setitem__(0, False), "lines"),
+    "a perm with true for cell 1": (lambda d: d["symmetries"][0]["perm"].__setitem__(1, True), "symmetries"),
     "lines reordered": (lambda d: d["rules"]["lines"].reverse(), "lines"),
-    "cells wrong": (lambda d: d["rules"].update(cells=10), "rules"),
-    "rows a string": (lambda d: d["rules"].update(rows="3"), "rules"),
-    "marks swapped": (lambda d: d["rules"].update(first="O", second="X"), "rules"),
+    "cells wrong": (rule(cells=10), "rules"),
+    "rows a string": (rule(rows="3"), "rules"),
+    "marks swapped": (rule(first="O", second="X"), "rules"),
+    "misere missing": (lambda d: d["rules"].pop("misere"), "rules"),
+    "misere a string": (rule(misere="false"), "rules"),
+    "misere 0": (rule(misere=0), "rules"),
+    "misere null": (rule(misere=None), "rules"),
+    "misere true, but the caller plays normal rules": (rule(misere=True), "rules"),
     "canonical rule unknown": (lambda d: d.update(canonical="max-image"), "format"),
-    "version 2": (lambda d: d.update(version=2), "version"),
+    "version 1": (lambda d: d.update(version=1), "version"),
+    "version 3": (lambda d: d.update(version=3), "version"),
     "version true": (lambda d: d.update(version=True), "version"),
+    "version a string": (lambda d: d.update(version="2"), "version"),
     "format wrong": (lambda d: d.update(format="chess-book"), "format"),
 }
+
+
+def verdict(edit: Edit, rules: Rules | None = STANDARD) -> str:
+    data = json.loads(RAW)
+    edit(data)
+    try:
+        parse_book(json.dumps(data).encode(), "<edited>", rules=rules)
+    except BookError as error:
+        assert str(error).startswith("<edited>: ") and "\n" not in str(error)
+        assert str(error).endswith(f" [{error.code}]")
+        return error.code
+    return "valid"
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_each_step_refuses_with_its_code(case: str) -> None:
     edit, code = CASES[case]
-    assert refused(edit).code == code
+    assert verdict(edit) == code
+
+
+def test_misere_true_on_a_normal_book_is_inconsistent() -> None:
+    """With the rules taken from the file, the normal book read as misère: a move completing a
+    line now loses, so the entries where one is possible are wrong."""
+    assert verdict(rule(misere=True), rules=None) == "entry-inconsistent"
+    assert verdict(rule(misere=True), rules=Rules(3, 3, 3, misere=True)) == "entry-inconsistent"
+    assert verdict(rule(misere=False), rules=Rules(3, 3, 3, misere=True)) == "rules"
+
+
+def test_version_1_is_refused_saying_the_reader_reads_2() -> None:
+    error = refused(lambda d: d.update(version=1))
+    assert error.code == "version"
+    assert "has format version 1; this reader reads 2 [version]" in str(error)
 
 
 def test_the_codes_are_the_documented_ones_in_order() -> None:
@@ -128,23 +193,44 @@ def test_the_codes_are_the_documented_ones_in_order() -> None:
 def test_an_earlier_step_wins_over_a_later_one() -> None:
     def both(data: dict[str, Any]) -> None:
         data["version"] = 3  # step 5
-        data["entries"]["........X"]["turn"] = "X"  # step 15
+        data["entries"]["........X"] = "0 0"  # step 15
 
     assert refused(both).code == "version"
 
     def key_and_shape(data: dict[str, Any]) -> None:
-        data["entries"]["........X"]["value"] = None  # step 13, listed first in the file
-        data["entries"]["X........"] = dict(data["entries"]["........."])  # step 12, last
+        data["entries"]["........X"] = "0 4 "  # step 13, listed first in the file
+        data["entries"]["X........"] = data["entries"]["........."]  # step 12, last
         data["counts"]["entries"] += 1
 
     assert refused(key_and_shape).code == "entry-key"
+
+    def shape_and_missing(data: dict[str, Any]) -> None:
+        data["entries"]["........X"] = "0 4,"  # step 13
+        del data["entries"][".......OX"]  # step 14: a successor of ........X
+        data["counts"]["entries"] -= 1
+
+    assert refused(shape_and_missing).code == "entry-shape"
+
+    def missing_and_inconsistent(data: dict[str, Any]) -> None:
+        data["entries"]["........."] = "1 4"  # step 15, first in the file
+        del data["entries"]["...OOXOXX"]  # step 14, deep in the tree
+        data["counts"]["entries"] -= 1
+
+    assert refused(missing_and_inconsistent).code == "missing-entry"
+
+    def not_canonical_and_shape(data: dict[str, Any]) -> None:
+        data["entries"]["........."] = None  # step 13
+        data["entries"]["XO......."] = "0 4"  # step 12, but only canonical form is wrong
+        data["counts"]["entries"] += 1
+
+    assert refused(not_canonical_and_shape).code == "entry-key"
 
 
 @pytest.mark.parametrize(
     ("text", "code"),
     [
-        (RAW.replace(b'"plies":8,', b'"plies":8.0,', 1), "json"),
-        (RAW.replace(b'"plies":8,', b'"plies":8e0,', 1), "json"),
+        (RAW.replace(b'"entries":627,', b'"entries":627.0,', 1), "json"),
+        (RAW.replace(b'"entries":627,', b'"entries":627e0,', 1), "json"),
         (RAW.replace(b'{"canonical"', b'{"n":9007199254740992,"canonical"', 1), "json"),
         (RAW.replace(b'{"canonical"', b'{"n":-9007199254740992,"canonical"', 1), "json"),
         (RAW.replace(b'{"canonical"', b'{"n":NaN,"canonical"', 1), "json"),
@@ -154,8 +240,8 @@ def test_an_earlier_step_wins_over_a_later_one() -> None:
         (RAW.replace(b'{"canonical"', b'{"format":"x","canonical"', 1), "json"),
         (b"\xef\xbb\xbf" + RAW, "json"),
         (RAW[:-200], "json"),
-        (RAW.replace(b'{"canonical"', b'{"n":"' + b"," * 2_000_000 + b'","canonical"', 1), "limits"),
-        (b"[" * 2_000_001, "limits"),
+        (RAW.replace(b'{"canonical"', b'{"n":"' + b"," * 4_000_000 + b'","canonical"', 1), "limits"),
+        (b"[" * 4_000_001, "limits"),
         (b"[]", "format"),
     ],
     ids=[
@@ -170,8 +256,8 @@ def test_an_earlier_step_wins_over_a_later_one() -> None:
         "duplicate",
         "BOM",
         "truncated",
-        "2,000,001 commas",
-        "2,000,001 brackets",
+        "4,000,001 commas",
+        "4,000,001 brackets",
         "an array",
     ],
 )
@@ -188,7 +274,7 @@ def test_strict_json_and_limits(text: bytes, code: str) -> None:
         RAW.replace(b'{"canonical"', b'{"n":"\\ud83d\\ude00","canonical"', 1),
         RAW.replace(b'{"canonical"', b'{"n":' + b"[" * 31 + b"]" * 31 + b',"canonical"', 1),
         RAW.replace(b'{"canonical"', b'{"checksum":"crc32:00000000","canonical"', 1),
-        RAW.replace(b'"turn":"X"', b'"turn":"X","note":{"a":[1,2]}', 1),
+        RAW.replace(b'"misere":false', b'"misere":false,"note":{"a":[1,2]}', 1),
         json.dumps(json.loads(RAW), indent=2).encode(),
         json.dumps(dict(reversed(list(json.loads(RAW).items())))).encode(),
     ],
@@ -197,7 +283,7 @@ def test_strict_json_and_limits(text: bytes, code: str) -> None:
         "surrogate pair",
         "32 deep",
         "old checksum member",
-        "unknown member",
+        "unknown member in rules",
         "re-indented",
         "reordered",
     ],
@@ -226,7 +312,6 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
 
 def test_a_book_for_other_rules_is_refused_unless_asked_for(tmp_path: Path) -> None:
     from generator.book import write_book
-    from player.rules import Rules
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))
@@ -349,10 +434,12 @@ def test_hostile_json_in_unknown_members_gets_a_code_not_a_crash() -> None:
         assert caught.value.code == code, member[:20]
     for old, new, code in (
         (b'"entries":627,', b'"entries":627.0,', "json"),
-        (b'"value":0}', b'"value":false}', "entry-shape"),
-        (b'"tiers":[[4]]', b'"tiers":[[true]]', "entry-shape"),
-        (b'"scores":[0,0,0,0,0,0,0,0,0]', b'"scores":[0.0,0,0,0,0,0,0,0,0]', "json"),
-        (b'"plies":8,', b'"plies":8.0,', "json"),
+        (b'"........X":"0 4"', b'"........X":false', "entry-shape"),
+        (b'"........X":"0 4"', b'"........X":["0 4"]', "entry-shape"),
+        (b'"........X":"0 4"', b'"........X":"0 4.0"', "entry-shape"),
+        (b'"........X":"0 4"', b'"........X":0.0', "json"),
+        (b'"misere":false', b'"misere":0', "rules"),
+        (b'"k":3,', b'"k":3.0,', "json"),
     ):
         assert old in RAW
         with pytest.raises(BookError) as caught:

@@ -84,19 +84,22 @@ INVALID = {
     "dropped entry": (edit(drop_entry), "missing-entry"),
     "extra finished entry": (edit(add_entry("XXXOO....")), "entry-key"),
     "extra non-canonical entry": (edit(add_entry("X........")), "entry-key"),
-    "wrong value": (edit(set_in(["entries", ".........", "value"], 1)), "entry-inconsistent"),
-    "wrong plies": (edit(set_in(["entries", ".........", "plies"], 7)), "entry-inconsistent"),
-    "wrong score": (edit(set_in(["entries", "........X", "scores", 0], 0)), "entry-inconsistent"),
-    "illegal move in a tier": (edit(set_in(["entries", "........X", "tiers"], [[8]])), "entry-inconsistent"),
-    "wrong version": (edit(set_in(["version"], 2)), "version"),
+    "wrong best score": (edit(set_in(["entries", "........."], "1 0,2,6,8 1,3,5,7 4")), "entry-inconsistent"),
+    "a losing move in a tier": (edit(set_in(["entries", "........X"], "0 0,4")), "entry-inconsistent"),
+    "illegal move in a tier": (edit(set_in(["entries", "........X"], "0 8")), "entry-inconsistent"),
+    "an entry off the grammar": (edit(set_in(["entries", "........X"], "0 4,")), "entry-shape"),
+    "a version-1 entry": (edit(set_in(["entries", "........X"], {"tiers": [[4]]})), "entry-shape"),
+    "wrong version": (edit(set_in(["version"], 3)), "version"),
+    "version 1": (edit(set_in(["version"], 1)), "version"),
+    "misere not a boolean": (edit(set_in(["rules", "misere"], "no")), "rules"),
     "counts.entries off": (edit(set_in(["counts", "entries"], 626)), "counts"),
     "duplicate key": (
-        raw(lambda t: t.replace('"entries":{', '"entries":{"........X":{"turn":"O"},', 1)),
+        raw(lambda t: t.replace('"entries":{', '"entries":{"........X":"0 4",', 1)),
         "json",
     ),
     "not an object": (raw(lambda t: "[1,2]"), "format"),
     "other rules stated": (edit(set_in(["rules", "k"], 2)), "lines"),
-    "float": (raw(lambda t: t.replace('"plies":9', '"plies":9.0', 1)), "json"),
+    "float": (raw(lambda t: t.replace('"entries":627', '"entries":627.0', 1)), "json"),
     "empty": (raw(lambda t: ""), "json"),
     "deep nesting": (raw(lambda t: "[" * 100_000), "json"),
 }
@@ -118,9 +121,10 @@ def test_verify_refuses_an_invalid_book_with_the_readers_code(tmp_path: Path, ki
 #: Valid books that differ from a fresh build: only verify sees these (status 1).
 BEYOND = {
     "trap order swapped": (
-        edit(set_in(["entries", ".........", "tiers"], [[4], [1, 3, 5, 7], [0, 2, 6, 8]])),
+        edit(set_in(["entries", "........."], "0 4 1,3,5,7 0,2,6,8")),
         "entry '.........' tiers [[4], [1, 3, 5, 7], [0, 2, 6, 8]], in trap order",
     ),
+    "trap order member": (edit(set_in(["trap_order", "method"], "float")), "trap_order"),
     "counts": (edit(set_in(["counts", "games"], 1)), 'counts {"canonical_finished"'),
     "trap rates": (edit(set_in(["trap_rates", "first", "novice"], "1/1")), "trap_rates"),
     "re-indented": (raw(lambda t: json.dumps(json.loads(t), indent=1)), "the bytes are not exactly"),
@@ -141,8 +145,9 @@ def test_verify_finds_what_validity_does_not_decide(tmp_path: Path, kind: str) -
 
 def test_verify_counts_and_limits_the_differences_it_prints(tmp_path: Path) -> None:
     def reorder_every_tier(data: dict[str, Any]) -> None:
-        for entry in data["entries"].values():
-            entry["tiers"] = entry["tiers"][::-1]
+        for key, text in data["entries"].items():
+            best, *tiers = text.split(" ")
+            data["entries"][key] = " ".join([best, *tiers[::-1]])
 
     path = edit(reorder_every_tier)(tmp_path)
     result = CliRunner().invoke(main, ["verify", "--max-differences", "3", str(path)])

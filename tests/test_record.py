@@ -1,0 +1,216 @@
+"""The record of proven books (player/record.py): a book larger than 1 MB is proven at most once
+per machine; only its exact bytes skip the proof; the record never breaks a load."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator.book import prove_for_record
+from generator.cli import main as book_cli
+from player import proof, record
+from player.book import load_book, parse_book
+from player.errors import BookError
+from player.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
+# The real book with an unknown member of a million spaces: valid, and over the 1 MB line.
+BIG = RAW.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)
+
+
+@pytest.fixture
+def record_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A record of this test's own (conftest.py turns the record off for every other test)."""
+    path = tmp_path / "cache" / "proven-sha256.txt"
+    monkeypatch.setenv("TTT_PROVEN_RECORD", str(path))
+    return path
+
+
+@pytest.fixture
+def big_book(tmp_path: Path) -> Path:
+    path = tmp_path / "big.json"
+    path.write_bytes(BIG)
+    return path
+
+
+def count_proofs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time ``proof.prove`` runs."""
+    calls: list[int] = []
+    real = proof.prove
+
+    def counted(*args: object, **options: object) -> proof.ProvenBook:
+        calls.append(1)
+        return real(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(proof, "prove", counted)
+    return calls
+
+
+def test_the_padded_book_is_over_the_line() -> None:
+    assert len(BIG) > record.RECORD_ABOVE >= len(RAW)
+    assert parse_book(BIG).trust == "proven"
+
+
+def test_a_big_book_is_proven_once_then_recorded(
+    record_file: Path, big_book: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    proofs = count_proofs(monkeypatch)
+    first = load_book(big_book)
+    assert first.trust == "proven" and len(proofs) == 1
+    assert record_file.read_text() == hashlib.sha256(BIG).hexdigest() + "\n"
+    second = load_book(big_book)
+    assert second.trust == "recorded" and len(proofs) == 1  # no second proof
+    # The recorded book answers exactly as the proven one.
+    for key in first.canonical_keys():
+        assert second.entry(key) == first.entry(key)
+    assert second.evaluate("XO..O...X").optimal == (7,)
+    load_book(big_book)
+    assert record_file.read_text().count("\n") == 1  # recorded once
+
+
+def test_other_bytes_are_proven_and_refused(
+    record_file: Path, big_book: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load_book(big_book)
+    # . . .
+    # . . .      O to move: "0 4" says only the centre draws; "0 5" claims cell 5 does
+    # . . X
+    changed = tmp_path / "changed.json"
+    changed.write_bytes(BIG.replace(b'"........X":"0 4"', b'"........X":"0 5"', 1))
+    proofs = count_proofs(monkeypatch)
+    with pytest.raises(BookError) as caught:
+        load_book(changed)
+    assert caught.value.code == "entry-inconsistent" and len(proofs) == 1
+    assert record_file.read_text().count("\n") == 1  # the refused book is not recorded
+
+
+def test_a_recorded_book_still_meets_the_callers_rules(record_file: Path, big_book: Path) -> None:
+    load_book(big_book)
+    with pytest.raises(BookError) as caught:
+        load_book(big_book, rules=Rules(3, 3, 3, misere=True))
+    assert caught.value.code == "rules"
+    assert load_book(big_book, rules=None).trust == "recorded"
+
+
+def test_small_books_and_parse_book_leave_the_record_alone(record_file: Path, tmp_path: Path) -> None:
+    small = tmp_path / "small.json"
+    small.write_bytes(RAW)
+    assert load_book(small).trust == "proven"
+    assert load_book(small).trust == "proven"
+    assert parse_book(BIG).trust == "proven" and parse_book(BIG).trust == "proven"
+    assert not record_file.exists()
+
+
+def test_an_empty_variable_turns_the_record_off(big_book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TTT_PROVEN_RECORD", "")
+    assert record.location() is None
+    assert load_book(big_book).trust == "proven"
+    assert load_book(big_book).trust == "proven"
+
+
+def test_where_the_record_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("TTT_PROVEN_RECORD")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert record.location() == str(tmp_path / "xdg" / "tictactoe-book" / "proven-sha256.txt")
+    for unset in ("", "relative/path"):  # the XDG specification ignores a relative path
+        monkeypatch.setenv("XDG_CACHE_HOME", unset)
+        assert record.location() == str(tmp_path / ".cache" / "tictactoe-book" / "proven-sha256.txt")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert record.location() == str(tmp_path / ".cache" / "tictactoe-book" / "proven-sha256.txt")
+
+
+def test_an_unwritable_record_is_no_error(
+    tmp_path: Path, big_book: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("TTT_PROVEN_RECORD", str(blocker / "proven-sha256.txt"))  # (even root fails)
+    assert load_book(big_book).trust == "proven"
+    assert load_book(big_book).trust == "proven"  # nothing recorded, nothing raised
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    monkeypatch.setenv("TTT_PROVEN_RECORD", str(folder))  # the record path is a directory
+    assert load_book(big_book).trust == "proven"
+    assert sorted(os.listdir(folder)) == []  # and no temporary file left behind
+    assert sorted(os.listdir(tmp_path)) == ["a-file", "big.json", "folder"]
+
+
+def test_a_fifo_record_is_not_waited_on(
+    tmp_path: Path, big_book: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fifo = tmp_path / "record.fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("TTT_PROVEN_RECORD", str(fifo))
+    outcome: list[str] = []
+    reader = threading.Thread(target=lambda: outcome.append(load_book(big_book).trust), daemon=True)
+    reader.start()
+    reader.join(timeout=30)
+    assert not reader.is_alive(), "a FIFO as the record blocked the load"
+    assert outcome == ["proven"]
+
+
+def test_a_damaged_record_keeps_only_digests(record_file: Path, big_book: Path) -> None:
+    digest = hashlib.sha256(BIG).hexdigest()
+    record_file.parent.mkdir(parents=True)
+    record_file.write_bytes(b"\xff\xfe garbage\n" + digest.upper().encode() + b"\n" + b"0" * 64)
+    assert not record.is_proven(digest)  # upper case is not the record's spelling
+    assert load_book(big_book).trust == "proven"
+    assert record_file.read_text() == "0" * 64 + "\n" + digest + "\n"
+    assert load_book(big_book).trust == "recorded"
+
+
+def test_the_record_keeps_its_newest_lines_within_its_size(record_file: Path) -> None:
+    old = [f"{n:064x}" for n in range(record.MAX_RECORD_BYTES // 65)]
+    record_file.parent.mkdir(parents=True)
+    record_file.write_text("".join(line + "\n" for line in old))
+    new = hashlib.sha256(b"new").hexdigest()
+    record.remember(new)
+    lines = record_file.read_text().splitlines()
+    assert lines[-1] == new and lines[0] == old[1] and len(lines) == len(old)
+    assert record.is_proven(new) and not record.is_proven(old[0])
+
+
+def test_a_record_that_names_bytes_no_proof_accepts_is_ignored(record_file: Path, tmp_path: Path) -> None:
+    """A hand-written line cannot turn bytes that are not even a book into one."""
+    junk = tmp_path / "junk.json"
+    junk.write_bytes(b"[" + b" " * 1_000_001 + b"]")
+    record.remember(hashlib.sha256(junk.read_bytes()).hexdigest())
+    with pytest.raises(BookError) as caught:
+        load_book(junk)
+    assert caught.value.code == "format"
+
+
+def test_verify_records_a_big_book_it_proves(record_file: Path, big_book: Path) -> None:
+    result = CliRunner().invoke(book_cli, ["verify", str(big_book)])
+    assert "valid — every one of 627 entries proven" in result.output
+    assert record_file.read_text() == hashlib.sha256(BIG).hexdigest() + "\n"
+    assert load_book(big_book).trust == "recorded"
+
+
+def test_the_build_proves_what_it_will_record() -> None:
+    assert prove_for_record(RAW, "<small>") is None  # nothing to record: no proof needed
+    assert prove_for_record(BIG, "<big>") == hashlib.sha256(BIG).hexdigest()
+    with pytest.raises(BookError) as caught:
+        prove_for_record(BIG.replace(b'"........X":"0 4"', b'"........X":"0 5"'), "<big>")
+    assert caught.value.code == "entry-inconsistent"
+
+
+def test_a_forged_record_gives_book_errors_not_tracebacks(record_file: Path, tmp_path: Path) -> None:
+    """Bytes that read as a book but never proved, named by a hand-written line: the loader
+    trusts the record (that is what a record is for), and an unusable entry is a BookError when
+    it is first used, which the command lines print as one line."""
+    forged = tmp_path / "forged.json"
+    forged.write_bytes(BIG.replace(b'"........X":"0 4"', b'"........X":7', 1))
+    record.remember(hashlib.sha256(forged.read_bytes()).hexdigest())
+    book = load_book(forged)
+    assert book.trust == "recorded"
+    with pytest.raises(BookError) as caught:
+        book.evaluate("........X")
+    assert caught.value.code == "entry-shape"
