@@ -670,7 +670,7 @@ function tiersOf(text) {
 }
 
 /**
- * The proven entries: the keys and entry strings, each
+ * The proven (or, from loadBookCached, known proven) entries: the keys and entry strings, each
  * entry's best score, and every move's score derived from its successors, stored per entry and
  * cell in an Int8Array (16 MB for a million 4x4 entries) so that answering needs no search.
  */
@@ -754,8 +754,9 @@ class Entries {
     return status;
   }
 
-  /** Entry i's derived scores. */
+  /** Entry i's derived scores (deriving them first when loadBookCached skipped the proof). */
   scoresOf(i) {
+    if (!this.derived[i] && this.derive(i) !== DERIVED) throw new Error(`internal error: proven book entry ${this.keys[i]} cannot be derived`);
     return this.scores.subarray(i * this.tables.cells, (i + 1) * this.tables.cells);
   }
 }
@@ -788,10 +789,12 @@ function inconsistency(entries, i, tierMask, repeated) {
 }
 
 /**
- * Steps 10-15. Each step runs over every entry before the next starts, so the code does not depend on the
+ * Steps 10-15, or with `proven` (the bytes are recorded as proven: loadBookCached) only what
+ * answering needs: the keys' codes and the best scores, the moves' scores derived on demand.
+ * Each step runs over every entry before the next starts, so the code does not depend on the
  * order of the members: only the message, which names the entry found first.
  */
-function readEntries(doc, tables, refuse) {
+function readEntries(doc, tables, refuse, { proven = false } = {}) {
   const { entries, counts } = doc;
   if (!isObject(entries)) refuse('entries', `has entries ${show(entries)}, not an object`);
   const keys = Object.keys(entries);
@@ -810,15 +813,17 @@ function readEntries(doc, tables, refuse) {
     book.x[i] = x;
     book.o[i] = o;
     tables.imageCodes(x, o);
-    const lead = popcount(x) - popcount(o);
-    let least = images[0];
-    for (let p = 1; p < images.length; p++) if (images[p] < least) least = images[p];
-    let problem = null;
-    if (lead !== 0 && lead !== 1) problem = `has ${popcount(x)} X and ${popcount(o)} O`;
-    else if (tables.fillsLine(x) || tables.fillsLine(o)) problem = 'is finished: a line is full';
-    else if ((x | o) === tables.full) problem = 'is finished: the board is full';
-    else if (least !== images[0]) problem = `is not canonical: its canonical form is ${tables.board(least)}`;
-    if (problem) refuse('entry-key', `has entry key ${show(key)}, which ${problem}`);
+    if (!proven) {
+      const lead = popcount(x) - popcount(o);
+      let least = images[0];
+      for (let p = 1; p < images.length; p++) if (images[p] < least) least = images[p];
+      let problem = null;
+      if (lead !== 0 && lead !== 1) problem = `has ${popcount(x)} X and ${popcount(o)} O`;
+      else if (tables.fillsLine(x) || tables.fillsLine(o)) problem = 'is finished: a line is full';
+      else if ((x | o) === tables.full) problem = 'is finished: the board is full';
+      else if (least !== images[0]) problem = `is not canonical: its canonical form is ${tables.board(least)}`;
+      if (problem) refuse('entry-key', `has entry key ${show(key)}, which ${problem}`);
+    }
     book.byCode.set(images[0], i);
   }
   // Step 13: each entry a string of the grammar.
@@ -828,6 +833,7 @@ function readEntries(doc, tables, refuse) {
     const problem = readEntry(texts[i], cells, i, book.best, tierMask, repeated);
     if (problem) refuse('entry-shape', `has entry ${keys[i]}, which ${problem}`);
   }
+  if (proven) return book;
   // Steps 14 and 15 in one pass: a missing successor is refused at once (no earlier step is
   // left), the first inconsistency is kept until every successor has been looked up.
   if (book.byCode.get(0) < 0) refuse('missing-entry', `has no entry for the empty board ${'.'.repeat(cells)}`);
@@ -877,6 +883,64 @@ export function loadBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = '
   checkHeader(doc, refuse);
   const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
   return new Reader(tables, readEntries(doc, tables, refuse));
+}
+
+/** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */
+export const PROVEN_PREFIX = 'tictactoe-book:proven-sha256:';
+
+/** The lowercase hex SHA-256 of `bytes` (Web Crypto: browsers, and Node >= 20 as globalThis.crypto). */
+export async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * loadBook for a page: prove a big book at most once per browser (issue 13 item 6). `storage`
+ * is Storage-like (getItem, setItem: the page passes localStorage). The SHA-256 of `bytes` is
+ * looked up under PROVEN_PREFIX + hex; when it is recorded, the proof is skipped: the document
+ * is read and the header, rules and tables are still checked (the caller's `rules` too: a
+ * record says the bytes are a valid book, not that it is the game being played), but not the
+ * entries (steps 12-15), and moves' scores are derived when first asked. Otherwise the book is
+ * proven exactly as loadBook does and, when it passes, its hash recorded (only books of at least
+ * `minBytes` bytes, 1 MB by default as in the Python record: smaller ones prove in milliseconds).
+ * A record only ever skips the proof for those exact bytes; anything else is proven. `input`
+ * that is not bytes is proven and never recorded. A storage that throws (full, or refused by
+ * the browser) only loses the record. Resolves to a reader; rejects with BookError.
+ */
+export async function loadBookCached(input, { storage, minBytes = 1_000_000, ...options } = {}) {
+  const bytes = asBytes(input);
+  if (!bytes || !storage) return loadBook(input, options);
+  const item = PROVEN_PREFIX + (await sha256Hex(bytes));
+  let recorded = false;
+  try {
+    recorded = storage.getItem(item) !== null;
+  } catch {
+    recorded = false;
+  }
+  if (!recorded) {
+    const reader = loadBook(bytes, options);
+    if (bytes.length >= minBytes) {
+      try {
+        storage.setItem(item, '1');
+      } catch {
+        // no record: the next load proves the book again
+      }
+    }
+    return reader;
+  }
+  const { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = options;
+  const refuse = bookRefuser(source);
+  // These bytes passed the strict parser when they were proven, and JSON.parse reads strict JSON
+  // the same way (no duplicate names, integers within 2^53): the fast parser is safe here only.
+  let doc;
+  try {
+    doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch {
+    refuse('json', 'is not valid JSON, though its SHA-256 is recorded as proven (is the record damaged?)');
+  }
+  checkHeader(doc, refuse);
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
+  return new Reader(tables, readEntries(doc, tables, refuse, { proven: true }));
 }
 
 const WORDS = { 1: 'win', 0: 'draw', '-1': 'loss' };

@@ -2,7 +2,7 @@
 // tables; one damaged book per way of failing each step of docs/book-format.md "A valid book"
 // (version 2: entries are strings, "<best> <tier> <tier> ..."), with the exact reason code;
 // books that must still load; misère and other sizes from an independent solver
-// (make-v2-book.mjs); level semantics; a never-loses
+// (make-v2-book.mjs); the proven-book record of loadBookCached; level semantics; a never-loses
 // enumeration; and a seeded fuzzer, all against the shipped book.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, REASON_CODES, deriveLines, deriveSymmetries, loadBook, parseStrictJSON,
+  BoardError, BookError, LEVELS, PROVEN_PREFIX, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  parseStrictJSON, sha256Hex,
 } from './tictactoe-book.js';
 import { makeBook, solve } from './make-v2-book.mjs';
 
@@ -549,6 +550,69 @@ test('3x4: the empty board is a first-player win, and the book has the documente
   const [key, entry] = Object.entries(doc.entries)[12_345];
   doc.entries[key] = entry.replace(/^-?\d+/, (b) => String(Number(b) + 1));
   assertRefused(JSON.stringify(doc), 'entry-inconsistent', { rules: null });
+});
+
+// ---------------------------------------------------------------- the proven-book record
+
+/** A Storage-like object (getItem, setItem) over a Map, counting the calls. */
+function memoryStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (name) => (items.has(name) ? items.get(name) : null),
+    setItem: (name, value) => { items.set(name, String(value)); },
+  };
+}
+
+test('loadBookCached proves a book and records its SHA-256; the recorded bytes skip the proof', async () => {
+  const storage = memoryStorage();
+  const hash = createHash('sha256').update(bookBytes).digest('hex');
+  assert.equal(await sha256Hex(bookBytes), hash);
+  const first = await loadBookCached(bookBytes, { storage, minBytes: 0 });
+  assert.deepEqual([...storage.items.keys()], [PROVEN_PREFIX + hash]);
+  assert.deepEqual(answers(first), REAL);
+  const again = await loadBookCached(new Uint8Array(bookBytes).buffer, { storage, minBytes: 0 });
+  assert.deepEqual(answers(again), REAL); // moves' scores derived on demand: the same
+  // The record, not the content, decides: a damaged book whose hash is recorded (by hand here)
+  // loads without its proof, which shows the proof was skipped ...
+  const bad = Buffer.from(withEntry('........X', '0 0,1,2,3,5,6,7'));
+  storage.setItem(PROVEN_PREFIX + createHash('sha256').update(bad).digest('hex'), '1');
+  await loadBookCached(bad, { storage });
+  // ... and the same bytes with one byte changed are proven, and refused.
+  const changed = Buffer.from(bad);
+  changed[changed.indexOf('"0 0,1,2,3,5,6,7"') + 1] = '1'.charCodeAt(0); // best score 0 -> 1
+  await assert.rejects(loadBookCached(changed, { storage }), (e) => e.code === 'entry-inconsistent');
+  assert.equal(storage.items.size, 2, 'a refused book is not recorded');
+});
+
+test('loadBookCached: one changed byte of a recorded valid book is proven and refused', async () => {
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage, minBytes: 0 });
+  const changed = Buffer.from(bookBytes);
+  changed[changed.indexOf('"........X":"0 4"') + 13] = '5'.charCodeAt(0); // the optimal move 4 -> 5
+  await assert.rejects(loadBookCached(changed, { storage, minBytes: 0 }), (e) => e instanceof BookError && e.code === 'entry-inconsistent');
+  assert.equal(storage.items.size, 1);
+});
+
+test('loadBookCached: a record does not change the rules a player accepts, nor what refuses before the proof', async () => {
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage, minBytes: 0 });
+  await assert.rejects(loadBookCached(bookBytes, { storage, rules: MISERE }), (e) => e.code === 'rules');
+  await assert.rejects(loadBookCached(bookBytes, { storage, rules: { rows: 3, cols: 4, k: 3 } }), (e) => e.code === 'rules');
+  const reader = await loadBookCached(bookBytes, { storage, rules: null, source: 'cached.json' });
+  assert.equal(reader.rules.k, 3);
+});
+
+test('loadBookCached: small books are not recorded by default; text is proven, never recorded; a failing storage only loses the record', async () => {
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage });
+  assert.equal(storage.items.size, 0, `the 3x3 book is under ${1_000_000} bytes`);
+  await loadBookCached(bookText, { storage, minBytes: 0 });
+  assert.equal(storage.items.size, 0);
+  await assert.rejects(loadBookCached(withEntry('........X', '0 4 0'), { storage, minBytes: 0 }), (e) => e.code === 'entry-inconsistent');
+  const broken = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceededError'); } };
+  assert.deepEqual(answers(await loadBookCached(bookBytes, { storage: broken, minBytes: 0 })), REAL);
+  assert.deepEqual(answers(await loadBookCached(bookBytes)), REAL); // no storage: proven
 });
 
 // ---------------------------------------------------------------- playing
