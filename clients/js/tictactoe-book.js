@@ -92,6 +92,21 @@ const isHigh = (unit) => unit >= 0xd800 && unit <= 0xdbff;
 const isLow = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 
 /**
+ * The names and values of each object parseStrictJSON made, in the order of the text: the proof
+ * reads a 4x4 book's million entries from these arrays. Object.keys and a look-up per key on an
+ * object of that size cost about half as much as the strict parse itself (node 20, 35 MB book).
+ */
+const MEMBERS = new WeakMap();
+
+/** An object's member names and values: as parsed, or (JSON.parse's objects) as Object.keys gives them. */
+function membersOf(object) {
+  const known = MEMBERS.get(object);
+  if (known) return known;
+  const names = Object.keys(object);
+  return { names, values: names.map((name) => object[name]) };
+}
+
+/**
  * Parse `text` as strict JSON (docs/book-format.md, "Strict JSON"): the RFC 8259 grammar, and
  * also no duplicate member names, no lone surrogate (raw or escaped), integers only with
  * |n| <= 2^53 - 1, nesting at most 32 deep, no byte-order mark. JSON.parse keeps the last of two
@@ -153,6 +168,8 @@ export function parseStrictJSON(text) {
 
   function object(depth) {
     const members = Object.create(null);
+    const names = [];
+    const values = [];
     between('}', depth, () => {
       skipSpace();
       const nameAt = at;
@@ -165,8 +182,12 @@ export function parseStrictJSON(text) {
       skipSpace();
       if (text[at] !== ':') fail('expected ":"');
       at++;
-      members[name] = value(depth);
+      const member = value(depth);
+      members[name] = member;
+      names.push(name);
+      values.push(member);
     });
+    MEMBERS.set(members, { names, values });
     return members;
   }
 
@@ -455,6 +476,7 @@ const OCCUPIED = -128; // a derived score's slot for an occupied cell (scores li
 const DERIVED = 0; // what Entries.derive returns
 const MISSING = 1;
 const OUT_OF_RANGE = 2;
+const NO_SCORE = 0x7fffffff; // a best score beyond [-cells, cells] in the CodeTable (the exact one is in Entries.best)
 
 /** The number of set bits of a 16-bit mask. */
 function popcount(mask) {
@@ -484,13 +506,15 @@ class GameTables {
     perms.forEach((perm, p) => perm.forEach((j, i) => { this.weights[p * cells + j] = 3 ** (cells - 1 - i); }));
     // The weight of a set of cells, a byte of the mask at a time: byteWeights[(p * 2 + half) * 256 + byte]
     // is the sum of the weights of the cells 8 * half + b for the bits b of byte, under symmetry p.
+    // Each byte's sum is a smaller byte's plus the weight of its lowest cell.
     this.byteWeights = new Int32Array(perms.length * 2 * 256);
     for (let p = 0; p < perms.length; p++) {
       for (let half = 0; half < 2; half++) {
-        for (let byte = 0; byte < 256; byte++) {
-          let sum = 0;
-          for (let b = 0; b < 8; b++) if (byte & (1 << b) && 8 * half + b < cells) sum += this.weights[p * cells + 8 * half + b];
-          this.byteWeights[(p * 2 + half) * 256 + byte] = sum;
+        const table = (p * 2 + half) * 256;
+        for (let byte = 1; byte < 256; byte++) {
+          const cell = 8 * half + lowestCell(byte);
+          const weight = cell < cells ? this.weights[p * cells + cell] : 0;
+          this.byteWeights[table + byte] = this.byteWeights[table + (byte & (byte - 1))] + weight;
         }
       }
     }
@@ -560,37 +584,47 @@ function canonicalize(board, tables) {
 }
 
 /**
- * Codes to entry numbers: open addressing over one Int32Array of (code, value) pairs, side by
- * side so that a probe reads one cache line (a Map of a million keys costs several times the
- * memory and the time).
+ * Codes to entries: open addressing over one Int32Array of (code, best score) pairs, side by
+ * side so that the proof's probe for a successor reads one cache line (half its time on a 4x4
+ * book is these probes; a Map of a million keys costs several times the memory and the time),
+ * and the entry number of each slot beside them.
  */
 class CodeTable {
   constructor(size) {
     let bits = 4;
-    while (1 << bits < 2 * size) bits++;
+    while (1 << bits < 1.25 * size) bits++; // at most 80% full: 16 MB for a 4x4 book
     this.shift = 32 - bits;
     this.mask = (1 << bits) - 1;
-    this.slots = new Int32Array(2 << bits).fill(-1);
+    this.slots = new Int32Array(2 << bits).fill(-1); // slots[2 * at] = code, slots[2 * at + 1] = best score
+    this.entries = new Int32Array(1 << bits);
   }
 
-  set(code, value) {
+  /** Store entry number `entry` under `code` (a new code); returns its slot. */
+  add(code, entry) {
     const { slots, mask } = this;
     let at = Math.imul(code, 0x9e3779b1) >>> this.shift; // Fibonacci hashing (Knuth, TAOCP 6.4)
     while (slots[2 * at] !== -1) at = (at + 1) & mask;
     slots[2 * at] = code;
-    slots[2 * at + 1] = value;
+    this.entries[at] = entry;
+    return at;
   }
 
-  /** The value stored under `code`, or -1. */
-  get(code) {
+  /** The slot holding `code`, or -1. */
+  find(code) {
     const { slots, mask } = this;
     let at = Math.imul(code, 0x9e3779b1) >>> this.shift;
     for (;;) {
       const found = slots[2 * at];
-      if (found === code) return slots[2 * at + 1];
+      if (found === code) return at;
       if (found === -1) return -1;
       at = (at + 1) & mask;
     }
+  }
+
+  /** The entry number stored under `code`, or -1. */
+  get(code) {
+    const at = this.find(code);
+    return at < 0 ? -1 : this.entries[at];
   }
 }
 
@@ -697,7 +731,7 @@ class Entries {
    * best score no move can have (this.trouble.entry; the cell's score is left 0).
    */
   derive(i) {
-    const { tables, scores, best, byCode } = this;
+    const { tables, scores, byCode } = this;
     const { cells, weights, images, misere, linesThrough } = tables;
     const x = this.x[i];
     const o = this.o[i];
@@ -734,18 +768,18 @@ class Entries {
           const image = images[p] + digit * weights[p * cells + c];
           if (image < code) code = image;
         }
-        const j = byCode.get(code);
-        if (j < 0) {
+        const at = byCode.find(code);
+        if (at < 0) {
           this.trouble.cell = c;
           this.trouble.code = code;
           return MISSING;
         }
-        const b = best[j];
-        if (b >= -cells && b <= cells) {
+        const b = byCode.slots[2 * at + 1];
+        if (b !== NO_SCORE) {
           scores[base + c] = scoreThrough(b);
         } else {
           scores[base + c] = 0;
-          this.trouble.entry = j;
+          this.trouble.entry = byCode.entries[at];
           status = OUT_OF_RANGE;
         }
       }
@@ -797,14 +831,14 @@ function inconsistency(entries, i, tierMask, repeated) {
 function readEntries(doc, tables, refuse, { proven = false } = {}) {
   const { entries, counts } = doc;
   if (!isObject(entries)) refuse('entries', `has entries ${show(entries)}, not an object`);
-  const keys = Object.keys(entries);
+  const { names: keys, values: texts } = membersOf(entries);
   if (!isObject(counts) || counts.entries !== keys.length) {
     refuse('counts', `has counts.entries ${show(isObject(counts) ? counts.entries : counts)}, but ${keys.length} entries`);
   }
   const { cells, images } = tables;
-  const texts = keys.map((key) => entries[key]);
   const book = new Entries(tables, keys, texts);
   // Step 12: each key a playable board in canonical form.
+  const slots = new Int32Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
     const marks = key.length === cells ? marksOf(key) : null;
@@ -824,7 +858,7 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
       else if (least !== images[0]) problem = `is not canonical: its canonical form is ${tables.board(least)}`;
       if (problem) refuse('entry-key', `has entry key ${show(key)}, which ${problem}`);
     }
-    book.byCode.set(images[0], i);
+    slots[i] = book.byCode.add(images[0], i);
   }
   // Step 13: each entry a string of the grammar.
   const tierMask = new Uint16Array(keys.length);
@@ -832,6 +866,8 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
   for (let i = 0; i < keys.length; i++) {
     const problem = readEntry(texts[i], cells, i, book.best, tierMask, repeated);
     if (problem) refuse('entry-shape', `has entry ${keys[i]}, which ${problem}`);
+    const b = book.best[i];
+    book.byCode.slots[2 * slots[i] + 1] = b >= -cells && b <= cells ? b : NO_SCORE;
   }
   if (proven) return book;
   // Steps 14 and 15 in one pass: a missing successor is refused at once (no earlier step is
