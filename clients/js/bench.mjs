@@ -54,7 +54,7 @@ async function figures(bytes, source) {
   const jsonParse = await median(() => JSON.parse(text), runs);
   const items = new Map();
   const storage = { getItem: (k) => items.get(k) ?? null, setItem: (k, v) => items.set(k, v) };
-  await loadBookCached(bytes, { rules: null, source, storage, minBytes: 0 });
+  await loadBookCached(bytes, { rules: null, source, storage, recordAbove: 0 });
   const proof = load - parse;
   return {
     load_ms: load,

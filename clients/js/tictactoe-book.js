@@ -676,7 +676,7 @@ function readEntry(text, cells, i, best, tierMask, repeated) {
   if (at === end) return 'has no tiers after its best score';
   let mask = 0;
   while (at < end) {
-    if (text.charCodeAt(at) !== 0x20) return `has ${show(text[at])} at offset ${at} where a space or a comma must be`;
+    if (text.charCodeAt(at) !== 0x20) return `has ${show(text[at])} at offset ${at} where ${mask ? 'a space or a comma' : 'a space'} must be`;
     at++;
     let previous = -1;
     for (;;) {
@@ -913,12 +913,17 @@ function bookRefuser(source) {
  * k = 3, misere false; misere may be left out for false), or null for any; `source` names the
  * book in messages.
  */
-export function loadBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = {}) {
+export function loadBook(input, options = {}) {
+  return openBook(input, options);
+}
+
+/** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */
+function openBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = {}, { proven = false } = {}) {
   const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
   const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
-  return new Reader(tables, readEntries(doc, tables, refuse));
+  return new Reader(tables, readEntries(doc, tables, refuse, { proven }));
 }
 
 /** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */
@@ -933,17 +938,18 @@ export async function sha256Hex(bytes) {
 /**
  * loadBook for a page: prove a big book at most once per browser (issue 13 item 6). `storage`
  * is Storage-like (getItem, setItem: the page passes localStorage). The SHA-256 of `bytes` is
- * looked up under PROVEN_PREFIX + hex; when it is recorded, the proof is skipped: the document
- * is read and the header, rules and tables are still checked (the caller's `rules` too: a
- * record says the bytes are a valid book, not that it is the game being played), but not the
- * entries (steps 12-15), and moves' scores are derived when first asked. Otherwise the book is
- * proven exactly as loadBook does and, when it passes, its hash recorded (only books of at least
- * `minBytes` bytes, 1 MB by default as in the Python record: smaller ones prove in milliseconds).
- * A record only ever skips the proof for those exact bytes; anything else is proven. `input`
- * that is not bytes is proven and never recorded. A storage that throws (full, or refused by
- * the browser) only loses the record. Resolves to a reader; rejects with BookError.
+ * looked up under PROVEN_PREFIX + hex. When it is recorded, the proof of the entries is
+ * skipped (what steps 12, 14 and 15 check; the keys and entry strings are still read, as
+ * answering needs them), and moves' scores are derived when first asked; steps 1-11 still run,
+ * the caller's `rules` included: a record says the bytes are a valid book, not that it is the
+ * game being played. Otherwise the book is proven exactly as loadBook does and, when it passes
+ * and is larger than `recordAbove` bytes (1 MB, as the Python record: smaller books prove in
+ * milliseconds), its hash is recorded. A record only ever skips the proof for those exact bytes;
+ * any other bytes are proven. `input` that is not bytes is proven and never recorded. A storage
+ * that throws (full, or refused by the browser) only loses the record. Resolves to a reader;
+ * rejects with BookError.
  */
-export async function loadBookCached(input, { storage, minBytes = 1_000_000, ...options } = {}) {
+export async function loadBookCached(input, { storage, recordAbove = 1_000_000, ...options } = {}) {
   const bytes = asBytes(input);
   if (!bytes || !storage) return loadBook(input, options);
   const item = PROVEN_PREFIX + (await sha256Hex(bytes));
@@ -955,7 +961,7 @@ export async function loadBookCached(input, { storage, minBytes = 1_000_000, ...
   }
   if (!recorded) {
     const reader = loadBook(bytes, options);
-    if (bytes.length >= minBytes) {
+    if (bytes.length > recordAbove) {
       try {
         storage.setItem(item, '1');
       } catch {
@@ -964,19 +970,7 @@ export async function loadBookCached(input, { storage, minBytes = 1_000_000, ...
     }
     return reader;
   }
-  const { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = options;
-  const refuse = bookRefuser(source);
-  // These bytes passed the strict parser when they were proven, and JSON.parse reads strict JSON
-  // the same way (no duplicate names, integers within 2^53): the fast parser is safe here only.
-  let doc;
-  try {
-    doc = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-  } catch {
-    refuse('json', 'is not valid JSON, though its SHA-256 is recorded as proven (is the record damaged?)');
-  }
-  checkHeader(doc, refuse);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
-  return new Reader(tables, readEntries(doc, tables, refuse, { proven: true }));
+  return openBook(bytes, options, { proven: true });
 }
 
 const WORDS = { 1: 'win', 0: 'draw', '-1': 'loss' };

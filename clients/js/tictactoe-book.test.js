@@ -568,10 +568,10 @@ test('loadBookCached proves a book and records its SHA-256; the recorded bytes s
   const storage = memoryStorage();
   const hash = createHash('sha256').update(bookBytes).digest('hex');
   assert.equal(await sha256Hex(bookBytes), hash);
-  const first = await loadBookCached(bookBytes, { storage, minBytes: 0 });
+  const first = await loadBookCached(bookBytes, { storage, recordAbove: 0 });
   assert.deepEqual([...storage.items.keys()], [PROVEN_PREFIX + hash]);
   assert.deepEqual(answers(first), REAL);
-  const again = await loadBookCached(new Uint8Array(bookBytes).buffer, { storage, minBytes: 0 });
+  const again = await loadBookCached(new Uint8Array(bookBytes).buffer, { storage, recordAbove: 0 });
   assert.deepEqual(answers(again), REAL); // moves' scores derived on demand: the same
   // The record, not the content, decides: a damaged book whose hash is recorded (by hand here)
   // loads without its proof, which shows the proof was skipped ...
@@ -587,16 +587,16 @@ test('loadBookCached proves a book and records its SHA-256; the recorded bytes s
 
 test('loadBookCached: one changed byte of a recorded valid book is proven and refused', async () => {
   const storage = memoryStorage();
-  await loadBookCached(bookBytes, { storage, minBytes: 0 });
+  await loadBookCached(bookBytes, { storage, recordAbove: 0 });
   const changed = Buffer.from(bookBytes);
   changed[changed.indexOf('"........X":"0 4"') + 13] = '5'.charCodeAt(0); // the optimal move 4 -> 5
-  await assert.rejects(loadBookCached(changed, { storage, minBytes: 0 }), (e) => e instanceof BookError && e.code === 'entry-inconsistent');
+  await assert.rejects(loadBookCached(changed, { storage, recordAbove: 0 }), (e) => e instanceof BookError && e.code === 'entry-inconsistent');
   assert.equal(storage.items.size, 1);
 });
 
 test('loadBookCached: a record does not change the rules a player accepts, nor what refuses before the proof', async () => {
   const storage = memoryStorage();
-  await loadBookCached(bookBytes, { storage, minBytes: 0 });
+  await loadBookCached(bookBytes, { storage, recordAbove: 0 });
   await assert.rejects(loadBookCached(bookBytes, { storage, rules: MISERE }), (e) => e.code === 'rules');
   await assert.rejects(loadBookCached(bookBytes, { storage, rules: { rows: 3, cols: 4, k: 3 } }), (e) => e.code === 'rules');
   const reader = await loadBookCached(bookBytes, { storage, rules: null, source: 'cached.json' });
@@ -606,12 +606,12 @@ test('loadBookCached: a record does not change the rules a player accepts, nor w
 test('loadBookCached: small books are not recorded by default; text is proven, never recorded; a failing storage only loses the record', async () => {
   const storage = memoryStorage();
   await loadBookCached(bookBytes, { storage });
-  assert.equal(storage.items.size, 0, `the 3x3 book is under ${1_000_000} bytes`);
-  await loadBookCached(bookText, { storage, minBytes: 0 });
+  assert.equal(storage.items.size, 0, 'the 3x3 book is not larger than 1 MB');
+  await loadBookCached(bookText, { storage, recordAbove: 0 });
   assert.equal(storage.items.size, 0);
-  await assert.rejects(loadBookCached(withEntry('........X', '0 4 0'), { storage, minBytes: 0 }), (e) => e.code === 'entry-inconsistent');
+  await assert.rejects(loadBookCached(withEntry('........X', '0 4 0'), { storage, recordAbove: 0 }), (e) => e.code === 'entry-inconsistent');
   const broken = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceededError'); } };
-  assert.deepEqual(answers(await loadBookCached(bookBytes, { storage: broken, minBytes: 0 })), REAL);
+  assert.deepEqual(answers(await loadBookCached(bookBytes, { storage: broken, recordAbove: 0 })), REAL);
   assert.deepEqual(answers(await loadBookCached(bookBytes)), REAL); // no storage: proven
 });
 
