@@ -476,7 +476,6 @@ const OCCUPIED = -128; // a derived score's slot for an occupied cell (scores li
 const DERIVED = 0; // what Entries.derive returns
 const MISSING = 1;
 const OUT_OF_RANGE = 2;
-const NO_SCORE = 0x7fffffff; // a best score beyond [-cells, cells] in the CodeTable (the exact one is in Entries.best)
 
 /** The number of set bits of a 16-bit mask. */
 function popcount(mask) {
@@ -584,18 +583,24 @@ function canonicalize(board, tables) {
 }
 
 /**
- * Codes to entries: open addressing over one Int32Array of (code, best score) pairs, side by
- * side so that the proof's probe for a successor reads one cache line (half its time on a 4x4
- * book is these probes; a Map of a million keys costs several times the memory and the time),
- * and the entry number of each slot beside them.
+ * Codes to entries: open addressing over one Int32Array, each slot a code (3^16 < 2^26: 26
+ * bits) with its entry's best score in the 6 bits above (score + 16, or 63 for a best score no
+ * move can have), so that the proof's probe for a successor reads 4 bytes: half its time on a
+ * 4x4 book is these probes, and an 8 MB table holds in cache where a 16 MB one of (code, score)
+ * pairs did not. The entry number of each slot is kept beside, for the answers. A Map of a
+ * million keys costs several times the memory and the time.
  */
+const CODE_BITS = 26;
+const CODE_MASK = (1 << CODE_BITS) - 1;
+const NO_SCORE = 63; // in a slot: a best score beyond [-cells, cells] (the exact one is in Entries.best)
+
 class CodeTable {
   constructor(size) {
     let bits = 4;
-    while (1 << bits < 1.25 * size) bits++; // at most 80% full: 16 MB for a 4x4 book
+    while (1 << bits < 1.25 * size) bits++; // at most 80% full
     this.shift = 32 - bits;
     this.mask = (1 << bits) - 1;
-    this.slots = new Int32Array(2 << bits).fill(-1); // slots[2 * at] = code, slots[2 * at + 1] = best score
+    this.slots = new Int32Array(1 << bits).fill(-1); // -1: no code is 2^26 - 1
     this.entries = new Int32Array(1 << bits);
   }
 
@@ -603,10 +608,21 @@ class CodeTable {
   add(code, entry) {
     const { slots, mask } = this;
     let at = Math.imul(code, 0x9e3779b1) >>> this.shift; // Fibonacci hashing (Knuth, TAOCP 6.4)
-    while (slots[2 * at] !== -1) at = (at + 1) & mask;
-    slots[2 * at] = code;
+    while (slots[at] !== -1) at = (at + 1) & mask;
+    slots[at] = code | (NO_SCORE << CODE_BITS);
     this.entries[at] = entry;
     return at;
+  }
+
+  /** Record the best score `best` (NO_SCORE beyond [-16, 16]) of the entry in slot `at`. */
+  setBest(at, best) {
+    this.slots[at] = (this.slots[at] & CODE_MASK) | ((best === NO_SCORE ? NO_SCORE : best + 16) << CODE_BITS);
+  }
+
+  /** The best score recorded in slot `at`, or NO_SCORE. */
+  bestAt(at) {
+    const field = this.slots[at] >>> CODE_BITS;
+    return field === NO_SCORE ? NO_SCORE : field - 16;
   }
 
   /** The slot holding `code`, or -1. */
@@ -614,9 +630,9 @@ class CodeTable {
     const { slots, mask } = this;
     let at = Math.imul(code, 0x9e3779b1) >>> this.shift;
     for (;;) {
-      const found = slots[2 * at];
-      if (found === code) return at;
+      const found = slots[at];
       if (found === -1) return -1;
+      if ((found & CODE_MASK) === code) return at;
       at = (at + 1) & mask;
     }
   }
@@ -774,7 +790,7 @@ class Entries {
           this.trouble.code = code;
           return MISSING;
         }
-        const b = byCode.slots[2 * at + 1];
+        const b = byCode.bestAt(at);
         if (b !== NO_SCORE) {
           scores[base + c] = scoreThrough(b);
         } else {
@@ -867,7 +883,7 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
     const problem = readEntry(texts[i], cells, i, book.best, tierMask, repeated);
     if (problem) refuse('entry-shape', `has entry ${keys[i]}, which ${problem}`);
     const b = book.best[i];
-    book.byCode.slots[2 * slots[i] + 1] = b >= -cells && b <= cells ? b : NO_SCORE;
+    book.byCode.setBest(slots[i], b >= -cells && b <= cells ? b : NO_SCORE);
   }
   if (proven) return book;
   // Steps 14 and 15 in one pass: a missing successor is refused at once (no earlier step is
