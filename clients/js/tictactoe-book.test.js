@@ -589,7 +589,7 @@ test('loadBookCached: one changed byte of a recorded valid book is proven and re
   const storage = memoryStorage();
   await loadBookCached(bookBytes, { storage, recordAbove: 0 });
   const changed = Buffer.from(bookBytes);
-  changed[changed.indexOf('"........X":"0 4"') + 13] = '5'.charCodeAt(0); // the optimal move 4 -> 5
+  changed[changed.indexOf('"........X":"0 4"') + 15] = '5'.charCodeAt(0); // the optimal move 4 -> 5
   await assert.rejects(loadBookCached(changed, { storage, recordAbove: 0 }), (e) => e instanceof BookError && e.code === 'entry-inconsistent');
   assert.equal(storage.items.size, 1);
 });
