@@ -1,14 +1,21 @@
-// tictactoe-book reader: one ES module, no dependencies, for Node >= 18 and browsers.
+// tictactoe-book reader: one ES module, no dependencies, for Node >= 18 and browsers. It reads
+// book format version 2 only (docs/book-format.md); a version-1 book is refused with `version`.
 //
 // A board is a string of `cells` characters in reading order (row by row, top row first): 'X'
 // (the player who moved first), 'O' (the other), '.' (empty); cell c is character c.
 //
-// Cells are numbered from 0 (0 to 8 on 3x3) in everything this module takes and returns:
-// bestMoves, chooseMove, evaluate's scores, tiers, optimal and outcome(cell), the rules' lines,
-// as in the book file and the JSON outputs of `ttt-book`. People are shown 1 to 9 (ttt-play, the
-// web page, the README): a program that shows a cell to a person shows c + 1. The image
-// of a board under a permutation perm has image[i] = board[perm[i]]; a board's canonical key is
-// its smallest image under the symmetries, and the book stores one entry per canonical key.
+// Cells are numbered from 0 (0 to cells - 1: 0 to 8 on 3x3) in everything this module takes and
+// returns: bestMoves, chooseMove, evaluate's scores, tiers, optimal and outcome(cell), the rules'
+// lines, as in the book file and the JSON outputs of `ttt-book`. People are shown 1 to cells
+// (ttt-play, the web page, the README): a program that shows a cell to a person shows c + 1.
+// The image of a board under a permutation perm has image[i] = board[perm[i]]; a board's
+// canonical key is its smallest image under the symmetries ('.' < 'O' < 'X'), and the book
+// stores one entry per canonical key.
+//
+// An entry is a string: the best score for the side to move, then the optimal moves in trap
+// order as tiers, e.g. "0 0,2,6,8 1,3,5,7 4". Every move's score is derived, never stored: a
+// move completing a line scores `cells` (misère: -cells), one filling the board 0, any other
+// one ply back from the best score of the entry it leads to.
 //
 // loadBook proves a book before it answers (docs/book-format.md, "A valid book", steps 1-15):
 // strict JSON, the rules' winning lines and symmetries derived here and compared with the
@@ -17,9 +24,16 @@
 // the same code as the Python loader and `ttt-book verify`. To answer for a board: swap the
 // marks if O moved first, check the board, canonicalize, look up, and map every canonical cell
 // c back to the real cell perm[c].
+//
+// Positions are handled as integers inside: a board's code is its string read as a base-3
+// number, cell 0 the most significant digit, with '.' = 0, 'O' = 1, 'X' = 2. Codes compare as
+// the strings do, so the canonical key is the image with the smallest code, and the code of an
+// image is a sum of per-cell weights: a successor's images are its parent's plus one weight
+// each (see GameTables). The proof of a 4x4 book (about a million entries) then costs a few
+// additions and one hash probe per move instead of a string per image (bench.mjs).
 
 export const FORMAT = 'tictactoe-book';
-export const VERSION = 1;
+export const VERSION = 2;
 export const LEVELS = Object.freeze(['perfect', 'hard', 'medium', 'easy']);
 
 /** The reasons a book is refused, in the order of the steps that check them. */
@@ -28,8 +42,8 @@ export const REASON_CODES = Object.freeze([
   'entries', 'counts', 'entry-key', 'entry-shape', 'missing-entry', 'entry-inconsistent',
 ]);
 
-const MAX_BYTES = 64 * 1024 * 1024; // step 2: 64 MiB of UTF-8
-const MAX_VALUES = 2_000_000; // step 2: '[', '{' and ',' together bound the number of values
+const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
+const MAX_VALUES = 4_000_000; // step 2: '[', '{' and ',' together bound the number of values (a 4x4 book: about one ',' per entry)
 const MAX_DEPTH = 32; // step 3: the top-level object is depth 1
 const MAX_CELLS = 16; // step 7
 const HORIZON = { hard: 4, medium: 2, easy: 1 };
@@ -76,6 +90,21 @@ const LITERALS = [['true', true], ['false', false], ['null', null]];
 const SPACE = /[ \t\n\r]*/y;
 const isHigh = (unit) => unit >= 0xd800 && unit <= 0xdbff;
 const isLow = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * The names and values of each object parseStrictJSON made, in the order of the text: the proof
+ * reads a 4x4 book's million entries from these arrays. Object.keys and a look-up per key on an
+ * object of that size cost about half as much as the strict parse itself (node 20, 35 MB book).
+ */
+const MEMBERS = new WeakMap();
+
+/** An object's member names and values: as parsed, or (JSON.parse's objects) as Object.keys gives them. */
+function membersOf(object) {
+  const known = MEMBERS.get(object);
+  if (known) return known;
+  const names = Object.keys(object);
+  return { names, values: names.map((name) => object[name]) };
+}
 
 /**
  * Parse `text` as strict JSON (docs/book-format.md, "Strict JSON"): the RFC 8259 grammar, and
@@ -139,6 +168,8 @@ export function parseStrictJSON(text) {
 
   function object(depth) {
     const members = Object.create(null);
+    const names = [];
+    const values = [];
     between('}', depth, () => {
       skipSpace();
       const nameAt = at;
@@ -151,8 +182,12 @@ export function parseStrictJSON(text) {
       skipSpace();
       if (text[at] !== ':') fail('expected ":"');
       at++;
-      members[name] = value(depth);
+      const member = value(depth);
+      members[name] = member;
+      names.push(name);
+      values.push(member);
     });
+    MEMBERS.set(members, { names, values });
     return members;
   }
 
@@ -265,12 +300,19 @@ function utf8Length(text) {
 
 /** How many '[', '{' and ',' a string or UTF-8 bytes hold (in UTF-8 these bytes are only ever those characters). */
 function countValueMarks(units) {
+  // Indexed loops: `for (const byte of bytes)` and a global regex take 3-10 times as long on a
+  // 40 MB book (node 20).
   let marks = 0;
   if (typeof units === 'string') {
-    const mark = /[[{,]/g;
-    while (mark.test(units)) marks++;
+    for (let i = 0; i < units.length; i++) {
+      const c = units.charCodeAt(i);
+      if (c === 0x2c || c === 0x5b || c === 0x7b) marks++;
+    }
   } else {
-    for (const byte of units) if (byte === 0x5b || byte === 0x7b || byte === 0x2c) marks++;
+    for (let i = 0; i < units.length; i++) {
+      const c = units[i];
+      if (c === 0x2c || c === 0x5b || c === 0x7b) marks++;
+    }
   }
   return marks;
 }
@@ -367,11 +409,17 @@ export function deriveSymmetries(rows, cols) {
 function checkHeader(doc, refuse) {
   if (!isObject(doc)) refuse('format', `is not a book: its top level is ${show(doc)}, not an object`);
   if (doc.format !== FORMAT) refuse('format', `is not a ${FORMAT} file (format ${show(doc.format)})`);
-  if (doc.version !== VERSION) refuse('version', `has format version ${show(doc.version)}; this reader reads version ${VERSION}`);
+  if (doc.version !== VERSION) {
+    const hint = doc.version === 1 ? ' only (rebuild the book with `ttt-book build`)' : '';
+    refuse('version', `has format version ${show(doc.version)}; this reader reads version ${VERSION}${hint}`);
+  }
   if (doc.canonical !== 'min-image') refuse('format', `uses canonical rule ${show(doc.canonical)}; this reader knows "min-image"`);
 }
 
-/** Step 7: the rules, within bounds and those of the caller's game (`wanted`, or null for any). */
+/**
+ * Step 7: the rules, within bounds and those of the caller's game (`wanted`: {rows, cols, k,
+ * misere}, misere false when left out; or null for any).
+ */
 function checkRules(rules, wanted, refuse) {
   if (!isObject(rules)) refuse('rules', `has rules ${show(rules)}, not an object`);
   const { rows, cols, k, cells } = rules;
@@ -384,10 +432,13 @@ function checkRules(rules, wanted, refuse) {
   if (rules.first !== 'X' || rules.second !== 'O' || rules.empty !== '.') {
     refuse('rules', `uses marks ${show([rules.first, rules.second, rules.empty])}, not X, O and .`);
   }
-  if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k)) {
-    refuse('rules', `is a book for ${rows}x${cols} k=${k}, not ${wanted.rows}x${wanted.cols} k=${wanted.k}`);
+  const { misere } = rules;
+  if (misere !== true && misere !== false) refuse('rules', `has rules.misere ${show(misere)}, not true or false`);
+  const name = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : ''}`;
+  if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== (wanted.misere ?? false))) {
+    refuse('rules', `is a book for ${name(rules)}, not ${name({ ...wanted, misere: wanted.misere ?? false })}`);
   }
-  return { rows, cols, k, cells };
+  return { rows, cols, k, cells, misere };
 }
 
 /** Steps 8 and 9: the file's tables must be the derived ones; the derived ones are used. */
@@ -416,31 +467,181 @@ function checkTables(doc, game, refuse) {
   return { ...game, lines, perms };
 }
 
-// ---------------------------------------------------------------- boards
+// ---------------------------------------------------------------- boards as codes
 
-/** Whether `mark` fills a whole line of `board`. */
-const fillsLine = (board, mark, lines) => lines.some((line) => line.every((c) => board[c] === mark));
+const DOT = 0x2e;
+const O_MARK = 0x4f;
+const X_MARK = 0x58;
+const OCCUPIED = -128; // a derived score's slot for an occupied cell (scores lie in [-16, 16])
+const DERIVED = 0; // what Entries.derive returns
+const MISSING = 1;
+const OUT_OF_RANGE = 2;
 
-/** The marks that fill a line of `board` (a Set). */
-const owners = (board, lines) => new Set(['X', 'O'].filter((mark) => fillsLine(board, mark, lines)));
+/** The number of set bits of a 16-bit mask. */
+function popcount(mask) {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n++;
+  return n;
+}
 
-/** The smallest image of `board` and the index of the first permutation giving it. */
-function canonicalize(board, perms) {
-  let key = board;
-  let index = 0;
-  for (let p = 1; p < perms.length; p++) {
-    // Compare the image with the key cell by cell and build it only when it is smaller: the
-    // proof canonicalizes every successor, and most images are not: the 3x3 book then loads in
-    // half the time, a 3x4 one in 70% (bench.mjs, node 20).
-    const perm = perms[p];
-    let i = 0;
-    while (i < perm.length && board[perm[i]] === key[i]) i++;
-    if (i < perm.length && board[perm[i]] < key[i]) {
-      key = perm.map((c) => board[c]).join('');
-      index = p;
+/** The index of the lowest set bit of a non-zero mask. */
+const lowestCell = (mask) => 31 - Math.clz32(mask & -mask);
+
+/**
+ * The tables everything below runs on, derived from the rules (never from the file): the lines
+ * as bit masks of cells (and per cell the lines through it), and each symmetry as weights. With
+ * image[i] = board[perm[i]], board cell j is digit i = inverse[j] of the image, worth
+ * 3^(cells - 1 - i): `weights[p * cells + j]`. An image's code is then the sum of its marks'
+ * weights (an X counts twice), and a successor's image codes are its parent's plus the weight
+ * of the new mark's cell: 8 additions, no string.
+ */
+class GameTables {
+  constructor({ rows, cols, k, cells, misere, lines, perms }) {
+    Object.assign(this, { rows, cols, k, cells, misere, lines, perms });
+    this.full = (1 << cells) - 1;
+    this.lineMasks = Int32Array.from(lines, (line) => line.reduce((mask, c) => mask | (1 << c), 0));
+    this.linesThrough = Array.from({ length: cells }, (_, c) => Int32Array.from([...this.lineMasks].filter((m) => m & (1 << c))));
+    this.weights = new Int32Array(perms.length * cells);
+    perms.forEach((perm, p) => perm.forEach((j, i) => { this.weights[p * cells + j] = 3 ** (cells - 1 - i); }));
+    // The weight of a set of cells, a byte of the mask at a time: byteWeights[(p * 2 + half) * 256 + byte]
+    // is the sum of the weights of the cells 8 * half + b for the bits b of byte, under symmetry p.
+    // Each byte's sum is a smaller byte's plus the weight of its lowest cell.
+    this.byteWeights = new Int32Array(perms.length * 2 * 256);
+    for (let p = 0; p < perms.length; p++) {
+      for (let half = 0; half < 2; half++) {
+        const table = (p * 2 + half) * 256;
+        for (let byte = 1; byte < 256; byte++) {
+          const cell = 8 * half + lowestCell(byte);
+          const weight = cell < cells ? this.weights[p * cells + cell] : 0;
+          this.byteWeights[table + byte] = this.byteWeights[table + (byte & (byte - 1))] + weight;
+        }
+      }
+    }
+    this.images = new Int32Array(perms.length); // scratch: the image codes of the board at hand
+  }
+
+  /** Whether the mark with cells `mask` fills a line. */
+  fillsLine(mask) {
+    const lines = this.lineMasks;
+    for (let l = 0; l < lines.length; l++) if ((mask & lines[l]) === lines[l]) return true;
+    return false;
+  }
+
+  /** Fill `this.images` with the codes of the images of the board with X on `x` and O on `o`. */
+  imageCodes(x, o) {
+    const { byteWeights: w, images } = this;
+    const x0 = x & 0xff;
+    const x1 = (x >> 8) | 0x100; // the second half's table follows the first's
+    const o0 = o & 0xff;
+    const o1 = (o >> 8) | 0x100;
+    for (let p = 0, t = 0; p < images.length; p++, t += 512) {
+      images[p] = 2 * (w[t + x0] + w[t + x1]) + w[t + o0] + w[t + o1];
     }
   }
-  return { key, index };
+
+  /** The board string of a code. */
+  board(code) {
+    let text = '';
+    for (let i = 0, rest = code; i < this.cells; i++) {
+      const unit = 3 ** (this.cells - 1 - i);
+      const digit = Math.floor(rest / unit);
+      rest -= digit * unit;
+      text += '.OX'[digit];
+    }
+    return text;
+  }
+}
+
+/**
+ * A board string's marks as masks, or null if it holds anything but X, O and '.' (the length
+ * is the caller's to check). Reuses one object: the proof reads a million keys.
+ */
+const marksOf = (() => {
+  const found = { x: 0, o: 0 };
+  return (board) => {
+    let x = 0;
+    let o = 0;
+    for (let i = 0; i < board.length; i++) {
+      const unit = board.charCodeAt(i);
+      if (unit === X_MARK) x |= 1 << i;
+      else if (unit === O_MARK) o |= 1 << i;
+      else if (unit !== DOT) return null;
+    }
+    found.x = x;
+    found.o = o;
+    return found;
+  };
+})();
+
+/** The smallest image of `board` (a string of X, O and '.') and the index of the first permutation giving it. */
+function canonicalize(board, tables) {
+  const { x, o } = marksOf(board);
+  tables.imageCodes(x, o);
+  let index = 0;
+  for (let p = 1; p < tables.images.length; p++) if (tables.images[p] < tables.images[index]) index = p;
+  return { key: tables.board(tables.images[index]), index, code: tables.images[index] };
+}
+
+/**
+ * Codes to entries: open addressing over one Int32Array, each slot a code (3^16 < 2^26: 26
+ * bits) with its entry's best score in the 6 bits above (score + 16, or 63 for a best score no
+ * move can have), so that the proof's probe for a successor reads 4 bytes: half its time on a
+ * 4x4 book is these probes, and an 8 MB table holds in cache where a 16 MB one of (code, score)
+ * pairs did not. The entry number of each slot is kept beside, for the answers. A Map of a
+ * million keys costs several times the memory and the time.
+ */
+const CODE_BITS = 26;
+const CODE_MASK = (1 << CODE_BITS) - 1;
+const NO_SCORE = 63; // in a slot: a best score beyond [-cells, cells] (the exact one is in Entries.best)
+
+class CodeTable {
+  constructor(size) {
+    let bits = 4;
+    while (1 << bits < 1.25 * size) bits++; // at most 80% full
+    this.shift = 32 - bits;
+    this.mask = (1 << bits) - 1;
+    this.slots = new Int32Array(1 << bits).fill(-1); // -1: no code is 2^26 - 1
+    this.entries = new Int32Array(1 << bits);
+  }
+
+  /** Store entry number `entry` under `code` (a new code); returns its slot. */
+  add(code, entry) {
+    const { slots, mask } = this;
+    let at = Math.imul(code, 0x9e3779b1) >>> this.shift; // Fibonacci hashing (Knuth, TAOCP 6.4)
+    while (slots[at] !== -1) at = (at + 1) & mask;
+    slots[at] = code | (NO_SCORE << CODE_BITS);
+    this.entries[at] = entry;
+    return at;
+  }
+
+  /** Record the best score `best` (NO_SCORE beyond [-16, 16]) of the entry in slot `at`. */
+  setBest(at, best) {
+    this.slots[at] = (this.slots[at] & CODE_MASK) | ((best === NO_SCORE ? NO_SCORE : best + 16) << CODE_BITS);
+  }
+
+  /** The best score recorded in slot `at`, or NO_SCORE. */
+  bestAt(at) {
+    const field = this.slots[at] >>> CODE_BITS;
+    return field === NO_SCORE ? NO_SCORE : field - 16;
+  }
+
+  /** The slot holding `code`, or -1. */
+  find(code) {
+    const { slots, mask } = this;
+    let at = Math.imul(code, 0x9e3779b1) >>> this.shift;
+    for (;;) {
+      const found = slots[at];
+      if (found === -1) return -1;
+      if ((found & CODE_MASK) === code) return at;
+      at = (at + 1) & mask;
+    }
+  }
+
+  /** The entry number stored under `code`, or -1. */
+  get(code) {
+    const at = this.find(code);
+    return at < 0 ? -1 : this.entries[at];
+  }
 }
 
 /** A score's value and plies (docs/book-format.md, "Scores"); `empties` is the free cells before the move. */
@@ -448,60 +649,6 @@ function decode(score, empties, cells) {
   if (score > 0) return { value: 1, plies: cells + 1 - score };
   if (score < 0) return { value: -1, plies: cells + 1 + score };
   return { value: 0, plies: empties };
-}
-
-// ---------------------------------------------------------------- steps 10-15: the entries
-
-/** Step 12: why `key` is not a playable canonical board, or null. */
-function keyProblem(key, game) {
-  if (key.length !== game.cells || /[^XO.]/.test(key)) return `is not ${game.cells} characters of X, O and .`;
-  const x = count(key, 'X');
-  const o = count(key, 'O');
-  if (x - o !== 0 && x - o !== 1) return `has ${x} X and ${o} O`;
-  if (fillsLine(key, 'X', game.lines) || fillsLine(key, 'O', game.lines)) return 'is finished: a line is full';
-  if (!key.includes('.')) return 'is finished: the board is full';
-  const { key: canonical } = canonicalize(key, game.perms);
-  if (canonical !== key) return `is not canonical: its canonical form is ${canonical}`;
-  return null;
-}
-
-/** Step 13: why `entry` has the wrong shape, or null. */
-function shapeProblem(entry, cells) {
-  if (!isObject(entry)) return `is ${show(entry)}, not an object`;
-  if (entry.turn !== 'X' && entry.turn !== 'O') return `has turn ${show(entry.turn)}`;
-  if (!Number.isInteger(entry.value)) return `has value ${show(entry.value)}, not an integer`;
-  if (!Number.isInteger(entry.plies)) return `has plies ${show(entry.plies)}, not an integer`;
-  const { scores, tiers } = entry;
-  if (!Array.isArray(scores) || scores.length !== cells || !scores.every((s) => s === null || Number.isInteger(s))) {
-    return `has scores ${show(scores)}, not ${cells} integers or nulls`;
-  }
-  if (!Array.isArray(tiers) || !tiers.length || !tiers.every((t) => Array.isArray(t) && t.length && t.every(Number.isInteger))) {
-    return `has tiers ${show(tiers)}, not a non-empty list of non-empty lists of integers`;
-  }
-  return null;
-}
-
-/**
- * Each free cell's successor (step 14): finished ones carry their score (the mover wins at once:
- * `cells`; the board is full: 0), the others the canonical key that must be an entry.
- */
-function successors(key, game) {
-  const mover = moverOf(key);
-  const moves = [];
-  for (let cell = 0; cell < key.length; cell++) {
-    if (key[cell] !== '.') continue;
-    const board = key.slice(0, cell) + mover + key.slice(cell + 1);
-    if (fillsLine(board, mover, game.lines)) moves.push({ cell, score: game.cells });
-    else if (!board.includes('.')) moves.push({ cell, score: 0 });
-    else moves.push({ cell, board, key: canonicalize(board, game.perms).key });
-  }
-  return moves;
-}
-
-/** The largest integer score of an entry, or undefined if it has none. */
-function bestScore(scores) {
-  const numbers = scores.filter((s) => s !== null);
-  return numbers.length ? Math.max(...numbers) : undefined;
 }
 
 /**
@@ -513,120 +660,362 @@ function scoreThrough(b) {
   return b > 0 ? 1 - b : -b - 1;
 }
 
-/** Step 15: why the entry at `key` does not follow from its successors, or null. */
-function inconsistency(key, entry, moves, best, cells) {
-  const mover = moverOf(key);
-  if (entry.turn !== mover) return `has turn ${show(entry.turn)}, but ${mover} is to move`;
-  const expected = Array(cells).fill(null);
-  for (const move of moves) {
-    if (move.key === undefined) {
-      expected[move.cell] = move.score;
-      continue;
+// ---------------------------------------------------------------- entries
+
+/**
+ * Step 13: read entry string `text` into best[i] and tierMask[i] (its tier cells as a mask),
+ * setting repeated[i] to 1 when a cell is in two tiers (that is step 15's to refuse). Returns
+ * why the text does not follow the grammar, or null:
+ *
+ *   entry   = integer 1*(" " tier)          integer = ["-"] ("0" / [1-9] *DIGIT), |n| <= 2^53 - 1
+ *   tier    = cell *("," cell)              cell = "0" / [1-9] *DIGIT, below `cells`, increasing
+ *
+ * "-0" is an RFC 8259 integer (book-format.md allows it as a JSON number too) and means 0.
+ * "Increasing" is strict: a cell twice in one tier ("4,4") is out of order, `entry-shape`; a cell
+ * in two tiers ("4 4") is grammatical and `entry-inconsistent`, as the spec lists it.
+ */
+function readEntry(text, cells, i, best, tierMask, repeated) {
+  if (typeof text !== 'string') return `is ${show(text)}, not a string`;
+  const end = text.length;
+  let at = 0;
+  const negative = text.charCodeAt(0) === 0x2d;
+  if (negative) at++;
+  const from = at;
+  let n = 0;
+  for (let unit = text.charCodeAt(at); unit >= 0x30 && unit <= 0x39; unit = text.charCodeAt(++at)) n = n * 10 + (unit - 0x30);
+  if (at === from) return 'does not start with an integer (the best score)';
+  if (at - from > 1 && text.charCodeAt(from) === 0x30) return `has best score ${show(text.slice(0, at))} with a leading zero`;
+  // 16 digits at most before 10^16 > 2^53; within 16, n is exact up to one final rounding,
+  // which is monotonic, so n > 2^53 - 1 exactly when the digits are.
+  if (at - from > 16 || n > Number.MAX_SAFE_INTEGER) return `has best score ${show(text.slice(0, at))} beyond 2^53 - 1`;
+  best[i] = negative ? -n || 0 : n;
+  if (at === end) return 'has no tiers after its best score';
+  let mask = 0;
+  while (at < end) {
+    if (text.charCodeAt(at) !== 0x20) return `has ${show(text[at])} at offset ${at} where ${mask ? 'a space or a comma' : 'a space'} must be`;
+    at++;
+    let previous = -1;
+    for (;;) {
+      const start = at;
+      let cell = 0;
+      for (let unit = text.charCodeAt(at); unit >= 0x30 && unit <= 0x39; unit = text.charCodeAt(++at)) cell = Math.min(cell * 10 + (unit - 0x30), 1e6);
+      if (at === start) return at === end || text.charCodeAt(at) === 0x20 ? `has an empty tier at offset ${start}` : `has ${show(text[at])} at offset ${at} where a cell number must be`;
+      if (at - start > 1 && text.charCodeAt(start) === 0x30) return `has cell ${show(text.slice(start, at))} with a leading zero`;
+      if (cell >= cells) return `has cell ${text.slice(start, at)} in a tier; the board's cells are 0 to ${cells - 1}`;
+      if (cell <= previous) return `has a tier not in increasing order (${previous} then ${cell})`;
+      previous = cell;
+      if (mask & (1 << cell)) repeated[i] = 1;
+      mask |= 1 << cell;
+      if (text.charCodeAt(at) !== 0x2c) break;
+      at++;
     }
-    const b = best.get(move.key);
-    if (b === undefined) return `leads by cell ${move.cell} to entry ${move.key}, which has no scores`;
-    expected[move.cell] = scoreThrough(b);
   }
-  for (let c = 0; c < cells; c++) {
-    if (entry.scores[c] !== expected[c]) return `has score ${show(entry.scores[c])} for cell ${c}; its successor gives ${show(expected[c])}`;
-  }
-  const top = Math.max(...moves.map((m) => expected[m.cell]));
-  const { value, plies } = decode(top, moves.length, cells);
-  if (entry.value !== value || entry.plies !== plies) {
-    return `has value ${entry.value} in ${entry.plies} plies; its best score ${top} means ${value} in ${plies}`;
-  }
-  const optimal = moves.map((m) => m.cell).filter((c) => expected[c] === top);
-  const seen = new Set();
-  for (const c of entry.tiers.flat()) {
-    if (seen.has(c)) return `has cell ${c} twice in its tiers`;
-    if (expected[c] !== top) return `has cell ${c} in its tiers, which is not an optimal move (those are ${show(optimal)})`;
-    seen.add(c);
-  }
-  if (seen.size !== optimal.length) return `has tiers ${show(entry.tiers)}, which leave out optimal moves (those are ${show(optimal)})`;
+  tierMask[i] = mask;
   return null;
 }
 
+/** An entry's tiers as lists of canonical cells (for an entry already read by readEntry). */
+function tiersOf(text) {
+  return text.split(' ').slice(1).map((tier) => tier.split(',').map(Number));
+}
+
 /**
- * Steps 10-15. Each step runs over every entry before the next starts, so the code does not
- * depend on the order of the members: only the message, which names the entry found first.
+ * The proven (or, from loadBookCached, known proven) entries: the keys and entry strings, each
+ * entry's best score, and every move's score derived from its successors, stored per entry and
+ * cell in an Int8Array (16 MB for a million 4x4 entries) so that answering needs no search.
  */
-function proveEntries(doc, game, refuse) {
-  const { entries, counts } = doc;
-  if (!isObject(entries)) refuse('entries', `has entries ${show(entries)}, not an object`);
-  const keys = Object.keys(entries);
-  if (!isObject(counts) || counts.entries !== keys.length) {
-    refuse('counts', `has counts.entries ${show(isObject(counts) ? counts.entries : counts)}, but ${keys.length} entries`);
+class Entries {
+  constructor(tables, keys, texts) {
+    const size = keys.length;
+    this.tables = tables;
+    this.keys = keys;
+    this.texts = texts;
+    this.byCode = new CodeTable(size);
+    this.x = new Uint16Array(size);
+    this.o = new Uint16Array(size);
+    this.best = new Float64Array(size); // the file's, up to 2^53 - 1 until step 15 has bounded it
+    this.scores = new Int8Array(size * tables.cells);
+    this.derived = new Uint8Array(size); // 1 once scores[i] holds entry i's derived scores
+    this.trouble = { cell: -1, code: -1, entry: -1 }; // what derive() met, when it does not return DERIVED
   }
-  for (const key of keys) {
-    const problem = keyProblem(key, game);
-    if (problem) refuse('entry-key', `has entry key ${show(key)}, which ${problem}`);
-  }
-  for (const key of keys) {
-    const problem = shapeProblem(entries[key], game.cells);
-    if (problem) refuse('entry-shape', `has entry ${key}, which ${problem}`);
-  }
-  const empty = '.'.repeat(game.cells);
-  if (!(empty in entries)) refuse('missing-entry', `has no entry for the empty board ${empty}`);
-  const movesOf = new Map();
-  for (const key of keys) {
-    const moves = successors(key, game);
-    for (const move of moves) {
-      if (move.key !== undefined && !(move.key in entries)) {
-        refuse('missing-entry', `has entry ${key}, whose move at cell ${move.cell} leads to ${move.board}, but no entry ${move.key}`);
+
+  /**
+   * Derive entry i's move scores into this.scores from its successors (the successor rule, the
+   * one definition shared by the proof and the answers). Returns DERIVED, or what it met (only
+   * the proof ever does): MISSING when a successor's canonical key is not an entry (at once,
+   * this.trouble.cell and .code saying which), else OUT_OF_RANGE when a successor's entry has a
+   * best score no move can have (this.trouble.entry; the cell's score is left 0).
+   */
+  derive(i) {
+    const { tables, scores, byCode } = this;
+    const { cells, weights, images, misere, linesThrough } = tables;
+    const x = this.x[i];
+    const o = this.o[i];
+    const moverX = popcount(x) === popcount(o);
+    const mine = moverX ? x : o;
+    const digit = moverX ? 2 : 1;
+    const taken = x | o;
+    const lastMove = popcount(taken) === cells - 1;
+    const symmetries = images.length;
+    const base = i * cells;
+    let status = DERIVED;
+    tables.imageCodes(x, o);
+    for (let c = 0; c < cells; c++) {
+      const bit = 1 << c;
+      if (taken & bit) {
+        scores[base + c] = OCCUPIED;
+        continue;
+      }
+      const lines = linesThrough[c];
+      let completes = false;
+      for (let l = 0; l < lines.length; l++) {
+        if (((mine | bit) & lines[l]) === lines[l]) {
+          completes = true;
+          break;
+        }
+      }
+      if (completes) {
+        scores[base + c] = misere ? -cells : cells;
+      } else if (lastMove) {
+        scores[base + c] = 0;
+      } else {
+        let code = images[0] + digit * weights[c];
+        for (let p = 1; p < symmetries; p++) {
+          const image = images[p] + digit * weights[p * cells + c];
+          if (image < code) code = image;
+        }
+        const at = byCode.find(code);
+        if (at < 0) {
+          this.trouble.cell = c;
+          this.trouble.code = code;
+          return MISSING;
+        }
+        const b = byCode.bestAt(at);
+        if (b !== NO_SCORE) {
+          scores[base + c] = scoreThrough(b);
+        } else {
+          scores[base + c] = 0;
+          this.trouble.entry = byCode.entries[at];
+          status = OUT_OF_RANGE;
+        }
       }
     }
-    movesOf.set(key, moves);
+    if (status === DERIVED) this.derived[i] = 1;
+    return status;
   }
-  const best = new Map(keys.map((key) => [key, bestScore(entries[key].scores)]));
-  for (const key of keys) {
-    const problem = inconsistency(key, entries[key], movesOf.get(key), best, game.cells);
-    if (problem) refuse('entry-inconsistent', `has entry ${key}, which ${problem}`);
+
+  /** Entry i's derived scores (deriving them first when loadBookCached skipped the proof). */
+  scoresOf(i) {
+    if (!this.derived[i] && this.derive(i) !== DERIVED) throw new Error(`internal error: proven book entry ${this.keys[i]} cannot be derived`);
+    return this.scores.subarray(i * this.tables.cells, (i + 1) * this.tables.cells);
   }
 }
 
+/** Step 15 for entry i, its scores derived: why it does not follow from its successors, or null. */
+function inconsistency(entries, i, tierMask, repeated) {
+  const { cells } = entries.tables;
+  const { scores } = entries;
+  const base = i * cells;
+  let top = -Infinity;
+  for (let c = 0; c < cells; c++) {
+    const s = scores[base + c];
+    if (s !== OCCUPIED && s > top) top = s;
+  }
+  let optimal = 0;
+  for (let c = 0; c < cells; c++) if (scores[base + c] === top) optimal |= 1 << c;
+  const best = entries.best[i];
+  if (best === top && !repeated[i] && tierMask[i] === optimal) return null;
+  // Found one: now say what, in the order the spec lists the checks.
+  const cellsOf = (mask) => [...Array(cells).keys()].filter((c) => mask & (1 << c));
+  if (best !== top) return `has best score ${best}, but its moves' derived scores give ${top}`;
+  if (repeated[i]) return 'has a cell in two tiers';
+  const extra = tierMask[i] & ~optimal;
+  if (extra) {
+    const c = lowestCell(extra);
+    const why = scores[base + c] === OCCUPIED ? 'an occupied cell' : `whose derived score is ${scores[base + c]}, not ${top}`;
+    return `has cell ${c} in its tiers, ${why} (the optimal moves are ${show(cellsOf(optimal))})`;
+  }
+  return `has tiers that leave out optimal moves ${show(cellsOf(optimal & ~tierMask[i]))}`;
+}
+
+/**
+ * Steps 10-15, or with `proven` (the bytes are recorded as proven: loadBookCached) only what
+ * answering needs: the keys' codes and the best scores, the moves' scores derived on demand.
+ * Each step runs over every entry before the next starts, so the code does not depend on the
+ * order of the members: only the message, which names the entry found first.
+ */
+function readEntries(doc, tables, refuse, { proven = false } = {}) {
+  const { entries, counts } = doc;
+  if (!isObject(entries)) refuse('entries', `has entries ${show(entries)}, not an object`);
+  const { names: keys, values: texts } = membersOf(entries);
+  if (!isObject(counts) || counts.entries !== keys.length) {
+    refuse('counts', `has counts.entries ${show(isObject(counts) ? counts.entries : counts)}, but ${keys.length} entries`);
+  }
+  const { cells, images } = tables;
+  const book = new Entries(tables, keys, texts);
+  // Step 12: each key a playable board in canonical form.
+  const slots = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const marks = key.length === cells ? marksOf(key) : null;
+    if (!marks) refuse('entry-key', `has entry key ${show(key)}, which is not ${cells} characters of X, O and .`);
+    const { x, o } = marks;
+    book.x[i] = x;
+    book.o[i] = o;
+    tables.imageCodes(x, o);
+    if (!proven) {
+      const lead = popcount(x) - popcount(o);
+      let least = images[0];
+      for (let p = 1; p < images.length; p++) if (images[p] < least) least = images[p];
+      let problem = null;
+      if (lead !== 0 && lead !== 1) problem = `has ${popcount(x)} X and ${popcount(o)} O`;
+      else if (tables.fillsLine(x) || tables.fillsLine(o)) problem = 'is finished: a line is full';
+      else if ((x | o) === tables.full) problem = 'is finished: the board is full';
+      else if (least !== images[0]) problem = `is not canonical: its canonical form is ${tables.board(least)}`;
+      if (problem) refuse('entry-key', `has entry key ${show(key)}, which ${problem}`);
+    }
+    slots[i] = book.byCode.add(images[0], i);
+  }
+  // Step 13: each entry a string of the grammar.
+  const tierMask = new Uint16Array(keys.length);
+  const repeated = new Uint8Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const problem = readEntry(texts[i], cells, i, book.best, tierMask, repeated);
+    if (problem) refuse('entry-shape', `has entry ${keys[i]}, which ${problem}`);
+    const b = book.best[i];
+    book.byCode.setBest(slots[i], b >= -cells && b <= cells ? b : NO_SCORE);
+  }
+  if (proven) return book;
+  // Steps 14 and 15 in one pass: a missing successor is refused at once (no earlier step is
+  // left), the first inconsistency is kept until every successor has been looked up.
+  if (book.byCode.get(0) < 0) refuse('missing-entry', `has no entry for the empty board ${'.'.repeat(cells)}`);
+  let inconsistent = null;
+  for (let i = 0; i < keys.length; i++) {
+    const status = book.derive(i);
+    if (status === MISSING) {
+      const { cell, code } = book.trouble;
+      const key = keys[i];
+      const move = key.slice(0, cell) + (popcount(book.x[i]) === popcount(book.o[i]) ? 'X' : 'O') + key.slice(cell + 1);
+      refuse('missing-entry', `has entry ${key}, whose move at cell ${cell} leads to ${move}, but no entry ${tables.board(code)}`);
+    }
+    if (inconsistent !== null) continue;
+    if (status === OUT_OF_RANGE) {
+      // A best score outside [-cells, cells] is no move's score: that entry is inconsistent
+      // itself, whatever its successors say (docs/book-format.md, "Scores").
+      const { entry } = book.trouble;
+      inconsistent = `has entry ${keys[entry]}, which has best score ${book.best[entry]}; no move scores more than ${cells} or less than ${-cells}`;
+    } else {
+      const problem = inconsistency(book, i, tierMask, repeated);
+      if (problem) inconsistent = `has entry ${keys[i]}, which ${problem}`;
+    }
+  }
+  if (inconsistent !== null) refuse('entry-inconsistent', inconsistent);
+  return book;
+}
+
 // ---------------------------------------------------------------- loading
+
+function bookRefuser(source) {
+  return (code, reason) => {
+    throw new BookError(code, `${source}: ${reason} [${code}]`);
+  };
+}
 
 /**
  * Prove a book and return a reader for it, or throw BookError with the first failing step's
  * code (REASON_CODES). `input` is the file's JSON text, or its bytes (Uint8Array, ArrayBuffer):
  * bytes are checked as the file is (no byte-order mark, valid UTF-8); a string is taken as
- * already decoded. Options: `rules` {rows, cols, k} the caller plays (default 3x3, k = 3), or
- * null for any; `source` names the book in messages.
+ * already decoded. Options: `rules` {rows, cols, k, misere} the caller plays (default 3x3,
+ * k = 3, misere false; misere may be left out for false), or null for any; `source` names the
+ * book in messages.
  */
-export function loadBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = {}) {
-  const refuse = (code, reason) => {
-    throw new BookError(code, `${source}: ${reason} [${code}]`);
-  };
+export function loadBook(input, options = {}) {
+  return openBook(input, options);
+}
+
+/** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */
+function openBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = {}, { proven = false } = {}) {
+  const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
-  const game = checkTables(doc, checkRules(doc.rules, rules, refuse), refuse);
-  proveEntries(doc, game, refuse);
-  return new Reader(game, doc.entries);
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
+  return new Reader(tables, readEntries(doc, tables, refuse, { proven }));
+}
+
+/** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */
+export const PROVEN_PREFIX = 'tictactoe-book:proven-sha256:';
+
+/** The lowercase hex SHA-256 of `bytes` (Web Crypto: browsers, and Node >= 20 as globalThis.crypto). */
+export async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * loadBook for a page: prove a big book at most once per browser (issue 13 item 6). `storage`
+ * is Storage-like (getItem, setItem: the page passes localStorage). The SHA-256 of `bytes` is
+ * looked up under PROVEN_PREFIX + hex. When it is recorded, the proof of the entries is
+ * skipped (what steps 12, 14 and 15 check; the keys and entry strings are still read, as
+ * answering needs them), and moves' scores are derived when first asked; steps 1-11 still run,
+ * the caller's `rules` included: a record says the bytes are a valid book, not that it is the
+ * game being played. Otherwise the book is proven exactly as loadBook does and, when it passes
+ * and is larger than `recordAbove` bytes (1 MB, as the Python record: smaller books prove in
+ * milliseconds), its hash is recorded. A record only ever skips the proof for those exact bytes;
+ * any other bytes are proven. `input` that is not bytes is proven and never recorded. A storage
+ * that throws (full, or refused by the browser) only loses the record. Resolves to a reader;
+ * rejects with BookError.
+ */
+export async function loadBookCached(input, { storage, recordAbove = 1_000_000, ...options } = {}) {
+  const bytes = asBytes(input);
+  if (!bytes || !storage) return loadBook(input, options);
+  const item = PROVEN_PREFIX + (await sha256Hex(bytes));
+  let recorded = false;
+  try {
+    recorded = storage.getItem(item) !== null;
+  } catch {
+    recorded = false;
+  }
+  if (!recorded) {
+    const reader = loadBook(bytes, options);
+    if (bytes.length > recordAbove) {
+      try {
+        storage.setItem(item, '1');
+      } catch {
+        // no record: the next load proves the book again
+      }
+    }
+    return reader;
+  }
+  return openBook(bytes, options, { proven: true });
 }
 
 const WORDS = { 1: 'win', 0: 'draw', '-1': 'loss' };
 
 class Reader {
   #entries; // proven: private, so no caller can change what the proof covered
+  #tables;
 
-  constructor(game, entries) {
-    const { rows, cols, k, cells, lines, perms } = game;
+  constructor(tables, entries) {
+    const { rows, cols, k, cells, misere, lines, perms } = tables;
     // Frozen: the answers rest on these tables being the derived ones.
-    const frozen = (tables) => Object.freeze(tables.map((t) => Object.freeze(t)));
-    this.rules = Object.freeze({ rows, cols, k, cells, first: 'X', second: 'O', empty: '.', lines: frozen(lines) });
+    const frozen = (lists) => Object.freeze(lists.map((list) => Object.freeze([...list])));
+    this.rules = Object.freeze({ rows, cols, k, misere, cells, first: 'X', second: 'O', empty: '.', lines: frozen(lines) });
     this.cells = cells;
     this.perms = frozen(perms);
+    this.#tables = tables;
     this.#entries = entries;
   }
 
-  /** The marks that own a line on `board` (a Set). */
+  /** The marks that own a line on `board` (a Set of 'X' and 'O'). */
   winners(board) {
-    return owners(board, this.rules.lines);
+    const { x, o } = marksOf(board) ?? { x: 0, o: 0 };
+    return new Set([['X', x], ['O', o]].filter(([, mask]) => this.#tables.fillsLine(mask)).map(([mark]) => mark));
   }
 
-  /** The smallest image of `board` and the index of the first symmetry giving it. */
+  /** The smallest image of `board` (its canonical key) and the index of the first symmetry giving it. */
   canonical(board) {
-    return canonicalize(board, this.perms);
+    const { key, index } = canonicalize(board, this.#tables);
+    return { key, index };
   }
 
   /** Throws BoardError unless `board` (as the game holds it) is playable. */
@@ -649,45 +1038,50 @@ class Reader {
       const mark = [...won][0];
       const lastMover = a > b ? first : second;
       if (mark !== lastMover) throw new BoardError('unreachable', `board "${board}" is unreachable: ${mark} did not move last`);
-      throw new BoardError('over', `board "${board}" is finished: ${mark} has won`);
+      const result = this.rules.misere ? 'has lost (misère)' : 'has won';
+      throw new BoardError('over', `board "${board}" is finished: ${mark} ${result}`);
     }
     if (!board.includes('.')) throw new BoardError('over', `board "${board}" is finished: a draw`);
   }
 
   /**
-   * The book's answer for `board` in its own orientation: turn (the game's mark), value
-   * (1 win / 0 draw / -1 loss for the side to move), plies, every legal move's score (an array
-   * indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and the
-   * trap-order tiers (cells 0 to cells - 1), and outcome(cell): {value, plies} of that move.
+   * The book's answer for `board` in its own orientation and marks: turn (the game's mark),
+   * value (1 win / 0 draw / -1 loss for the side to move), plies, every legal move's score (an
+   * array indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and
+   * the trap-order tiers (cells 0 to cells - 1, each tier sorted), and outcome(cell): {value,
+   * plies} of that move. `first` is the mark that moved first in the game ('X' or 'O').
    */
   evaluate(board, { first = 'X' } = {}) {
     if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${JSON.stringify(first)}`);
     this.check(board, first);
     const asBook = first === 'X' ? board : swapMarks(board);
-    const { key, index } = this.canonical(asBook);
-    const entry = this.#entries[key];
+    const { key, index, code } = canonicalize(asBook, this.#tables);
+    const entries = this.#entries;
+    const i = entries.byCode.get(code);
     // The proof (steps 12 and 14) makes the keys exactly the playable boards up to symmetry.
-    if (!entry) throw new Error(`internal error: proven book has no entry ${key}`);
+    if (i < 0) throw new Error(`internal error: proven book has no entry ${key}`);
     const perm = this.perms[index];
     const scores = Array(this.cells).fill(null);
-    entry.scores.forEach((s, c) => {
-      if (s !== null) scores[perm[c]] = s;
+    entries.scoresOf(i).forEach((s, c) => {
+      if (s !== OCCUPIED) scores[perm[c]] = s;
     });
-    const tiers = entry.tiers.map((tier) => tier.map((c) => perm[c]).sort((a, b) => a - b));
-    const turn = first === 'X' ? entry.turn : entry.turn === 'X' ? 'O' : 'X';
+    const tiers = tiersOf(entries.texts[i]).map((tier) => tier.map((c) => perm[c]).sort((a, b) => a - b));
+    const empties = count(board, '.');
+    const { value, plies } = decode(entries.best[i], empties, this.cells);
+    const turn = moverOf(asBook) === 'X' ? first : swapMarks(first);
     return {
       board,
       first,
       turn,
-      value: entry.value,
-      valueWord: WORDS[entry.value],
-      plies: entry.plies,
+      value,
+      valueWord: WORDS[value],
+      plies,
       key,
       symmetry: index,
       scores,
       tiers,
       optimal: tiers.flat().sort((a, b) => a - b),
-      outcome: (cell) => decode(scores[cell], count(board, '.'), this.cells),
+      outcome: (cell) => decode(scores[cell], empties, this.cells),
     };
   }
 
@@ -696,7 +1090,7 @@ class Reader {
     return this.evaluate(board, options).optimal;
   }
 
-  /** The cells `level` chooses among, uniformly (the same rules as player/levels.py). */
+  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/levels.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
     const horizon = HORIZON[level];

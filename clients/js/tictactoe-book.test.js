@@ -1,6 +1,8 @@
 // Run with `node --test clients/js/` (make test does). Every conformance vector; the derived
-// tables; one damaged book per way of failing each step of docs/book-format.md "A valid book",
-// with the exact reason code; books that must still load; level semantics; a never-loses
+// tables; one damaged book per way of failing each step of docs/book-format.md "A valid book"
+// (version 2: entries are strings, "<best> <tier> <tier> ..."), with the exact reason code;
+// books that must still load; misère and other sizes from an independent solver
+// (make-v2-book.mjs); the proven-book record of loadBookCached; level semantics; a never-loses
 // enumeration; and a seeded fuzzer, all against the shipped book.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,13 +10,39 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, REASON_CODES, deriveLines, deriveSymmetries, loadBook, parseStrictJSON,
+  BoardError, BookError, LEVELS, PROVEN_PREFIX, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  parseStrictJSON, sha256Hex,
 } from './tictactoe-book.js';
+import { makeBook, solve } from './make-v2-book.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const bookBytes = readFileSync(`${root}book/tictactoe.json`);
-const bookText = bookBytes.toString('utf8');
+const fileBytes = readFileSync(`${root}book/tictactoe.json`);
 const vectors = JSON.parse(readFileSync(`${root}book/vectors.json`, 'utf8'));
+
+/**
+ * The shipped 3x3 book as version 2. Until the Python writer of version 2 lands, the shipped
+ * file is version 1: it is translated here entry by entry (best score = the largest score;
+ * tiers kept, trap order included), keys sorted and compact as `ttt-book build` writes.
+ */
+function shippedV2() {
+  const doc = JSON.parse(fileBytes.toString('utf8'));
+  if (doc.version === 2) return fileBytes;
+  const entries = {};
+  for (const key of Object.keys(doc.entries).sort()) {
+    const { scores, tiers } = doc.entries[key];
+    entries[key] = `${Math.max(...scores.filter((v) => v !== null))} ${tiers.map((t) => t.join(',')).join(' ')}`;
+  }
+  const v2 = {
+    canonical: doc.canonical, counts: doc.counts, entries, format: doc.format,
+    rules: { ...doc.rules, misere: false }, symmetries: doc.symmetries,
+    trap_order: { method: 'exact', tolerance: '0' }, trap_rates: doc.trap_rates, version: 2,
+  };
+  const sorted = (value) => (value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
+  return Buffer.from(`${JSON.stringify(sorted(v2))}\n`);
+}
+const bookBytes = shippedV2();
+const bookText = bookBytes.toString('utf8');
 const book = loadBook(bookText);
 
 // ---------------------------------------------------------------- an independent oracle
@@ -41,7 +69,7 @@ const POSITIONS = playablePositions();
 function answers(reader, { proven = false } = {}) {
   return POSITIONS.map((board) => {
     const e = reader.evaluate(board);
-    const facts = [board, e.turn, e.value, e.plies, e.key, e.symmetry, e.scores, e.optimal];
+    const facts = [board, e.turn, e.value, e.plies, e.key, e.symmetry, e.scores, e.optimal, e.valueWord];
     return JSON.stringify(proven ? facts : [...facts, e.tiers]);
   });
 }
@@ -53,7 +81,7 @@ const REAL_PROVEN = answers(book, { proven: true });
 test('the vectors are for this book', () => {
   assert.equal(vectors.format, 'tictactoe-book-vectors');
   if ('book_sha256' in vectors) {
-    assert.equal(vectors.book_sha256, createHash('sha256').update(bookBytes).digest('hex'));
+    assert.equal(vectors.book_sha256, createHash('sha256').update(fileBytes).digest('hex'));
   }
   assert.ok(vectors.valid.length >= 4520 + 400);
 });
@@ -148,11 +176,13 @@ test('strict JSON: what the parser accepts and refuses', () => {
 
 // ---------------------------------------------------------------- damaged books, one code each
 
-const MAX_BYTES = 64 * 1024 * 1024;
+const MAX_BYTES = 67_108_864;
+const MAX_MARKS = 4_000_000;
+const MISERE = { rows: 3, cols: 3, k: 3, misere: true };
 const realDoc = () => JSON.parse(bookText);
 /** The book changed as a parsed object, written back as compact JSON. */
-function damaged(change) {
-  const doc = realDoc();
+function damaged(change, text = bookText) {
+  const doc = JSON.parse(text);
   change(doc);
   return JSON.stringify(doc);
 }
@@ -172,8 +202,28 @@ function addEntry(doc, key, entry) {
   doc.entries[key] = entry;
   doc.counts.entries++;
 }
+/** The book with entry `key` written as `entry` (any JSON value). */
+const withEntry = (key, entry) => damaged((d) => { d.entries[key] = entry; });
 /** A symmetry of no board: the old reader took it from the file (see the attack test). */
 const FAKE_SYMMETRY = [2, 3, 6, 7, 4, 5, 0, 1, 8];
+const solutions = new Map();
+/** The independent solver's solution (make-v2-book.mjs, written apart from the reader), solved once per rules. */
+function solution(rules) {
+  const name = JSON.stringify([rules.rows, rules.cols, rules.k, rules.misere ?? false]);
+  if (!solutions.has(name)) solutions.set(name, solve(rules));
+  return solutions.get(name);
+}
+/** A 3x3 misère book from the independent solver (make-v2-book.mjs). */
+const misereText = makeBook(MISERE, solution(MISERE));
+
+// The entries the cases below damage:
+// . . .
+// . . .      ........X: "0 4", O to move: only the centre draws (the rest lose in 6 plies, -4)
+// . . X
+// . . .
+// . . .      .......OX: "5 2,4,5", X to move wins in 5 plies at 2, 4 or 5
+// . O X
+// and the empty board: "0 0,2,6,8 1,3,5,7 4", every move draws, corners first.
 
 // [name, expected code, () => input, options]
 const REFUSED = [
@@ -182,12 +232,12 @@ const REFUSED = [
   ['over 64 MiB of white space', 'limits', () => bookText + ' '.repeat(MAX_BYTES - bookText.length + 1)],
   ['over 64 MiB as bytes', 'limits', () => Buffer.concat([bookBytes, Buffer.alloc(MAX_BYTES, 0x20)])],
   ['under 64 Mi characters but over 64 MiB of UTF-8', 'limits', () => withMember(`"zz":"${'€'.repeat(Math.ceil(MAX_BYTES / 3))}"`)],
-  ['2,000,001 commas in an unknown string', 'limits', () => withMember(`"zz":"${','.repeat(2_000_001)}"`)],
-  ['one [ { , over 2,000,000', 'limits', () => withMember(`"zz":"${'{'.repeat(2_000_000 - marks(bookText))}"`)],
+  ['4,000,001 commas in an unknown string', 'limits', () => withMember(`"zz":"${','.repeat(MAX_MARKS + 1)}"`)],
+  ['one [ { , over 4,000,000', 'limits', () => withMember(`"zz":"${'{'.repeat(MAX_MARKS - marks(bookText))}"`)],
   ['truncated', 'json', () => bookText.slice(0, 4000)],
   ['text after the book', 'json', () => `${bookText}x`],
-  ['"plies": 8.0', 'json', () => edited('"plies":8,', '"plies":8.0,')],
-  ['"plies": 8e0', 'json', () => edited('"plies":8,', '"plies":8e0,')],
+  ['counts.entries 627.0', 'json', () => edited('"entries":627,', '"entries":627.0,')],
+  ['rules.k 3e0', 'json', () => edited('"k":3,', '"k":3e0,')],
   ['integer 2^53 in an unknown member', 'json', () => withMember('"zz":9007199254740992')],
   ['integer -2^53 in an unknown member', 'json', () => withMember('"zz":[-9007199254740992]')],
   ['escaped lone surrogate in an unknown member', 'json', () => withMember('"zz":"\\ud800"')],
@@ -196,15 +246,19 @@ const REFUSED = [
   ['1,000,000-deep nesting', 'json', () => withMember(`"zz":${'['.repeat(1_000_000)}`)],
   ['1,000,000-deep nesting, nothing else', 'json', () => '{"a":'.repeat(1_000_000)],
   ['duplicate top-level key', 'json', () => edited('{"canonical"', '{"format":"tictactoe-book","canonical"')],
-  ['duplicate key in an entry, same value', 'json', () => edited('"plies":9,', '"plies":9,"plies":9,')],
+  ['duplicate key in rules, same value', 'json', () => edited('"k":3,', '"k":3,"k":3,')],
+  ['duplicate entry key, same entry', 'json', () => edited('"........X":"0 4",', '"........X":"0 4","........X":"0 4",')],
+  ['duplicate entry key, escaped', 'json', () => edited('"........X":"0 4",', '"........X":"0 4","\\u002e.......X":"0 4",')],
   ['duplicate __proto__', 'json', () => withMember('"__proto__":1,"__proto__":1')],
   ['a byte-order mark (bytes)', 'json', () => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bookBytes])],
   ['a byte-order mark (text)', 'json', () => `\ufeff${bookText}`],
   ['invalid UTF-8', 'json', () => Buffer.concat([Buffer.from('{"zz":"'), Buffer.from([0xff]), Buffer.from(`",${bookText.slice(1)}`)])],
+  ['an entry string with a raw tab', 'json', () => edited('"........X":"0 4"', '"........X":"0\t4"')],
   ['an array', 'format', () => '[]'],
   ['another format', 'format', () => damaged((d) => { d.format = 'chess-book'; })],
-  ['version 2', 'version', () => damaged((d) => { d.version = 2; })],
-  ['version "1"', 'version', () => damaged((d) => { d.version = '1'; })],
+  ['version 1 (the format this reader no longer reads)', 'version', () => damaged((d) => { d.version = 1; })],
+  ['version 3', 'version', () => damaged((d) => { d.version = 3; })],
+  ['version "2"', 'version', () => damaged((d) => { d.version = '2'; })],
   ['no version', 'version', () => damaged((d) => { delete d.version; })],
   ['another canonical rule (after the version)', 'format', () => damaged((d) => { d.canonical = 'max-image'; })],
   ['k = 2 for a 3x3 k = 3 player', 'rules', () => damaged((d) => { d.rules.k = 2; })],
@@ -215,6 +269,13 @@ const REFUSED = [
   ['10 cells', 'rules', () => damaged((d) => { d.rules.cells = 10; })],
   ['first mark Y', 'rules', () => damaged((d) => { d.rules.first = 'Y'; })],
   ['no rules', 'rules', () => damaged((d) => { delete d.rules; })],
+  ['no rules.misere', 'rules', () => damaged((d) => { delete d.rules.misere; }), { rules: null }],
+  ['rules.misere "false"', 'rules', () => damaged((d) => { d.rules.misere = 'false'; }), { rules: null }],
+  ['rules.misere 0', 'rules', () => damaged((d) => { d.rules.misere = 0; }), { rules: null }],
+  ['rules.misere null', 'rules', () => damaged((d) => { d.rules.misere = null; }), { rules: null }],
+  ['a normal book for a misère player', 'rules', () => bookText, { rules: MISERE }],
+  ['a misère book for a normal player', 'rules', () => misereText],
+  ['a misère book for a player who says misere: false', 'rules', () => misereText, { rules: { ...MISERE, misere: false } }],
   ['lines missing the diagonals', 'lines', () => damaged((d) => { d.rules.lines.splice(6, 2); })],
   ['lines in another order', 'lines', () => damaged((d) => { d.rules.lines.reverse(); })],
   ['a line walked backwards', 'lines', () => damaged((d) => { d.rules.lines[7] = [6, 4, 2]; })],
@@ -231,36 +292,63 @@ const REFUSED = [
     d.entries['X........'] = d.entries['........X'];
     delete d.entries['........X'];
   })],
-  ['a key with two X more than O', 'entry-key', () => damaged((d) => { addEntry(d, 'XX.......', d.entries['........X']); })],
-  ['a finished key', 'entry-key', () => damaged((d) => { addEntry(d, 'XXXOO....', d.entries['........X']); })],
+  ['a key with two X more than O', 'entry-key', () => damaged((d) => { addEntry(d, 'XX.......', '0 4'); })],
+  ['a finished key', 'entry-key', () => damaged((d) => { addEntry(d, 'XXXOO....', '0 4'); })],
+  ['a full key', 'entry-key', () => damaged((d) => { addEntry(d, 'XOXXOOOXX', '0 4'); })],
+  ['a key of 8 cells', 'entry-key', () => damaged((d) => { addEntry(d, '.......X', '0 4'); })],
   // Written as text: on an ordinary object, d.entries.__proto__ = ... would set the prototype.
-  ['a key named __proto__', 'entry-key', () => edited('"entries":627', '"entries":628', edited('"entries":{', '"entries":{"__proto__":{},'))],
-  ['"value": true', 'entry-shape', () => damaged((d) => { d.entries['........X'].value = true; })],
-  ['a null entry', 'entry-shape', () => damaged((d) => { d.entries['........X'] = null; })],
-  ['eight scores', 'entry-shape', () => damaged((d) => { d.entries['........X'].scores.pop(); })],
-  ['a score "0"', 'entry-shape', () => damaged((d) => { d.entries['........X'].scores[0] = '0'; })],
-  ['no tiers', 'entry-shape', () => damaged((d) => { d.entries['........X'].tiers = []; })],
-  ['an empty tier', 'entry-shape', () => damaged((d) => { d.entries['........X'].tiers.push([]); })],
-  ['turn "x"', 'entry-shape', () => damaged((d) => { d.entries['........X'].turn = 'x'; })],
+  ['a key named __proto__', 'entry-key', () => edited('"entries":627', '"entries":628', edited('"entries":{', '"entries":{"__proto__":"0 4",'))],
+  // Step 13, the entry grammar: "<best> <tier> <tier> ...", one space before each tier.
+  ['an entry that is a number', 'entry-shape', () => withEntry('........X', 0)],
+  ['an entry that is null', 'entry-shape', () => withEntry('........X', null)],
+  ['an entry that is true', 'entry-shape', () => withEntry('........X', true)],
+  ['an entry that is a list', 'entry-shape', () => withEntry('........X', [0, [4]])],
+  ['an entry in the version-1 form (an object)', 'entry-shape', () => withEntry('........X', {
+    plies: 8, scores: [-4, -4, -4, -4, 0, -4, -4, -4, null], tiers: [[4]], turn: 'O', value: 0,
+  })],
+  ['an empty entry string', 'entry-shape', () => withEntry('........X', '')],
+  ['no tiers', 'entry-shape', () => withEntry('........X', '0')],
+  ['a leading space', 'entry-shape', () => withEntry('........X', ' 0 4')],
+  ['a trailing space', 'entry-shape', () => withEntry('........X', '0 4 ')],
+  ['two spaces (an empty tier)', 'entry-shape', () => withEntry('........X', '0  4')],
+  ['an empty tier at the end after a comma', 'entry-shape', () => withEntry('........X', '0 4,')],
+  ['a comma starting a tier', 'entry-shape', () => withEntry('........X', '0 ,4')],
+  ['a comma after the best score', 'entry-shape', () => withEntry('........X', '0,4')],
+  ['a tab for a space (escaped)', 'entry-shape', () => withEntry('........X', '0\t4')],
+  ['a space after a comma', 'entry-shape', () => withEntry('.........', '0 0, 2,6,8 1,3,5,7 4')],
+  ['best "+0"', 'entry-shape', () => withEntry('........X', '+0 4')],
+  ['best "00" (a leading zero)', 'entry-shape', () => withEntry('........X', '00 4')],
+  ['best "-05" (a leading zero)', 'entry-shape', () => withEntry('.......OX', '-05 2,4,5')],
+  ['best "-" alone', 'entry-shape', () => withEntry('........X', '- 4')],
+  ['best "0.0"', 'entry-shape', () => withEntry('........X', '0.0 4')],
+  ['best 2^53', 'entry-shape', () => withEntry('........X', '9007199254740992 4')],
+  ['best -2^53', 'entry-shape', () => withEntry('........X', '-9007199254740992 4')],
+  ['best of 400 digits', 'entry-shape', () => withEntry('........X', `${'9'.repeat(400)} 4`)],
+  ['cell "04" (a leading zero)', 'entry-shape', () => withEntry('........X', '0 04')],
+  ['cell 9 on a 9-cell board', 'entry-shape', () => withEntry('........X', '0 4,9')],
+  ['cell 99', 'entry-shape', () => withEntry('........X', '0 4 99')],
+  ['a negative cell', 'entry-shape', () => withEntry('........X', '0 4 -1')],
+  ['a tier not in increasing order', 'entry-shape', () => withEntry('.........', '0 2,0,6,8 1,3,5,7 4')],
+  ['a cell twice in one tier (not increasing)', 'entry-shape', () => withEntry('........X', '0 4,4')],
+  ['a letter in a tier', 'entry-shape', () => withEntry('........X', '0 4x')],
+  ['a non-ASCII digit', 'entry-shape', () => withEntry('........X', '0 \u0664')],
   ['a missing entry (counts adjusted)', 'missing-entry', () => damaged((d) => { removeEntry(d, '....X....'); })],
   ['no empty board (counts adjusted)', 'missing-entry', () => damaged((d) => { removeEntry(d, '.........'); })],
-  // . . .
-  // . . .      O to move: only the centre draws; the damaged entry says it loses and the rest draw
-  // . . X
-  ['........X: centre -4, others 0, consistent within the entry', 'entry-inconsistent', () => damaged((d) => {
-    d.entries['........X'] = { plies: 8, scores: [0, 0, 0, 0, -4, 0, 0, 0, null], tiers: [[0, 1, 2, 3, 5, 6, 7]], turn: 'O', value: 0 };
-  })],
-  ['a tier holding a non-optimal move', 'entry-inconsistent', () => damaged((d) => { d.entries['........X'].tiers.push([0]); })],
-  ['a cell twice in the tiers', 'entry-inconsistent', () => damaged((d) => { d.entries['........X'].tiers.push([4]); })],
-  ['a tier holding a cell off the board', 'entry-inconsistent', () => damaged((d) => { d.entries['........X'].tiers[0].push(99); })],
-  ['tiers leaving out an optimal move', 'entry-inconsistent', () => damaged((d) => { d.entries['.........'].tiers.pop(); })],
-  ['wrong turn', 'entry-inconsistent', () => damaged((d) => { d.entries['.........'].turn = 'O'; })],
-  ['a score on an occupied cell', 'entry-inconsistent', () => damaged((d) => { d.entries['........X'].scores[8] = 0; })],
-  ['a wrong value', 'entry-inconsistent', () => damaged((d) => { d.entries['.........'].value = 1; })],
-  ['a wrong plies', 'entry-inconsistent', () => damaged((d) => { d.entries['.........'].plies = 7; })],
-  ['an entry with no scores under a consistent-looking parent', 'entry-inconsistent', () => damaged((d) => {
-    d.entries['........X'].scores = Array(9).fill(null);
-  })],
+  // Step 15. The first: every cell but the centre said to draw, in one tier: well-formed, and
+  // the best score 0 is right, but those moves lose (-4), as their successors say.
+  ['........X: the non-centre cells as the optimal moves', 'entry-inconsistent', () => withEntry('........X', '0 0,1,2,3,5,6,7')],
+  ['a best score the moves do not give (a loss for a draw)', 'entry-inconsistent', () => withEntry('........X', '-4 4')],
+  ['a win claimed for the empty board (a draw)', 'entry-inconsistent', () => withEntry('.........', '1 0,2,6,8 1,3,5,7 4')],
+  ['a win in 3 claimed for a win in 5', 'entry-inconsistent', () => withEntry('.......OX', '7 2,4,5')],
+  ['a tier holding a non-optimal move', 'entry-inconsistent', () => withEntry('........X', '0 4 0')],
+  ['a cell in two tiers', 'entry-inconsistent', () => withEntry('........X', '0 4 4')],
+  ['a tier holding an occupied cell', 'entry-inconsistent', () => withEntry('........X', '0 4 8')],
+  ['tiers leaving out an optimal move', 'entry-inconsistent', () => withEntry('.........', '0 0,2,6,8 1,3,5,7')],
+  ['a best score no move can have, on a successor', 'entry-inconsistent', () => withEntry('.......OX', '1000 2,4,5')],
+  ['a best score of 2^53 - 1', 'entry-inconsistent', () => withEntry('........X', '9007199254740991 4')],
+  ['the score of a loss in 1 ply (no loss is that quick in normal play)', 'entry-inconsistent', () => withEntry('.......OX', '-9 2,4,5')],
+  ['a normal book that says it is misère', 'entry-inconsistent', () => damaged((d) => { d.rules.misere = true; }), { rules: MISERE }],
+  ['a misère book that says it is normal', 'entry-inconsistent', () => damaged((d) => { d.rules.misere = false; }, misereText)],
 ];
 
 function assertRefused(input, code, options, name = code) {
@@ -282,10 +370,19 @@ test('the refusal cases cover every reason code', () => {
 });
 
 test('a message names the source and the offending value', () => {
-  const text = damaged((d) => { d.entries['........X'].tiers.push([0]); });
-  assert.throws(() => loadBook(text, { source: 'x.json' }), /^BookError: x\.json: has entry \.\.\.\.\.\.\.\.X, which has cell 0 in its tiers/);
+  const text = withEntry('........X', '0 4 0');
+  assert.throws(() => loadBook(text, { source: 'x.json' }), /^BookError: x\.json: has entry \.\.\.\.\.\.\.\.X, which has cell 0 in its tiers, whose derived score is -4, not 0/);
   assert.throws(() => loadBook(bookText.slice(0, 4000), { source: 'x.json' }), /^BookError: x\.json: is not valid JSON: .* \[json\]$/);
   assert.throws(() => loadBook(bookText, { rules: { rows: 3, cols: 4, k: 3 } }), /not 3x4 k=3/);
+  assert.throws(() => loadBook(bookText, { rules: MISERE }), /is a book for 3x3 k=3, not 3x3 k=3 misère/);
+  assert.throws(() => loadBook(damaged((d) => { d.version = 1; })), /has format version 1; this reader reads version 2 only/);
+  assert.throws(() => loadBook(withEntry('........X', '0 4,9')), /entry \.{8}X, which has cell 9 in a tier; the board's cells are 0 to 8 \[entry-shape\]/);
+  assert.throws(() => loadBook(withEntry('.......OX', '1000 2,4,5')), /entry \.{7}OX, which has best score 1000; no move scores more than 9/);
+  assert.throws(() => loadBook(damaged((d) => { removeEntry(d, '....X....'); })), /leads to ....X...., but no entry ....X.... \[missing-entry\]/);
+});
+
+test('the shipped book, read as version 1, is refused with version', { skip: JSON.parse(fileBytes).version !== 1 }, () => {
+  assertRefused(fileBytes, 'version');
 });
 
 // The two attacks that the checksum-era reader fell for: it took the symmetries from the file,
@@ -310,16 +407,20 @@ test('a fake symmetry is refused, so the old wrong answers cannot be given', () 
 test('steps run over every entry before the next step: the code does not depend on member order', () => {
   // An entry-shape fault in the first entry, an entry-key fault in the last one.
   const keyLast = damaged((d) => {
-    d.entries['.........'].value = true;
-    addEntry(d, 'XXXXXXXXX', d.entries['........X']);
+    d.entries['.........'] = 0;
+    addEntry(d, 'XXXXXXXXX', '0 4');
   });
   // A consistency fault in the first entry, a missing entry found later.
   const missingLast = damaged((d) => {
-    d.entries['.........'].value = 1;
+    d.entries['.........'] = '1 4';
     removeEntry(d, '....X....');
   });
-  for (const text of [keyLast, missingLast]) {
-    const code = text === keyLast ? 'entry-key' : 'missing-entry';
+  // A best score out of range (found through its parents, early) and a missing entry.
+  const rangeThenMissing = damaged((d) => {
+    d.entries['.......OX'] = '1000 2,4,5';
+    removeEntry(d, '....X....');
+  });
+  for (const [text, code] of [[keyLast, 'entry-key'], [missingLast, 'missing-entry'], [rangeThenMissing, 'missing-entry']]) {
     assertRefused(text, code);
     assertRefused(reversedKeys(JSON.parse(text)), code);
   }
@@ -341,30 +442,178 @@ const LOADS = [
   ['the bytes (ArrayBuffer)', () => new Uint8Array(bookBytes).buffer],
   ['re-indented', () => JSON.stringify(JSON.parse(bookText), null, 2)],
   ['keys in reverse order', () => reversedKeys(JSON.parse(bookText))],
-  ['unknown members at the top level, in rules, in a symmetry, in an entry', () => damaged((d) => {
+  ['unknown members at the top level, in rules, in a symmetry, in counts', () => damaged((d) => {
     d.comment = 'made by hand';
     d.rules.note = { any: [1, 'value'] };
     d.symmetries[2].alias = 'flip';
-    d.entries['........X'].why = null;
+    d.counts.why = null;
   })],
   ['a checksum member (old books)', () => damaged((d) => { d.checksum = 'crc32:7ac2990c'; })],
-  ['a wrong checksum member (it is ignored)', () => damaged((d) => { d.checksum = 'crc32:00000000'; })],
-  ['no checksum member', () => damaged((d) => { delete d.checksum; })],
+  ['no trap_order and no trap_rates (informational)', () => damaged((d) => { delete d.trap_order; delete d.trap_rates; })],
   ['an unknown __proto__ member', () => withMember('"__proto__":{"format":"other","entries":{}}')],
   ['integers of 2^53 - 1 in an unknown member', () => withMember('"zz":[9007199254740991,-9007199254740991]')],
   ['a surrogate pair, escaped and raw', () => withMember('"zz":"\\ud83d\\ude00 \ud83d\ude00"')],
   ['nesting exactly 32 deep', () => withMember(`"zz":${'['.repeat(31)}${']'.repeat(31)}`)],
-  ['exactly 2,000,000 of [ { ,', () => withMember(`"zz":"${','.repeat(2_000_000 - marks(bookText) - 1)}"`)],
+  ['an entry key and an entry written with escapes', () => edited('"........X":"0 4"', '"\\u002e.......X":"\\u0030 4"')],
+  ['best "-0" (an RFC 8259 integer: 0)', () => withEntry('........X', '-0 4')],
+  ['exactly 4,000,000 of [ { ,', () => withMember(`"zz":"${','.repeat(MAX_MARKS - marks(bookText) - 1)}"`)],
   ['exactly 64 MiB', () => bookText + ' '.repeat(MAX_BYTES - bookText.length)],
 ];
 
 for (const [name, make] of LOADS) {
   test(`loads: ${name}`, () => {
     const input = make();
-    if (name.startsWith('exactly 2,000,000')) assert.equal(marks(input), 2_000_000);
+    if (name.startsWith('exactly 4,000,000')) assert.equal(marks(input), MAX_MARKS);
     assert.deepEqual(answers(loadBook(input)), REAL);
   });
 }
+
+// Trap order is not part of validity: other tiers over the same optimal moves load, with the
+// same facts and their own tiers.
+for (const [name, entry] of [['the empty board\'s tiers merged', '0 0,1,2,3,4,5,6,7,8'], ['the empty board\'s tiers reordered', '0 4 1,3,5,7 0,2,6,8']]) {
+  test(`loads: ${name}`, () => {
+    const reader = loadBook(withEntry('.........', entry));
+    assert.deepEqual(answers(reader, { proven: true }), REAL_PROVEN);
+    assert.deepEqual(reader.evaluate('.........').tiers, entry.split(' ').slice(1).map((t) => t.split(',').map(Number)));
+  });
+}
+
+// ---------------------------------------------------------------- an independent solver
+
+/** What the solver says of every canonical position. */
+function solverFacts(rules) {
+  return [...solution(rules).solved].map(([key, { value, plies }]) => [key, value, plies]).sort();
+}
+/** What a reader says of the same positions. */
+const readerFacts = (reader, keys) => keys.map((key) => {
+  const e = reader.evaluate(key);
+  return [e.key, e.value, e.plies];
+});
+
+test('the shipped book agrees with the independent solver on every position', () => {
+  const facts = solverFacts({ rows: 3, cols: 3, k: 3 });
+  assert.equal(facts.length, 627);
+  assert.deepEqual(readerFacts(book, facts.map(([key]) => key)), facts);
+  // and on every move: the solver's book (one tier per optimal move) proves, with the same scores
+  const solver = loadBook(makeBook({ rows: 3, cols: 3, k: 3 }, solution({ rows: 3, cols: 3, k: 3 })));
+  for (const board of POSITIONS) {
+    assert.deepEqual(solver.evaluate(board).scores, book.evaluate(board).scores, board);
+    assert.deepEqual(solver.evaluate(board).optimal, book.evaluate(board).optimal, board);
+  }
+});
+
+test('misère 3x3: a draw, and the centre is the only first move that does not lose', () => {
+  const misere = loadBook(misereText, { rules: MISERE });
+  assert.equal(misere.rules.misere, true);
+  assert.equal(book.rules.misere, false);
+  const empty = misere.evaluate('.........');
+  assert.equal(empty.valueWord, 'draw');
+  assert.deepEqual(empty.optimal, [4]);
+  for (let c = 0; c < 9; c++) if (c !== 4) assert.equal(empty.outcome(c).value, -1, `cell ${c}`);
+  // X X .
+  // O O .      X to move: cell 2 completes X's row, which loses at once under misère (-9)
+  // . . .
+  const row = misere.evaluate('XX.OO....');
+  assert.equal(row.scores[2], -9);
+  assert.deepEqual(row.outcome(2), { value: -1, plies: 1 });
+  assert.ok(!row.optimal.includes(2));
+  assert.throws(() => misere.evaluate('XXXOO....'), (e) => e.code === 'over' && /X has lost \(misère\)/.test(e.message));
+  // every position as the solver says, and a misère scores' range: [-N, N - 1]
+  const facts = solverFacts(MISERE);
+  assert.deepEqual(readerFacts(misere, facts.map(([key]) => key)), facts);
+  for (const [key] of facts) for (const s of misere.evaluate(key).scores) assert.ok(s === null || (s >= -9 && s <= 8), key);
+});
+
+// Boards other than 3x3, solved by make-v2-book.mjs and proven by the reader, each position as
+// the solver says. 3x4 (20,088 entries) is the largest the tests build, once each way up.
+const SIZES = [
+  [1, 1, 1, false], [1, 1, 1, true], [1, 3, 2, false], [1, 3, 2, true], [2, 2, 2, false], [2, 2, 2, true],
+  [2, 4, 3, false], [2, 4, 3, true], [4, 3, 3, true], [3, 4, 3, false],
+];
+for (const [rows, cols, k, misere] of SIZES) {
+  const rules = { rows, cols, k, misere };
+  test(`${rows}x${cols} k=${k}${misere ? ' misère' : ''}: the solver's book proves and answers as the solver says`, () => {
+    const reader = loadBook(makeBook(rules, solution(rules)), { rules });
+    assert.deepEqual(reader.rules, { ...reader.rules, rows, cols, k, misere, cells: rows * cols });
+    const facts = solverFacts(rules);
+    assert.deepEqual(readerFacts(reader, facts.map(([key]) => key)), facts);
+  });
+}
+
+test('3x4: the empty board is a first-player win, and the book has the documented size', () => {
+  const text = makeBook({ rows: 3, cols: 4, k: 3 }, solution({ rows: 3, cols: 4, k: 3, misere: false }));
+  const reader = loadBook(text, { rules: { rows: 3, cols: 4, k: 3 } });
+  assert.equal(JSON.parse(text).counts.entries, 20_088); // docs/book-format.md, "Rules of other sizes"
+  assert.equal(reader.evaluate('............').valueWord, 'win');
+  // damaged: one entry's best score changed is found in a book of this size too
+  const doc = JSON.parse(text);
+  const [key, entry] = Object.entries(doc.entries)[12_345];
+  doc.entries[key] = entry.replace(/^-?\d+/, (b) => String(Number(b) + 1));
+  assertRefused(JSON.stringify(doc), 'entry-inconsistent', { rules: null });
+});
+
+// ---------------------------------------------------------------- the proven-book record
+
+/** A Storage-like object (getItem, setItem) over a Map, counting the calls. */
+function memoryStorage() {
+  const items = new Map();
+  return {
+    items,
+    getItem: (name) => (items.has(name) ? items.get(name) : null),
+    setItem: (name, value) => { items.set(name, String(value)); },
+  };
+}
+
+test('loadBookCached proves a book and records its SHA-256; the recorded bytes skip the proof', async () => {
+  const storage = memoryStorage();
+  const hash = createHash('sha256').update(bookBytes).digest('hex');
+  assert.equal(await sha256Hex(bookBytes), hash);
+  const first = await loadBookCached(bookBytes, { storage, recordAbove: 0 });
+  assert.deepEqual([...storage.items.keys()], [PROVEN_PREFIX + hash]);
+  assert.deepEqual(answers(first), REAL);
+  const again = await loadBookCached(new Uint8Array(bookBytes).buffer, { storage, recordAbove: 0 });
+  assert.deepEqual(answers(again), REAL); // moves' scores derived on demand: the same
+  // The record, not the content, decides: a damaged book whose hash is recorded (by hand here)
+  // loads without its proof, which shows the proof was skipped ...
+  const bad = Buffer.from(withEntry('........X', '0 0,1,2,3,5,6,7'));
+  storage.setItem(PROVEN_PREFIX + createHash('sha256').update(bad).digest('hex'), '1');
+  await loadBookCached(bad, { storage });
+  // ... and the same bytes with one byte changed are proven, and refused.
+  const changed = Buffer.from(bad);
+  changed[changed.indexOf('"0 0,1,2,3,5,6,7"') + 1] = '1'.charCodeAt(0); // best score 0 -> 1
+  await assert.rejects(loadBookCached(changed, { storage }), (e) => e.code === 'entry-inconsistent');
+  assert.equal(storage.items.size, 2, 'a refused book is not recorded');
+});
+
+test('loadBookCached: one changed byte of a recorded valid book is proven and refused', async () => {
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage, recordAbove: 0 });
+  const changed = Buffer.from(bookBytes);
+  changed[changed.indexOf('"........X":"0 4"') + 15] = '5'.charCodeAt(0); // the optimal move 4 -> 5
+  await assert.rejects(loadBookCached(changed, { storage, recordAbove: 0 }), (e) => e instanceof BookError && e.code === 'entry-inconsistent');
+  assert.equal(storage.items.size, 1);
+});
+
+test('loadBookCached: a record does not change the rules a player accepts, nor what refuses before the proof', async () => {
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage, recordAbove: 0 });
+  await assert.rejects(loadBookCached(bookBytes, { storage, rules: MISERE }), (e) => e.code === 'rules');
+  await assert.rejects(loadBookCached(bookBytes, { storage, rules: { rows: 3, cols: 4, k: 3 } }), (e) => e.code === 'rules');
+  const reader = await loadBookCached(bookBytes, { storage, rules: null, source: 'cached.json' });
+  assert.equal(reader.rules.k, 3);
+});
+
+test('loadBookCached: small books are not recorded by default; text is proven, never recorded; a failing storage only loses the record', async () => {
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage });
+  assert.equal(storage.items.size, 0, 'the 3x3 book is not larger than 1 MB');
+  await loadBookCached(bookText, { storage, recordAbove: 0 });
+  assert.equal(storage.items.size, 0);
+  await assert.rejects(loadBookCached(withEntry('........X', '0 4 0'), { storage, recordAbove: 0 }), (e) => e.code === 'entry-inconsistent');
+  const broken = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceededError'); } };
+  assert.deepEqual(answers(await loadBookCached(bookBytes, { storage: broken, recordAbove: 0 })), REAL);
+  assert.deepEqual(answers(await loadBookCached(bookBytes)), REAL); // no storage: proven
+});
 
 // ---------------------------------------------------------------- playing
 
