@@ -28,7 +28,6 @@ import contextlib
 import hashlib
 import os
 import stat
-import tempfile
 
 #: Books larger than this many bytes (1 MB) are recorded once proven.
 RECORD_ABOVE = 1_000_000
@@ -76,6 +75,8 @@ def remember(sha256: str) -> None:
     temporary = None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        import tempfile  # only when writing: the player's start-up never writes (docs/benchmarks.md)
+
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".proven-sha256.", suffix=".tmp")
         with os.fdopen(handle, "w", encoding="ascii") as out:
             out.write("".join(line + "\n" for line in lines))
