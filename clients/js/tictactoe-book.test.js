@@ -16,33 +16,9 @@ import {
 import { makeBook, solve } from './make-v2-book.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const fileBytes = readFileSync(`${root}book/tictactoe.json`);
-const vectors = JSON.parse(readFileSync(`${root}book/vectors.json`, 'utf8'));
-
-/**
- * The shipped 3x3 book as version 2. Until the Python writer of version 2 lands, the shipped
- * file is version 1: it is translated here entry by entry (best score = the largest score;
- * tiers kept, trap order included), keys sorted and compact as `ttt-book build` writes.
- */
-function shippedV2() {
-  const doc = JSON.parse(fileBytes.toString('utf8'));
-  if (doc.version === 2) return fileBytes;
-  const entries = {};
-  for (const key of Object.keys(doc.entries).sort()) {
-    const { scores, tiers } = doc.entries[key];
-    entries[key] = `${Math.max(...scores.filter((v) => v !== null))} ${tiers.map((t) => t.join(',')).join(' ')}`;
-  }
-  const v2 = {
-    canonical: doc.canonical, counts: doc.counts, entries, format: doc.format,
-    rules: { ...doc.rules, misere: false }, symmetries: doc.symmetries,
-    trap_order: { method: 'exact', tolerance: '0' }, trap_rates: doc.trap_rates, version: 2,
-  };
-  const sorted = (value) => (value && typeof value === 'object' && !Array.isArray(value)
-    ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])])) : value);
-  return Buffer.from(`${JSON.stringify(sorted(v2))}\n`);
-}
-const bookBytes = shippedV2();
+const bookBytes = readFileSync(`${root}book/tictactoe.json`);
 const bookText = bookBytes.toString('utf8');
+const vectors = JSON.parse(readFileSync(`${root}book/vectors.json`, 'utf8'));
 const book = loadBook(bookText);
 
 // ---------------------------------------------------------------- an independent oracle
@@ -81,7 +57,7 @@ const REAL_PROVEN = answers(book, { proven: true });
 test('the vectors are for this book', () => {
   assert.equal(vectors.format, 'tictactoe-book-vectors');
   if ('book_sha256' in vectors) {
-    assert.equal(vectors.book_sha256, createHash('sha256').update(fileBytes).digest('hex'));
+    assert.equal(vectors.book_sha256, createHash('sha256').update(bookBytes).digest('hex'));
   }
   assert.ok(vectors.valid.length >= 4520 + 400);
 });
@@ -375,14 +351,24 @@ test('a message names the source and the offending value', () => {
   assert.throws(() => loadBook(bookText.slice(0, 4000), { source: 'x.json' }), /^BookError: x\.json: is not valid JSON: .* \[json\]$/);
   assert.throws(() => loadBook(bookText, { rules: { rows: 3, cols: 4, k: 3 } }), /not 3x4 k=3/);
   assert.throws(() => loadBook(bookText, { rules: MISERE }), /is a book for 3x3 k=3, not 3x3 k=3 misère/);
-  assert.throws(() => loadBook(damaged((d) => { d.version = 1; })), /has format version 1; this reader reads version 2 only/);
   assert.throws(() => loadBook(withEntry('........X', '0 4,9')), /entry \.{8}X, which has cell 9 in a tier; the board's cells are 0 to 8 \[entry-shape\]/);
   assert.throws(() => loadBook(withEntry('.......OX', '1000 2,4,5')), /entry \.{7}OX, which has best score 1000; no move scores more than 9/);
   assert.throws(() => loadBook(damaged((d) => { removeEntry(d, '....X....'); })), /leads to ....X...., but no entry ....X.... \[missing-entry\]/);
 });
 
-test('the shipped book, read as version 1, is refused with version', { skip: JSON.parse(fileBytes).version !== 1 }, () => {
-  assertRefused(fileBytes, 'version');
+test('a version-1 book is refused with version (and its entries are no version-2 entries)', () => {
+  // The shipped book written as version 1 was: an object per entry, every move's score stored.
+  const v1 = realDoc();
+  v1.version = 1;
+  delete v1.rules.misere;
+  for (const key of Object.keys(v1.entries)) {
+    const e = book.evaluate(key);
+    v1.entries[key] = { plies: e.plies, scores: e.scores, tiers: e.tiers, turn: e.turn, value: e.value };
+  }
+  assertRefused(JSON.stringify(v1), 'version');
+  assert.throws(() => loadBook(JSON.stringify(v1)), /has format version 1; this reader reads version 2 only/);
+  assertRefused(JSON.stringify({ ...v1, version: 2 }), 'rules'); // no rules.misere
+  assertRefused(JSON.stringify({ ...v1, version: 2, rules: { ...v1.rules, misere: false } }), 'entry-shape');
 });
 
 // The two attacks that the checksum-era reader fell for: it took the symmetries from the file,
