@@ -324,14 +324,16 @@ def proof_costs(raw: bytes) -> dict[str, Any]:
     }
 
 
-def js_costs() -> dict[str, Any]:
-    """The JavaScript reader's own figures (clients/js/bench.mjs), or why there are none."""
+def js_costs(book: Path | None = None, runs: int | None = None) -> dict[str, Any]:
+    """The JavaScript reader's own figures (clients/js/bench.mjs) on ``book`` (default: the
+    shipped one), or why there are none."""
     if not JS_BENCH.is_file():
         return {"missing": f"{JS_BENCH.relative_to(ROOT)} missing"}
     node = shutil.which("node")
     if node is None:
         return {"missing": "node not found"}
-    out = subprocess.run([node, str(JS_BENCH)], capture_output=True, text=True, check=False, cwd=ROOT)
+    argv = [node, str(JS_BENCH), *([str(book), str(runs or 10)] if book else [])]
+    out = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
     lines = out.stdout.strip().splitlines()
     try:
         found: dict[str, Any] = json.loads(lines[-1])
@@ -362,6 +364,7 @@ def proof_costs_3x4(deadline: float) -> dict[str, Any]:
             return {"skipped": f"building it takes longer than the {left - reserve:.0f} s left in the budget"}
         build_s = time.perf_counter() - start
         raw = book.read_bytes()
+        js = js_costs(book, runs=10)
     text = raw.decode()
     fns = {"json_loads": lambda: json.loads(text), "parse_book": lambda: parse_book(raw, rules=None)}
     rounds: list[dict[str, float]] = []
@@ -374,6 +377,7 @@ def proof_costs_3x4(deadline: float) -> dict[str, Any]:
         "entries": len(json.loads(text)["entries"]),
         "runs": len(rounds),
         **{f"{name}_ms": statistics.median(r[name] for r in rounds) * 1e3 for name in fns},
+        "js": js,
     }
 
 
@@ -708,7 +712,19 @@ def rows_3x4(p34: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             f"json.loads {p34['json_loads_ms']:.0f} ms",
             times_over(p34["parse_book_ms"], p34["json_loads_ms"]),
         ),
+        js_row_3x4(p34.get("js", {"missing": "not measured"})),
     ]
+
+
+def js_row_3x4(js: dict[str, Any]) -> tuple[str, str, str, str]:
+    if "missing" in js:
+        return ("3x4 k=3 book: JS loadBook", "not measured", js["missing"], "")
+    return (
+        "3x4 k=3 book: JS loadBook",
+        f"{js['load_ms']:.0f} ms",
+        f"JSON.parse {js['json_parse_ms']:.0f} ms",
+        times_over(js["load_ms"], js["json_parse_ms"]),
+    )
 
 
 if __name__ == "__main__":
