@@ -93,7 +93,8 @@ def program_lines() -> list[str]:
 
 def for_this_test(line: str, tmp: Path) -> str:
     """The README's line with the test's own environment and a temporary folder for output."""
-    line = line.replace(".venv/bin/", f"{BIN}/").replace("/tmp/", f"{tmp}/")
+    # /tmp/ first: the environment's own path may lie under /tmp (a clone there, as CI may use).
+    line = line.replace("/tmp/", f"{tmp}/").replace(".venv/bin/", f"{BIN}/")
     words = shlex.split(line)
     if "build" in words and "-o" not in words and "--output" not in words:
         line += f" -o {tmp}/tictactoe.json"  # not over the repository's book
