@@ -1,15 +1,17 @@
-"""Progress bars of a long build (generator/progress.py): drawn on a terminal, quiet elsewhere."""
+"""Progress of a long build (generator/progress.py): the project's bar, one per solver stage, on
+a terminal only."""
 
 from __future__ import annotations
 
 import io
-import re
+import sys
 
 import pytest
 
-from generator.progress import progress_bars
+from generator.progress import stage_bars
 from generator.retrograde import solve
 from generator.trap_arrays import trap_arrays
+from player import console
 from player.rules import Rules
 
 
@@ -20,40 +22,32 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_a_terminal_gets_one_finished_bar_per_stage(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CI", raising=False)
-    stream = Terminal()
-    with progress_bars(stream) as progress:
-        assert progress is not None
+def build_with_bars(stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)  # show every bar at once
+    with stage_bars() as progress:
         trap_arrays(solve(Rules(), progress=progress), progress=progress)
-    # click hides the cursor while it draws: drop those sequences
-    lines = re.sub(r"\x1b\[\?25[lh]", "", stream.getvalue()).split("\n")
-    assert len(lines) == 4 and lines[-1] == ""  # three stages, each line ended
-    for line, label in zip(lines, ("positions", "solve", "trap order"), strict=False):
-        last = line.split("\r")[-1]  # what the terminal shows: the bar drawn last
-        assert last.startswith(label) and last.endswith("100%"), repr(last)
+    return stream.getvalue()
 
 
-@pytest.mark.parametrize(
-    ("stream", "ci"), [(io.StringIO(), None), (Terminal(), "true")], ids=["pipe", "terminal in CI"]
-)
-def test_no_bars_in_a_pipe_or_in_ci(
-    stream: io.StringIO, ci: str | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if ci is None:
-        monkeypatch.delenv("CI", raising=False)
-    else:
-        monkeypatch.setenv("CI", ci)
-    with progress_bars(stream) as progress:
-        assert progress is None
-    assert stream.getvalue() == ""
+def test_a_terminal_gets_a_bar_per_stage_each_erased(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = build_with_bars(Terminal(), monkeypatch)
+    erase = "\r\x1b[2K\x1b[?25h"
+    assert shown.count(erase) == 3 and shown.endswith(erase)
+    stages = shown.split(erase)[:-1]
+    for text, label in zip(stages, ("Finding every position", "Solving", "Ordering the traps"), strict=True):
+        assert label in text and "100%" in text, repr(text)
 
 
-def test_a_stage_left_unfinished_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("CI", raising=False)
+def test_no_bars_in_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert build_with_bars(io.StringIO(), monkeypatch) == ""
+
+
+def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = Terminal()
-    with pytest.raises(RuntimeError), progress_bars(stream) as progress:
-        assert progress is not None
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    with pytest.raises(RuntimeError), stage_bars() as progress:
         progress("solve", 3, 10)
         raise RuntimeError("interrupted")
-    assert stream.getvalue().endswith("\n") and "30%" in stream.getvalue()
+    assert "30%" in stream.getvalue() and stream.getvalue().endswith("\r\x1b[2K\x1b[?25h")
