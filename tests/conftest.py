@@ -15,7 +15,6 @@ from generator.retro_solution import as_solution
 from generator.retrograde import Retrograde
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
-from generator.trap_arrays import as_trap_order, trap_arrays
 from player.book import Book, load_book
 from player.rules import Rules
 
@@ -59,15 +58,13 @@ def solution_3x4(retro_3x4: Retrograde) -> Solution:
 
 
 @pytest.fixture(scope="session")
-def book_3x4_path(
-    retro_3x4: Retrograde, solution_3x4: Solution, tmp_path_factory: pytest.TempPathFactory
-) -> Path:
-    """A 3x4 k=3 book file, written as ``ttt-book build`` writes it (the same bytes as from
+def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 3x4 k=3 book file, as ``ttt-book build`` writes it (the same bytes as from
     generator.solve and generator.trap: test_build_big.py checks)."""
-    from generator.book import book_from, encode
+    from generator.book import build_book, encode
 
     path = tmp_path_factory.mktemp("3x4") / "3x4.json"
-    path.write_bytes(encode(book_from(solution_3x4, as_trap_order(trap_arrays(retro_3x4)))))
+    path.write_bytes(encode(build_book(Rules(3, 4, 3))))
     return path
 
 
