@@ -1,11 +1,13 @@
 # The project's vocabulary: book, play, test, test-integrations, test-big, lint, bench, fuzz, web, test-browser, poster.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
-# playing installs the package alone (click, orjson); testing adds the test and lint tools.
+# playing installs the package alone (click, orjson); building the book adds numpy (the build
+# extra); testing adds the test and lint tools.
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 RUNTIME := $(VENV)/.installed-runtime
+BUILDTOOLS := $(VENV)/.installed-build
 STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
@@ -18,13 +20,17 @@ $(RUNTIME): pyproject.toml hatch_build.py
 	$(BIN)/python -m compileall -q player generator
 	touch $(RUNTIME)
 
-$(STAMP): $(RUNTIME)
+$(BUILDTOOLS): $(RUNTIME)
+	$(BIN)/python -m pip install --quiet -e ".[build]"
+	touch $(BUILDTOOLS)
+
+$(STAMP): $(BUILDTOOLS)
 	$(BIN)/python -m pip install --quiet -e ".[test,dev,build]"
 	touch $(STAMP)
 
 venv: $(STAMP)
 
-book: $(RUNTIME)
+book: $(BUILDTOOLS)
 	$(BIN)/ttt-book build
 	$(BIN)/python -m generator.book_vectors
 

@@ -3,19 +3,25 @@
 Format version 2 (docs/book-format.md): an entry is the string ``"<best> <tier> <tier> ..."``,
 the best score and the optimal moves in trap order; readers derive every move's score from the
 successors' entries.
+
+``ttt-book build`` solves with arrays, for every board up to 16 cells and misère rules too
+(generator/retrograde.py, generator/trap_arrays.py, generator/book_arrays.py: numpy, imported
+only when a book is built, so the other commands run without it). ``book_from`` assembles the
+same document from the recursive solver's ``Solution`` and exact ``TrapOrder`` (boards up to 12
+cells, normal rules); the tests compare the two.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from generator.atomic import check_targets, write_files
-from generator.solve import Solution, solve
-from generator.trap import TrapOrder, trap_order
+from generator.solve import SOLVER_MAX_CELLS, Solution
+from generator.trap import TrapOrder
 from generator.vectors import build_vectors, encode_vectors
 from player import record
 from player.board import EMPTY, FIRST, SECOND, canonicalizer
@@ -24,11 +30,52 @@ from player.entry import entry_text
 from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
 
+if TYPE_CHECKING:  # numpy modules, imported where a book is built
+    from generator.retrograde import Progress
+    from generator.trap_arrays import TrapArrays
 
-def build_book(rules: Rules) -> dict[str, Any]:
-    """Solve ``rules`` and return the book as plain JSON-ready data."""
-    solution = solve(rules)
-    return book_from(solution, trap_order(solution))
+
+def build_book(rules: Rules, *, progress: Progress | None = None) -> dict[str, Any]:
+    """Solve ``rules`` and return the book as plain JSON-ready data: what ``ttt-book build``
+    writes. ``progress`` is the solver's (generator/retrograde.py)."""
+    return book_from_arrays(solve_arrays(rules, progress=progress))
+
+
+def solve_arrays(rules: Rules, *, progress: Progress | None = None) -> TrapArrays:
+    """Every position of ``rules`` (misère or not) solved and its optimal moves in trap order.
+
+    Raises ``BuildToolMissing`` if numpy, a build-time tool, is not installed."""
+    try:
+        from generator import retrograde
+        from generator.trap_arrays import trap_arrays
+    except ModuleNotFoundError as error:
+        if error.name != "numpy":
+            raise
+        raise BuildToolMissing(
+            "building a book needs numpy, a build-time tool: pip install 'tictactoe-book[build]'"
+        ) from None
+    result = retrograde.solve(rules, misere=rules.misere, progress=progress)
+    return trap_arrays(result, progress=progress)
+
+
+class BuildToolMissing(RuntimeError):
+    """A tool the build needs (numpy) is not installed."""
+
+
+def book_from_arrays(traps: TrapArrays) -> dict[str, Any]:
+    """Assemble the book document from a retrograde result and its trap order."""
+    from generator.book_arrays import counts_member, entry_strings, trap_order_member, trap_rates_member
+
+    result = traps.result
+    base = result.rules
+    rules = Rules(base.rows, base.cols, base.k, misere=result.misere)
+    return document(
+        rules,
+        entry_strings(traps),
+        counts_member(result),
+        trap_order_member(traps),
+        trap_rates_member(traps),
+    )
 
 
 def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
@@ -105,24 +152,33 @@ def encode(book: dict[str, Any]) -> bytes:
     return orjson.dumps(book, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
 
 
-def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tuple[bytes, bytes | None]:
+def write_book(
+    path: Path, rules: Rules, vectors_path: Path | None = None, *, progress: Progress | None = None
+) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
     ``vectors_path``, as one transaction (``generator.atomic.write_files``): both or neither.
     Returns the bytes written.
 
     The targets are checked before the solve, so a bad one fails at once. Raises
-    ``generator.atomic.OutputError`` naming the file that could not be written, or ValueError if
-    the two paths are the same file. A book larger than 1 MB is proven before it is written and
-    then recorded as proven (``player.record``), so its first load skips the proof.
+    ``generator.atomic.OutputError`` naming the file that could not be written, ValueError if
+    the two paths are the same file or vectors are asked for rules that have none (misère, or
+    over SOLVER_MAX_CELLS cells: the vectors list every board), and ``BuildToolMissing``
+    without numpy. A book larger than 1 MB is proven before it is written and then recorded as
+    proven (``player.record``), so its first load skips the proof.
     """
     targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
     check_targets(targets)
-    solution = solve(rules)
-    traps = trap_order(solution)
-    book = book_from(solution, traps)
-    data = encode(book)
+    if vectors_path is not None and not has_vectors(rules):
+        raise ValueError(f"{rules}: conformance vectors are written for normal rules of at most 12 cells")
+    traps = solve_arrays(rules, progress=progress)
+    data = encode(book_from_arrays(traps))
     sha256 = prove_for_record(data, str(path))
-    vectors = None if vectors_path is None else encode_vectors(build_vectors(solution, traps, data))
+    vectors = None
+    if vectors_path is not None:
+        from generator.retro_solution import as_solution
+        from generator.trap_arrays import as_trap_order
+
+        vectors = encode_vectors(build_vectors(as_solution(traps.result), as_trap_order(traps), data))
     files = {targets[0]: data}
     if vectors is not None:
         files[targets[1]] = vectors
@@ -130,6 +186,12 @@ def write_book(path: Path, rules: Rules, vectors_path: Path | None = None) -> tu
     if sha256 is not None:
         record.remember(sha256)
     return data, vectors
+
+
+def has_vectors(rules: Rules) -> bool:
+    """Whether ``write_book`` can write conformance vectors for ``rules``: they list every
+    reachable board (generator/vectors.py), so normal rules of at most SOLVER_MAX_CELLS cells."""
+    return not rules.misere and rules.cells <= SOLVER_MAX_CELLS
 
 
 def prove_for_record(data: bytes, source: str) -> str | None:

@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from generator import retrograde
+from generator.retro_solution import as_solution
+from generator.retrograde import Retrograde
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
 from player.book import Book, load_book
@@ -42,18 +45,26 @@ def traps(solution: Solution) -> TrapOrder:
 
 
 @pytest.fixture(scope="session")
-def solution_3x4() -> Solution:
-    """3x4 with k=3, solved once for every test that needs it (it is the slowest solve)."""
-    return solve(Rules(3, 4, 3))
+def retro_3x4() -> Retrograde:
+    """3x4 with k=3, solved once by the array solver for every test that needs it (a tenth of a
+    second; generator.solve takes seconds, and test_build_big.py compares the two)."""
+    return retrograde.solve(Rules(3, 4, 3))
 
 
 @pytest.fixture(scope="session")
-def book_3x4_path(solution_3x4: Solution, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 3x4 k=3 book file, written as ``ttt-book build`` writes it."""
-    from generator.book import book_from, encode
+def solution_3x4(retro_3x4: Retrograde) -> Solution:
+    """Every reachable 3x4 board with its move scores, unfolded from the array solve."""
+    return as_solution(retro_3x4)
+
+
+@pytest.fixture(scope="session")
+def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 3x4 k=3 book file, as ``ttt-book build`` writes it (the same bytes as from
+    generator.solve and generator.trap: test_build_big.py checks)."""
+    from generator.book import build_book, encode
 
     path = tmp_path_factory.mktemp("3x4") / "3x4.json"
-    path.write_bytes(encode(book_from(solution_3x4, trap_order(solution_3x4))))
+    path.write_bytes(encode(build_book(Rules(3, 4, 3))))
     return path
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,12 +46,52 @@ def test_build_other_rules(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rules", "words"),
-    [("3x3:5", "k=5"), ("4x4:4", "stops at 12"), ("9x9", "81 cells"), ("3x3:misere", "normal rules only")],
+    ("rules", "words"), [("3x3:5", "k=5"), ("9x9", "81 cells"), ("5x4", "20 cells; at most 16")]
 )
 def test_build_refuses_bad_rules(tmp_path: Path, rules: str, words: str) -> None:
     code, out = run("build", "--rules", rules, "-o", str(tmp_path / "x.json"))
     assert code == 2 and words in out
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
+    misere = Rules(3, 3, 3, misere=True)
+    code, out = run("build", "--misere", "-o", str(tmp_path / "flag.json"))
+    assert code == 0 and "3x3 k=3 misere" in out, out
+    code, out = run("build", "--rules", "3x3:3:misere", "-o", str(tmp_path / "suffix.json"))
+    assert code == 0, out
+    assert (tmp_path / "flag.json").read_bytes() == (tmp_path / "suffix.json").read_bytes()
+    assert not list(tmp_path.glob("*vectors*"))  # vectors are for normal rules
+    book = load_book(tmp_path / "flag.json", rules=misere)
+    # . . .
+    # . X .      the only first move that does not lose: the only tier
+    # . . .
+    start = book.evaluate("." * 9)
+    assert (start.value, start.tiers) == (0, ((4,),))
+    assert book.data["trap_order"] == {"method": "exact", "tolerance": "0"}
+
+
+@pytest.mark.parametrize("rules", ["3x3:misere", "4x4:4"])
+def test_build_refuses_vectors_that_would_list_no_boards(tmp_path: Path, rules: str) -> None:
+    code, out = run(
+        "build", "--rules", rules, "-o", str(tmp_path / "x.json"), "--vectors", str(tmp_path / "v")
+    )
+    assert code == 2 and "'--vectors'" in out and "at most 12 cells" in out, out
+    assert not list(tmp_path.iterdir())
+
+
+def test_build_without_numpy_says_what_to_install(tmp_path: Path) -> None:
+    # numpy is a build-time tool (the ``build`` extra): hide it from a fresh process
+    code = (
+        "import sys\n"
+        "sys.modules['numpy'] = None\n"
+        "from generator.cli import run\n"
+        f"run(['build', '--no-vectors', '-o', {str(tmp_path / 'x.json')!r}])"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
+    assert done.returncode == 1, done.stderr
+    assert "needs numpy" in done.stderr and "tictactoe-book[build]" in done.stderr
+    assert "Traceback" not in done.stderr
     assert not (tmp_path / "x.json").exists()
 
 

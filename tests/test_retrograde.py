@@ -4,7 +4,8 @@ solver (generator/solve.py) and two independent minimaxes (tests/oracle.py, test
 3x3: 5,478 reachable positions (4,520 unfinished, 958 finished), 765 up to symmetry (627 and
 138), 549,946 game-tree nodes, 255,168 games (131,184 / 77,904 / 46,080), a draw. 3x4 with
 k=3: 111,973 reachable, 28,275 up to symmetry, a first-player win. Misère 3x3 is a draw and the
-centre is the only first move that does not lose. The 4x4 facts are in test_retrograde_big.py.
+centre is the only first move that does not lose. The 4x4 facts are in test_retrograde_big.py;
+the 3x4 comparison with the recursive solver, which takes seconds, in test_build_big.py.
 """
 
 from __future__ import annotations
@@ -35,11 +36,6 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def retro() -> Retrograde:
     return solve(Rules())
-
-
-@pytest.fixture(scope="module")
-def retro_3x4() -> Retrograde:
-    return solve(Rules(3, 4, 3))
 
 
 @pytest.fixture(scope="module")
@@ -149,17 +145,6 @@ def test_finished_positions_say_how_they_ended(retro: Retrograde, solution: Solu
 def test_3x4_counts_and_first_player_win(retro_3x4: Retrograde) -> None:
     assert (retro_3x4.counts.reachable, retro_3x4.counts.canonical) == (111973, 28275)
     assert retro_3x4.value[0] == 1
-
-
-def test_3x4_every_position_scores_as_the_recursive_solver(
-    retro_3x4: Retrograde, solution_3x4: Solution
-) -> None:
-    found = entries(retro_3x4)
-    assert found == {board: solution_3x4.move_scores[board] for board in found}
-    listed = as_solution(retro_3x4)
-    assert listed.move_scores == solution_3x4.move_scores
-    assert listed.finished == solution_3x4.finished
-    assert (listed.tree_nodes, listed.games) == (solution_3x4.tree_nodes, solution_3x4.games)
 
 
 def test_misere_3x3_is_a_draw_and_only_the_centre_does_not_lose(misere: Retrograde) -> None:

@@ -1,0 +1,98 @@
+"""The version-2 entry strings and members written from the arrays (generator/book_arrays.py),
+against the format's examples, the shipped 3x3 book, and a plain formatting by hand on 3x4."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import orjson
+import pytest
+
+from generator.book_arrays import (
+    counts_member,
+    entry_strings,
+    rate_text,
+    trap_order_member,
+    trap_rates_member,
+)
+from generator.position_codes import decode
+from generator.retrograde import Retrograde, solve
+from generator.trap_arrays import TrapArrays, trap_arrays
+from player.board import canonical
+from player.rules import Rules
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def retro() -> Retrograde:
+    return solve(Rules())
+
+
+@pytest.fixture(scope="module")
+def exact(retro: Retrograde) -> TrapArrays:
+    return trap_arrays(retro)
+
+
+def keyed(traps: TrapArrays) -> dict[str, int]:
+    """Each canonical unfinished board and its row."""
+    rows = traps.result.unfinished()
+    return dict(zip(decode(traps.result.codes[rows], traps.result.rules.cells), rows.tolist(), strict=True))
+
+
+def test_entry_strings_match_the_version_2_examples(exact: TrapArrays) -> None:
+    entries = entry_strings(exact)
+    assert entries["........."] == "0 0,2,6,8 1,3,5,7 4"
+    assert entries["........X"] == "0 4"
+    assert entries[".......OX"] == "5 2,4,5"
+
+
+def test_entry_strings_carry_the_shipped_books_scores_and_tiers(exact: TrapArrays) -> None:
+    shipped = orjson.loads((ROOT / "book" / "tictactoe.json").read_bytes())
+    expected = {}
+    for key, entry in shipped["entries"].items():
+        best = max(score for score in entry["scores"] if score is not None)
+        expected[key] = " ".join([str(best), *(",".join(map(str, tier)) for tier in entry["tiers"])])
+    assert entry_strings(exact) == expected
+    assert counts_member(exact.result) == shipped["counts"]
+    assert trap_rates_member(exact) == shipped["trap_rates"]
+    assert trap_order_member(exact) == {"method": "exact", "tolerance": "0"}
+
+
+def test_3x4_entry_strings_as_written_out_by_hand() -> None:
+    retro_3x4 = solve(Rules(3, 4, 3))
+    traps = trap_arrays(retro_3x4)
+    entries = entry_strings(traps)
+    rows = keyed(traps)
+    assert len(entries) == len(rows) == retro_3x4.counts.canonical_unfinished
+    for key, row in rows.items():
+        tiers = " ".join(",".join(str(c) for c in tier) for tier in traps.tiers(row))
+        assert entries[key] == f"{int(retro_3x4.best[row])} {tiers}", key
+        assert canonical(retro_3x4.rules, key)[0] == key
+
+
+def test_float_books_say_so(retro: Retrograde) -> None:
+    traps = trap_arrays(retro, method="float")
+    assert trap_order_member(traps) == {"method": "float", "tolerance": "1e-9"}
+    assert trap_rates_member(traps) == {
+        "first": {"novice": "0.927083333333", "random": "0.986979166667"},
+        "second": {"novice": "0.260317460317", "random": "0.793650793651"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("rate", "text"),
+    [
+        (Fraction(89, 96), "89/96"),
+        (Fraction(1), "1/1"),
+        (Fraction(0), "0/1"),
+        (0.9270833333333334, "0.927083333333"),
+        (1.0, "1"),
+        (0.0, "0"),
+        (1 / 3 * 1e-7, "0.0000000333333333333"),
+    ],
+    ids=str,
+)
+def test_rate_text(rate: Fraction | float, text: str) -> None:
+    assert rate_text(rate) == text

@@ -1,0 +1,117 @@
+"""Builds at scale (``make test-big``): 3x4 against the recursive solver and the exact trap order
+of generator/trap.py, and the 4x4 k=4 book.
+
+4x4 with k=4: 9,722,011 reachable positions, 1,217,977 up to symmetry, 1,135,214 of them
+unfinished (the book's entries), a draw.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+import orjson
+import pytest
+
+from generator import retrograde
+from generator.book import book_from, encode
+from generator.book_arrays import counts_member, entry_strings, trap_rates_member
+from generator.position_codes import decode
+from generator.retro_solution import as_solution
+from generator.retrograde import OCCUPIED, Retrograde
+from generator.solve import Solution, solve
+from generator.trap import TrapOrder, trap_order
+from generator.trap_arrays import TrapArrays, as_trap_order, trap_arrays
+from player.rules import Rules
+
+pytestmark = pytest.mark.big
+
+
+@pytest.fixture(scope="module")
+def recursive_3x4() -> Solution:
+    return solve(Rules(3, 4, 3))
+
+
+@pytest.fixture(scope="module")
+def exact_3x4(recursive_3x4: Solution) -> TrapOrder:
+    return trap_order(recursive_3x4)
+
+
+def test_3x4_every_position_scores_as_the_recursive_solver(
+    retro_3x4: Retrograde, recursive_3x4: Solution
+) -> None:
+    rows = retro_3x4.unfinished()
+    found = {
+        board: {c: s for c, s in enumerate(scores) if s != OCCUPIED}
+        for board, scores in zip(
+            decode(retro_3x4.codes[rows], 12), retro_3x4.scores[rows].tolist(), strict=True
+        )
+    }
+    assert found == {board: recursive_3x4.move_scores[board] for board in found}
+    listed = as_solution(retro_3x4)
+    assert listed.move_scores == recursive_3x4.move_scores
+    assert listed.finished == recursive_3x4.finished
+    assert (listed.tree_nodes, listed.games) == (recursive_3x4.tree_nodes, recursive_3x4.games)
+
+
+def test_3x4_every_canonical_position_tiers_and_rates_as_generator_trap(
+    retro_3x4: Retrograde, exact_3x4: TrapOrder
+) -> None:
+    traps = trap_arrays(retro_3x4)
+    assert traps.method == "exact"
+    rows = retro_3x4.unfinished()
+    marks = retro_3x4.marks
+    for board, row in zip(decode(retro_3x4.codes[rows], 12), rows.tolist(), strict=True):
+        assert traps.tiers(row) == exact_3x4.tiers[board], board
+        assert traps.rates(int(marks[row]) % 2, row) == exact_3x4.win_rates[board], board
+    assert (traps.first_player_rates, traps.second_player_rates) == (
+        exact_3x4.first_player_rates,
+        exact_3x4.second_player_rates,
+    )
+    assert as_trap_order(traps).tiers == exact_3x4.tiers  # every board, in its own orientation
+
+
+def test_3x4_book_bytes_as_from_the_recursive_solver(
+    retro_3x4: Retrograde, recursive_3x4: Solution, exact_3x4: TrapOrder
+) -> None:
+    fast = book_from(as_solution(retro_3x4), as_trap_order(trap_arrays(retro_3x4)))
+    assert encode(fast) == encode(book_from(recursive_3x4, exact_3x4))
+
+
+# ---------------------------------------------------------------- 4x4 with k=4
+
+
+@pytest.fixture(scope="module")
+def four() -> TrapArrays:
+    return trap_arrays(retrograde.solve(Rules(4, 4, 4)))
+
+
+def test_4x4_counts_are_the_known_facts(four: TrapArrays) -> None:
+    counts = counts_member(four.result)
+    assert counts["positions"] == 9_722_011
+    assert counts["canonical_positions"] == 1_217_977
+    assert counts["entries"] == 1_135_214
+    assert four.result.value[0] == 0  # the empty board: a draw
+
+
+def test_4x4_entries_are_shippable(four: TrapArrays) -> None:
+    entries = entry_strings(four)
+    assert len(entries) == 1_135_214
+    assert entries["." * 16] == "0 0,3,5,6,9,10,12,15 1,2,4,7,8,11,13,14"
+    data = orjson.dumps({"entries": entries}, option=orjson.OPT_SORT_KEYS)
+    assert len(data) <= 48 * 2**20
+    # gzip -6 is no smaller than -9 in practice, and several times faster
+    assert len(gzip.compress(data, 6)) <= 8 * 2**20
+
+
+def test_4x4_trap_order_is_exact_and_float_gives_the_same_tiers(four: TrapArrays) -> None:
+    assert four.method == "exact"
+    assert trap_rates_member(four) == {
+        "first": {"novice": "14684/20475", "random": "1817932/2027025"},
+        "second": {"novice": "46127/92160", "random": "1063201/1290240"},
+    }
+    approximate = trap_arrays(four.result, method="float")
+    assert np.array_equal(approximate.tier, four.tier)
+    for book in (0, 1):
+        for want, got in zip(four.probabilities(book), approximate.probabilities(book), strict=True):
+            assert np.abs(want - got).max() <= 1e-12

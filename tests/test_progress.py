@@ -1,0 +1,53 @@
+"""Progress of a long build (generator/progress.py): the project's bar, one per solver stage, on
+a terminal only."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+
+from generator.progress import stage_bars
+from generator.retrograde import solve
+from generator.trap_arrays import trap_arrays
+from player import console
+from player.rules import Rules
+
+
+class Terminal(io.StringIO):
+    """A text stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def build_with_bars(stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)  # show every bar at once
+    with stage_bars() as progress:
+        trap_arrays(solve(Rules(), progress=progress), progress=progress)
+    return stream.getvalue()
+
+
+def test_a_terminal_gets_a_bar_per_stage_each_erased(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = build_with_bars(Terminal(), monkeypatch)
+    erase = "\r\x1b[2K\x1b[?25h"
+    assert shown.count(erase) == 3 and shown.endswith(erase)
+    stages = shown.split(erase)[:-1]
+    for text, label in zip(stages, ("Finding every position", "Solving", "Ordering the traps"), strict=True):
+        assert label in text and "100%" in text, repr(text)
+
+
+def test_no_bars_in_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert build_with_bars(io.StringIO(), monkeypatch) == ""
+
+
+def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> None:
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    with pytest.raises(RuntimeError), stage_bars() as progress:
+        progress("solve", 3, 10)
+        raise RuntimeError("interrupted")
+    assert "30%" in stream.getvalue() and stream.getvalue().endswith("\r\x1b[2K\x1b[?25h")
