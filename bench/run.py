@@ -727,10 +727,6 @@ def js_row_3x4(js: dict[str, Any]) -> tuple[str, str, str, str]:
     )
 
 
-if __name__ == "__main__":
-    main()
-
-
 # ---------------------------------------------------------------- the engine (ttt-play --engine)
 
 #: The engine's goal: requests answered per second, one at a time through a pipe.
@@ -805,3 +801,7 @@ def engine_section(e: dict[str, Any]) -> tuple[str, list[tuple[str, str, str, st
             )
         ],
     )
+
+
+if __name__ == "__main__":
+    main()
