@@ -31,15 +31,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 import oracle  # noqa: E402  (the tests' independent, naive minimax: the baseline)
 
+from generator import retrograde  # noqa: E402
 from generator.atomic import write_atomically  # noqa: E402
 from generator.book import book_from, encode  # noqa: E402
 from generator.solve import solve  # noqa: E402
 from generator.trap import trap_order  # noqa: E402
+from generator.trap_arrays import trap_arrays  # noqa: E402
 from player import bookjson, proof  # noqa: E402
 from player.book import Book, load_book, parse_book  # noqa: E402
 from player.levels import choose_move  # noqa: E402
@@ -409,6 +413,62 @@ def generator_costs(rules: Rules) -> dict[str, Any]:
     }
 
 
+#: Issue 13's goals: 3x3 solve + trap order this many times faster than the recursive path, and
+#: ``ttt-book build`` as a process, from nothing to a written book, within (seconds, peak KiB).
+ARRAYS_GOAL = 5.0
+BUILD_GOALS: dict[str, tuple[float, int | None]] = {"3x4:3": (2.0, None), "4x4:4": (30.0, 2 * 2**20)}
+
+
+def array_costs(rules: Rules) -> dict[str, Any]:
+    """Solve + trap order with arrays (the build's path), alternated with the recursive path
+    (generator.solve + generator.trap) and the naive minimax of the root."""
+    times = alternate_calls(
+        {
+            "arrays": lambda: trap_arrays(retrograde.solve(rules)),
+            "recursive": lambda: trap_order(solve(rules)),
+            "naive": lambda: oracle.minimax("........."),
+        },
+        3,  # the naive minimax takes seconds a round
+    )
+    return {
+        "arrays_s": times["arrays"],
+        "recursive_s": times["recursive"],
+        "naive_s": times["naive"],
+        "naive_over_arrays": times["naive"] / times["arrays"],
+        "recursive_over_arrays": times["recursive"] / times["arrays"],
+        "meets_goal": times["recursive"] / times["arrays"] >= ARRAYS_GOAL,
+    }
+
+
+def build_costs(spec: str, runs: int) -> dict[str, Any]:
+    """``ttt-book build --rules spec`` as a process (no vectors): median wall time of ``runs``,
+    the largest peak memory (VmHWM, read by the process itself), and the book's size."""
+    seconds, peaks = [], []
+    with tempfile.TemporaryDirectory(prefix="ttt-bench-build-") as tmp:
+        book = Path(tmp) / "book.json"
+        argv = ["ttt-book", "build", "--rules", spec, "-o", str(book), "--no-vectors"]
+        code = f"import sys\nsys.argv = {argv!r}\nfrom generator.cli import run\nrun()"
+        for _ in range(runs):
+            start = time.perf_counter()
+            peaks.append(peak_memory_kib(code, clean_env(), Path(tmp)))
+            seconds.append(time.perf_counter() - start)
+        raw = book.read_bytes()
+    goal_s, goal_kib = BUILD_GOALS[spec]
+    build_s, peak_kib = statistics.median(seconds), max(peaks)
+    return {
+        "rules": spec,
+        "runs": runs,
+        "build_s": build_s,
+        "peak_kib": peak_kib,
+        "bytes": len(raw),
+        "gzip_bytes": len(gzip.compress(raw, 6)),
+        "entries": len(orjson.loads(raw)["entries"]),
+        "goal_s": goal_s,
+        "goal_kib": goal_kib,
+        "meets_goal": build_s <= goal_s and (goal_kib is None or peak_kib <= goal_kib),
+    }
+
+
 def choose_costs(book: Book, boards: list[str]) -> dict[str, Any]:
     """``choose_move`` on every position, warm and on a fresh book, against the naive minimax."""
     rng = random.Random(1)
@@ -482,6 +542,8 @@ def main(argv: list[str] | None = None) -> None:
     figures["player_in_process"] = choose_costs(book, boards)
     figures["proof_3x4"] = proof_costs_3x4(started + BUDGET_S)
     figures["engine"] = engine_rate()
+    figures["arrays"] = array_costs(Rules())
+    figures["builds"] = [build_costs("3x4:3", 3), build_costs("4x4:4", 1)]
     figures["bench_seconds"] = time.perf_counter() - started
 
     report = render(figures)
@@ -635,6 +697,7 @@ def render(f: dict[str, Any]) -> str:
         ),
         engine_section(f["engine"]),
     ]
+    sections.append(("scale: the array solver, its trap order, and ttt-book build", scale_rows(f)))
     header = ("what", "measured", "baseline", "ratio")
     every = [header, *(row for _, rows in sections for row in rows)]
     widths = [max(len(row[i]) for row in every) for i in range(4)]
@@ -675,6 +738,48 @@ def render(f: dict[str, Any]) -> str:
         f"load average {m['load_average']:.1f} at the start"
     )
     return "\n".join(lines)
+
+
+def passed(ok: bool) -> str:
+    return "PASS" if ok else "MISS"
+
+
+def scale_rows(f: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    a = f["arrays"]
+    rows = [
+        (
+            "solve 3x3 + trap order, arrays (the build's path)",
+            ms(a["arrays_s"]),
+            f"naive minimax (root only) {ms(a['naive_s'])}",
+            f"{a['naive_over_arrays']:.1f}x faster",
+        ),
+        (
+            "  the same, recursive (generator.solve + trap)",
+            ms(a["recursive_s"]),
+            f"arrays {ms(a['arrays_s'])}",
+            f"{a['recursive_over_arrays']:.1f}x: {passed(a['meets_goal'])} (goal {ARRAYS_GOAL:.0f}x)",
+        ),
+    ]
+    for b in f["builds"]:
+        runs = f", median of {b['runs']}" if b["runs"] > 1 else ""
+        goal = f"goal {b['goal_s']:.0f} s" + (f", {b['goal_kib'] / 2**20:.0f} GiB" if b["goal_kib"] else "")
+        rows.append(
+            (
+                f"ttt-book build --rules {b['rules']}, a process{runs}",
+                f"{b['build_s']:.2f} s, peak {b['peak_kib'] / 1024:,.0f} MiB",
+                goal,
+                passed(b["meets_goal"]),
+            )
+        )
+        rows.append(
+            (
+                f"  its book ({b['entries']:,} entries)",
+                f"{b['bytes']:,} B",
+                f"gzip -6 {b['gzip_bytes']:,} B",
+                f"{b['bytes'] / b['gzip_bytes']:.1f}x",
+            )
+        )
+    return rows
 
 
 def import_line(row: dict[str, Any]) -> str:
