@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from generator.book import document, encode
+from generator.book_arrays import counts_member
 from generator.position_codes import decode
 from generator.retrograde import Retrograde
 from player.entry import entry_text
@@ -36,21 +37,7 @@ def retro_book(result: Retrograde) -> dict[str, Any]:
     entries = {}
     for key, best, row in zip(keys, bests, optimal, strict=True):
         entries[key] = entry_text(best, [np.flatnonzero(row).tolist()])
-    counts = result.counts
-    facts = {
-        "entries": len(entries),
-        "positions": counts.reachable,
-        "unfinished": counts.unfinished,
-        "finished": counts.finished,
-        "canonical_positions": counts.canonical,
-        "canonical_finished": counts.canonical_finished,
-        "tree_nodes": counts.tree_nodes,
-        "games": counts.games.total,
-        "first_wins": counts.games.first_wins,
-        "second_wins": counts.games.second_wins,
-        "draws": counts.games.draws,
-    }
-    return document(rules, entries, facts, PLACEHOLDER, {})
+    return document(rules, entries, counts_member(result), PLACEHOLDER, {})
 
 
 def retro_book_bytes(result: Retrograde) -> bytes:
