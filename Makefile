@@ -46,8 +46,9 @@ poster: $(RUNTIME)
 
 test: lint test-python test-js
 
+# One worker per core (pytest-xdist): the tests are independent of each other.
 test-python: $(STAMP)
-	$(BIN)/python -m pytest -m "not big and not integrations"
+	$(BIN)/python -m pytest -n auto -m "not big and not integrations"
 
 # The adapters' extras (open_spiel, pettingzoo) into the same environment, then their tests.
 test-integrations: $(STAMP)
