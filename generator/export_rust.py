@@ -32,7 +32,8 @@ def rust_book(table: FullTable) -> dict[str, str]:
         for name, _, meaning in BOARD_ERRORS
     )
     codes = "\n".join(
-        f'            BoardError::{name.title().replace("_", "")} => "{code}",' for name, code, _ in BOARD_ERRORS
+        f'            BoardError::{name.title().replace("_", "")} => "{code}",'
+        for name, code, _ in BOARD_ERRORS
     )
     text = f"""\
 //! The solved game {describe_rules(rules)}, as static tables and a few functions.
@@ -187,7 +188,9 @@ fn canonical_code(board: &Board) -> (u32, usize) {{
 fn entry(board: &Board) -> (usize, usize) {{
     let (code, symmetry) = canonical_code(board);
     // a proven book holds every board that passes the checks
-    let index = KEYS.binary_search_by(|&key| u32::from(key).cmp(&code)).expect("a proven book holds every playable board");
+    let index = KEYS
+        .binary_search_by(|&key| u32::from(key).cmp(&code))
+        .expect("a proven book holds every playable board");
     (index, symmetry)
 }}
 

@@ -39,7 +39,9 @@ def win_score(rules: Rules) -> int:
 
 def describe_rules(rules: Rules) -> str:
     """``3x3, k = 3`` (and ``, misère``), for a generated file's first comment."""
-    return f"{rules.rows}x{rules.cols}, k = {rules.k}" + (", misere (completing a line loses)" if rules.misere else "")
+    return f"{rules.rows}x{rules.cols}, k = {rules.k}" + (
+        ", misere (completing a line loses)" if rules.misere else ""
+    )
 
 
 def packed_moves(moves: Iterable[int]) -> list[int]:
