@@ -117,7 +117,6 @@ def expected(vector: dict[str, Any]) -> str:
     return (
         f"key={vector['key']} sym={vector['symmetry']} "
         f"value={VALUES[vector['value']]} plies={vector['plies']} "
-        f"value={VALUES[vector['value']]} plies={vector['plies']} "
         f"top={cells(vector['top'])} optimal={cells(vector['optimal'])} scores={scores}"
     )
 
