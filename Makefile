@@ -1,4 +1,4 @@
-# The project's vocabulary: book, play, test, test-integrations, test-big, lint, bench, fuzz, web, test-browser, poster.
+# The project's vocabulary: book, play, test, test-integrations, test-big, test-exports, lint, bench, fuzz, web, test-browser, poster.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
 # playing installs the package alone (click, orjson); building the book adds numpy (the build
 # extra); testing adds the test and lint tools.
@@ -12,7 +12,7 @@ STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv book play test test-integrations test-big test-python test-js lint format bench bench-record fuzz web test-browser poster clean
+.PHONY: venv book play test test-integrations test-big test-exports test-python test-js lint format bench bench-record fuzz web test-browser poster clean
 
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ test-integrations: $(STAMP)
 
 test-big: $(STAMP)
 	$(BIN)/python -m pytest -m big
+
+# The book exported as C and Rust (ttt-book export), compiled with gcc (strict, and under
+# AddressSanitizer and UBSan) and rustc, run against every board vector; the strategy tables
+# played against every opposing line through the compiled C. Needs gcc, size and rustc on PATH.
+test-exports: $(STAMP)
+	$(BIN)/python -m pytest tests/test_exports.py
 
 test-js:
 	node --test clients/js/

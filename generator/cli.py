@@ -533,3 +533,63 @@ def audit(
         echo(render(report, name, max_lines=max_lines))
     if report.can_lose:
         click.get_current_context().exit(NEGATIVE)
+
+
+@main.command()
+@click.option(
+    "--lang",
+    type=click.Choice(["c", "rust"], case_sensitive=False),
+    required=True,
+    help="c: tictactoe_book.h and .c (C99); rust: tictactoe_book.rs (no crates).",
+)
+@click.option(
+    "--strategy",
+    type=click.Choice([FIRST, SECOND], case_sensitive=False),
+    default=None,
+    help="C only: just the positions this side can face while it follows the book's top tier, one "
+    "move each (tictactoe_x.h and .c, or _o), for a microcontroller.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "folder",
+    type=FilePath(),
+    required=True,
+    help="The folder to write into (it must exist).",
+)
+@BOOK_OPTION
+def export(lang: str, strategy: str | None, folder: str, book_path: str | None) -> None:
+    """Write the book as source code: static tables and a few functions, no JSON to parse.
+
+    The book is proven first, like every book a reader is given. The files are written to
+    FOLDER all at once (or not at all), and the same book always gives the same bytes.
+    Boards of any size up to 200,000 entries (3x4 is 20,088; a 4x4 book is refused).
+    docs/porting.md, "Exports", describes the API.
+    """
+    from generator.export_c import c_book, c_strategy
+    from generator.export_rust import rust_book
+    from generator.export_tables import ExportTooLarge, full_table, strategy_table
+
+    lang = lang.lower()
+    if strategy is not None and lang != "c":
+        raise click.UsageError("--strategy is offered for --lang c only")
+    directory = Path(folder)
+    if not directory.is_dir():
+        raise OutputProblem(f"cannot write into {folder}: there is no such folder")
+    book = _load(book_path, None)
+    try:
+        with book_in_use(book):
+            if strategy is not None:
+                files = c_strategy(strategy_table(book, strategy.upper()))
+            else:
+                table = full_table(book)
+                files = c_book(table) if lang == "c" else rust_book(table)
+    except ExportTooLarge as error:
+        raise InputProblem(f"{book.source}: {error}") from None
+    try:
+        check_targets([directory / name for name in files])
+        write_files({directory / name: text.encode() for name, text in sorted(files.items())})
+    except OutputError as error:
+        raise OutputProblem(str(error)) from None
+    for name, text in sorted(files.items()):
+        echo(f"wrote {directory / name}: {len(text.encode()):,} bytes")

@@ -1,0 +1,162 @@
+"""The tables every source export holds (``ttt-book export``), computed from a proven book.
+
+An export replaces the JSON with static tables and a few functions in another language
+(generator/export_c.py, generator/export_rust.py write them). Both languages hold the same
+tables, defined once here:
+
+* a *key code* is a board read as a base-3 number, first cell most significant, with
+  ``.`` = 0, ``O`` = 1, ``X`` = 2: the order of the codes is the order of the board strings
+  (``.`` < ``O`` < ``X`` in ASCII), so the smallest code among a board's images is its
+  canonical key (docs/book-format.md, "Canonical form"); 3**16 < 2**32, so any book's codes fit
+  in 32 bits;
+* the **full table** (``FullTable``): every entry of the book, sorted by key code, with its best
+  score and its top trap-order tier as a bit mask of canonical cells (bit ``c`` = cell ``c``).
+  The lower tiers are not kept: every move's score, and so the optimal moves, follow from the
+  successors' best scores as in the book itself;
+* a **strategy table** (``StrategyTable``): for one side, only the positions it can face while
+  it plays the first cell (lowest-numbered, on the canonical board) of the book's top tier
+  against every opposing line, each with that one move.
+
+Every function here is pure: a book in, immutable values out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, winner
+from player.book import Book
+from player.rules import Cell, Rules
+
+#: Code of each mark in a key code (the ASCII order of the marks).
+DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
+
+#: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
+#: (1,135,214 entries) is not (docs/porting.md, "Exports": 8 MB of tables, a 30 MB source).
+MAX_EXPORT_ENTRIES = 200_000
+
+
+class ExportTooLarge(ValueError):
+    """A book or strategy above ``MAX_EXPORT_ENTRIES`` entries; the message names the count."""
+
+
+@dataclass(frozen=True, slots=True)
+class FullTable:
+    """Every entry of a book, sorted by key code: ``keys[i]`` has best score ``bests[i]`` and
+    top tier ``tops[i]`` (a bit mask of canonical cells)."""
+
+    rules: Rules
+    keys: tuple[int, ...]
+    bests: tuple[int, ...]
+    tops: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyTable:
+    """What ``side`` plays, sorted by key code: on canonical board ``keys[i]``, cell ``moves[i]``."""
+
+    rules: Rules
+    side: str
+    keys: tuple[int, ...]
+    moves: tuple[Cell, ...]
+
+
+def key_code(board: str) -> int:
+    """The board as a base-3 number, first cell most significant (``.`` 0, ``O`` 1, ``X`` 2)."""
+    code = 0
+    for mark in board:
+        code = code * 3 + DIGITS[mark]
+    return code
+
+
+def check_size(count: int, what: str) -> None:
+    """Refuse a table of more than MAX_EXPORT_ENTRIES entries (ExportTooLarge)."""
+    if count > MAX_EXPORT_ENTRIES:
+        raise ExportTooLarge(
+            f"{what} has {count:,} entries; an export holds at most {MAX_EXPORT_ENTRIES:,} "
+            "(use the JSON book for larger boards)"
+        )
+
+
+def full_table(book: Book) -> FullTable:
+    """The full table of a proven book (ExportTooLarge above MAX_EXPORT_ENTRIES entries)."""
+    check_size(len(book), f"the {book.rules} book")
+    rows = []
+    for key in book.canonical_keys():
+        entry = book.entry(key)
+        assert entry is not None  # a key of the book
+        mask = sum(1 << cell for cell in entry.tiers[0])
+        rows.append((key_code(key), entry.best, mask))
+    rows.sort()
+    return FullTable(
+        book.rules,
+        tuple(r[0] for r in rows),
+        tuple(r[1] for r in rows),
+        tuple(r[2] for r in rows),
+    )
+
+
+def strategy_move(book: Book, key: str) -> Cell:
+    """The one move a strategy table keeps for canonical ``key``: its top tier's first cell."""
+    entry = book.entry(key)
+    assert entry is not None  # every position a strategy reaches is in a proven book
+    return entry.tiers[0][0]
+
+
+def strategy_table(book: Book, side: str) -> StrategyTable:
+    """The positions ``side`` (X or O; X moves first) can face while it plays ``strategy_move``
+    against every opposing line, with the move for each."""
+    if side not in (FIRST, SECOND):
+        raise ValueError(f"side must be 'X' or 'O', got {side!r}")
+    rules = book.rules
+    canonical = canonicalizer(rules)
+    faced: dict[str, Cell] = {}
+    # Walk the game in canonical keys, a ply at a time: a position reached in any orientation is
+    # the same row of the table.
+    frontier = {canonical(EMPTY * rules.cells)[0]}
+    while frontier:
+        following: set[str] = set()
+        for key in sorted(frontier):
+            if side_to_move(key) == side:
+                if key in faced:
+                    continue
+                move = faced[key] = strategy_move(book, key)
+                children = [_play(key, move)]
+            else:
+                children = [_play(key, cell) for cell, mark in enumerate(key) if mark == EMPTY]
+            for child in children:
+                if winner(rules, child) is None and EMPTY in child:
+                    following.add(canonical(child)[0])
+        frontier = following
+    check_size(len(faced), f"the {rules} strategy for {side}")
+    rows = sorted((key_code(key), move) for key, move in faced.items())
+    return StrategyTable(rules, side, tuple(r[0] for r in rows), tuple(r[1] for r in rows))
+
+
+def whole_tier_positions(book: Book, side: str) -> int:
+    """How many positions ``side`` can face when it may play any cell of the top tier (what a
+    strategy table keeping the whole tier would hold): the cost figure of docs/porting.md."""
+    rules = book.rules
+    canonical = canonicalizer(rules)
+    faced: set[str] = set()
+    frontier = {canonical(EMPTY * rules.cells)[0]}
+    while frontier:
+        following: set[str] = set()
+        for key in frontier:
+            entry = book.entry(key)
+            assert entry is not None
+            if side_to_move(key) == side:
+                faced.add(key)
+                cells: tuple[Cell, ...] = entry.tiers[0]
+            else:
+                cells = tuple(c for c, mark in enumerate(key) if mark == EMPTY)
+            for cell in cells:
+                child = _play(key, cell)
+                if winner(rules, child) is None and EMPTY in child:
+                    following.add(canonical(child)[0])
+        frontier = following
+    return len(faced)
+
+
+def _play(board: str, cell: Cell) -> str:
+    return board[:cell] + side_to_move(board) + board[cell + 1 :]

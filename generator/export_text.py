@@ -1,0 +1,67 @@
+"""Text helpers the source exports share (generator/export_c.py, generator/export_rust.py):
+numbers wrapped into array lines, and the facts of a table that both headers state."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from generator.export_tables import FullTable, StrategyTable
+from player.rules import Rules
+
+WIDTH = 100  # characters per line of an array, its indent included
+
+
+def wrapped(numbers: Iterable[int], indent: str = "    ") -> str:
+    """``numbers`` as comma-separated lines of at most WIDTH characters, each line indented,
+    a comma after every number (C and Rust both accept the last one)."""
+    lines: list[str] = []
+    line = indent
+    for number in numbers:
+        item = f"{number},"
+        if len(line) + len(item) + 1 > WIDTH and line.strip():
+            lines.append(line.rstrip())
+            line = indent
+        line += item + " "
+    if line.strip():
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def key_bits(rules: Rules) -> int:
+    """16 when every key code of the board fits in 16 bits (up to 10 cells), else 32."""
+    return 16 if 3**rules.cells <= 1 << 16 else 32
+
+
+def win_score(rules: Rules) -> int:
+    """The score of a move that completes a line: a win in 1 ply, or under misère a loss in 1."""
+    return -rules.cells if rules.misere else rules.cells
+
+
+def describe_rules(rules: Rules) -> str:
+    """``3x3, k = 3`` (and ``, misère``), for a generated file's first comment."""
+    return f"{rules.rows}x{rules.cols}, k = {rules.k}" + (
+        ", misere (completing a line loses)" if rules.misere else ""
+    )
+
+
+def packed_moves(moves: Iterable[int]) -> list[int]:
+    """Moves (cells 0 to 15) two to a byte: move ``2i`` in the low nibble of byte ``i``."""
+    items = list(moves)
+    if len(items) % 2:
+        items.append(0)
+    return [items[i] | items[i + 1] << 4 for i in range(0, len(items), 2)]
+
+
+def full_table_bytes(table: FullTable) -> int:
+    """Bytes of the entries' arrays: keys, bests (1 byte each), tops (2 bytes each)."""
+    return len(table.keys) * (key_bits(table.rules) // 8 + 1 + 2)
+
+
+def strategy_table_bytes(table: StrategyTable) -> int:
+    """Bytes of a strategy's arrays: keys, and the moves two to a byte."""
+    return len(table.keys) * (key_bits(table.rules) // 8) + (len(table.moves) + 1) // 2
+
+
+def rule_tables_bytes(rules: Rules) -> int:
+    """Bytes of the rules' own tables: the symmetries and the lines, a byte per cell."""
+    return len(rules.symmetries) * rules.cells + len(rules.lines) * rules.k

@@ -1,0 +1,71 @@
+/* Runs the board vectors through a generated C export (tests/test_exports.py).
+ *
+ * Reads lines "F:BOARD" (F, the mark that moved first; BOARD, any characters up to the end of
+ * the line) and prints one line for each, which the test compares with the vector:
+ *   key=K sym=S value=V plies=P top=a,b optimal=a,b,c scores=s0,s1,... ('_' for a taken cell)
+ * or, when the board is refused, the error name of every API call in turn:
+ *   error=best,optimal,scores,value,canonical
+ * In a game where O moved first the marks are swapped first, as the header says. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tictactoe_book.h"
+
+static void print_cells(const char *name, const int *cells, int count)
+{
+    int i;
+    printf(" %s=", name);
+    for (i = 0; i < count; i++) {
+        printf(i ? ",%d" : "%d", cells[i]);
+    }
+}
+
+int main(void)
+{
+    char line[512];
+    while (fgets(line, sizeof line, stdin) != NULL) {
+        char *board = line + 2;
+        int top[TTT_CELLS];
+        int optimal[TTT_CELLS];
+        int scores[TTT_CELLS];
+        char key[TTT_CELLS + 1];
+        int results[5];
+        int value = 99;
+        int plies = 99;
+        int sym = -1;
+        int i;
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0] == 'O') {
+            for (i = 0; board[i] != '\0'; i++) {
+                board[i] = board[i] == 'X' ? 'O' : board[i] == 'O' ? 'X' : board[i];
+            }
+        }
+        results[0] = ttt_best_moves(board, top, TTT_CELLS);
+        results[1] = ttt_optimal_moves(board, optimal, TTT_CELLS);
+        results[2] = ttt_move_scores(board, scores);
+        results[3] = ttt_value(board, &value, &plies);
+        results[4] = ttt_canonical(board, key, &sym);
+        if (results[0] < 0 || results[1] < 0 || results[2] < 0 || results[3] < 0 || results[4] < 0) {
+            printf("error=%s,%s,%s,%s,%s\n", ttt_error_name(results[0]), ttt_error_name(results[1]),
+                   ttt_error_name(results[2]), ttt_error_name(results[3]), ttt_error_name(results[4]));
+            continue;
+        }
+        if (ttt_best_moves(board, NULL, 0) != results[0] || ttt_best_moves(board, top, 1) != results[0]) {
+            printf("count of the top tier differs with a smaller max\n");
+            continue;
+        }
+        printf("key=%s sym=%d value=%d plies=%d", key, sym, value, plies);
+        print_cells("top", top, results[0]);
+        print_cells("optimal", optimal, results[1]);
+        printf(" scores=");
+        for (i = 0; i < TTT_CELLS; i++) {
+            if (scores[i] == TTT_OCCUPIED) {
+                printf(i ? ",_" : "_");
+            } else {
+                printf(i ? ",%d" : "%d", scores[i]);
+            }
+        }
+        printf("\n");
+    }
+    return 0;
+}

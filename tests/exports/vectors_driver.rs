@@ -1,0 +1,54 @@
+//! Runs the board vectors through a generated Rust export (tests/test_exports.py), with the
+//! same lines in and out as vectors_driver.c: "F:BOARD" in; "key=K sym=S value=V plies=P
+//! top=... optimal=... scores=..." ('_' for a taken cell) or "error=best,optimal,scores,value,canonical" out.
+
+use std::io::{self, BufRead, Write};
+
+use tictactoe_book::{best_moves, canonical, move_scores, optimal_moves, value, BoardError, CELLS};
+
+fn joined(cells: &[usize]) -> String {
+    cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
+}
+
+fn name<T>(result: &Result<T, BoardError>) -> &'static str {
+    match result {
+        Ok(_) => "",
+        Err(error) => error.code(),
+    }
+}
+
+fn main() {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    for line in stdin.lock().lines() {
+        let line = line.expect("a line of text");
+        let (first, board) = line.split_at(2);
+        let board: String = if first == "O:" {
+            board.chars().map(|m| match m { 'X' => 'O', 'O' => 'X', other => other }).collect()
+        } else {
+            board.to_string()
+        };
+        let (top, optimal, scores, outcome, key) =
+            (best_moves(&board), optimal_moves(&board), move_scores(&board), value(&board), canonical(&board));
+        match (&top, &optimal, &scores, &outcome, &key) {
+            (Ok(top), Ok(optimal), Ok(scores), Ok(outcome), Ok((key, sym))) => {
+                let scores: Vec<String> =
+                    scores.iter().map(|s| s.map_or("_".to_string(), |s| s.to_string())).collect();
+                assert_eq!(scores.len(), CELLS);
+                writeln!(
+                    out,
+                    "key={} sym={} value={} plies={} top={} optimal={} scores={}",
+                    key, sym, outcome.value, outcome.plies, joined(top), joined(optimal), scores.join(",")
+                )
+                .unwrap();
+            }
+            _ => writeln!(
+                out,
+                "error={},{},{},{},{}",
+                name(&top), name(&optimal), name(&scores), name(&outcome), name(&key)
+            )
+            .unwrap(),
+        }
+    }
+}

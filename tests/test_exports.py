@@ -1,0 +1,361 @@
+"""``ttt-book export``: the generated C and Rust compile without a warning and give every board
+vector's answer; the strategy tables never lose against any opposing line, played through the
+compiled C; the exports are deterministic. ``make test-exports`` runs this file.
+
+The oracles are the conformance vectors (book/vectors.json, and a 3x4 book's vectors written by
+``ttt-book build``) and tests/negamax.py, which knows nothing of the generator.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from negamax import Negamax
+
+from generator import export_tables
+from generator.cli import main
+from generator.export_c import c_book, c_strategy, strategy_names
+from generator.export_rust import rust_book
+from generator.export_tables import full_table, strategy_table
+from player.book import Book, load_book, parse_book
+
+ROOT = Path(__file__).resolve().parent.parent
+DRIVERS = Path(__file__).resolve().parent / "exports"
+VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
+STRICT_C = ["gcc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+SANITIZED = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+RUSTC = ["rustc", "--edition", "2021", "-D", "warnings", "-O"]
+SIDES = ("X", "O")
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.output
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name)
+    assert found is not None, f"{name} is not on PATH: make test-exports needs gcc and rustc"
+    return found
+
+
+def write(folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+def compile_c(folder: Path, sources: list[Path], flags: list[str], name: str) -> Path:
+    tool("gcc")
+    program = folder / name
+    subprocess.run(
+        [*STRICT_C, *flags, "-I", str(folder), "-o", str(program), *map(str, sources)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return program
+
+
+def compile_rust(folder: Path) -> Path:
+    tool("rustc")
+    subprocess.run(
+        [*RUSTC, "--crate-type", "lib", "--out-dir", str(folder), str(folder / "tictactoe_book.rs")],
+        check=True,
+    )
+    program = folder / "vectors_driver_rs"
+    subprocess.run(
+        [
+            *RUSTC,
+            "--extern",
+            f"tictactoe_book={folder / 'libtictactoe_book.rlib'}",
+            "-o",
+            str(program),
+            str(DRIVERS / "vectors_driver.rs"),
+        ],
+        check=True,
+    )
+    return program
+
+
+def ask(program: Path, lines: list[str]) -> list[str]:
+    """The program's answer to each input line (one line out per line in)."""
+    done = subprocess.run(
+        [str(program)],
+        input="".join(f"{line}\n" for line in lines),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert done.stderr == ""
+    answers = done.stdout.splitlines()
+    assert len(answers) == len(lines)
+    return answers
+
+
+VALUES = {"win": 1, "draw": 0, "loss": -1}
+
+
+def expected(vector: dict[str, Any]) -> str:
+    """What a driver prints for ``vector``, from the vector alone."""
+    if "error" in vector:
+        return "error=" + ",".join([vector["error"]] * 5)
+
+    def cells(items: list[int]) -> str:
+        return ",".join(map(str, items))
+
+    scores = ",".join("_" if s is None else str(s) for s in vector["scores"])
+    return (
+        f"key={vector['key']} sym={vector['symmetry']} "
+        f"value={VALUES[vector['value']]} plies={vector['plies']} "
+        f"top={cells(vector['top'])} optimal={cells(vector['optimal'])} scores={scores}"
+    )
+
+
+def check_vectors(program: Path, vectors: dict[str, Any]) -> int:
+    cases = vectors["valid"] + vectors["invalid"]
+    answers = ask(program, [f"{v['first']}:{v['board']}" for v in cases])
+    wrong = [
+        (v["first"], v["board"], a, expected(v))
+        for v, a in zip(cases, answers, strict=True)
+        if a != expected(v)
+    ]
+    assert wrong == [], f"{len(wrong)} vectors answered wrongly, the first: {wrong[:3]}"
+    return len(cases)
+
+
+@pytest.fixture(scope="module")
+def c_3x3(book: Book, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write(tmp_path_factory.mktemp("c"), c_book(full_table(book)))
+
+
+@pytest.mark.parametrize("flags", [["-O2"], SANITIZED], ids=["O2", "asan-ubsan"])
+def test_c_export_passes_every_vector(c_3x3: Path, flags: list[str]) -> None:
+    program = compile_c(
+        c_3x3, [c_3x3 / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], flags, f"vectors_{flags[0][1:]}"
+    )
+    assert check_vectors(program, VECTORS) == 4920 + 17
+
+
+def test_rust_export_passes_every_vector(book: Book, tmp_path: Path) -> None:
+    program = compile_rust(write(tmp_path, rust_book(full_table(book))))
+    assert check_vectors(program, VECTORS) == 4920 + 17
+
+
+# ------------------------------------------------------------------ a 3x4 book
+
+
+@pytest.fixture(scope="module")
+def built_3x4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Book, dict[str, Any]]:
+    """A 3x4 k=3 book and its vectors, as ``ttt-book build`` writes them."""
+    folder = tmp_path_factory.mktemp("3x4")
+    book_path, vectors_path = folder / "3x4.json", folder / "3x4.vectors.json"
+    code, out = run("build", "--rules", "3x4:3", "-o", str(book_path), "--vectors", str(vectors_path))
+    assert code == 0, out
+    return load_book(book_path, rules=None), json.loads(vectors_path.read_bytes())
+
+
+def test_c_and_rust_exports_of_a_3x4_book_pass_its_vectors(
+    built_3x4: tuple[Book, dict[str, Any]], tmp_path: Path
+) -> None:
+    book, vectors = built_3x4
+    assert len(book) == 20088
+    table = full_table(book)
+    folder = write(tmp_path / "c", c_book(table))
+    program = compile_c(
+        folder, [folder / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], SANITIZED, "vectors"
+    )
+    count = check_vectors(program, vectors)
+    assert count > 20088
+    assert check_vectors(compile_rust(write(tmp_path / "rust", rust_book(table))), vectors) == count
+
+
+# ------------------------------------------------------------------ strategy tables
+
+
+def compile_strategy(folder: Path, side: str, flags: list[str]) -> Path:
+    header, source = strategy_names(side)
+    return compile_c(
+        folder,
+        [folder / source, DRIVERS / "strategy_driver.c"],
+        [*flags, f'-DSTRATEGY_HEADER="{header}"', f"-DSTRATEGY_MOVE=ttt_{side.lower()}_move"],
+        f"strategy_{side}",
+    )
+
+
+def play_every_line(program: Path, rows: int, cols: int, k: int, side: str) -> dict[int, int]:
+    """Play the compiled strategy for ``side`` against every opposing line, a ply at a time (one
+    batch of questions per ply); returns how many games ended with each result for ``side``
+    (1 win, 0 draw, -1 loss). Wins are judged by tests/negamax.py's own row counting."""
+    judge = Negamax(rows, cols, k)
+    results = {1: 0, 0: 0, -1: 0}
+    boards = {"." * (rows * cols)}
+    while boards:
+        ours = sorted(b for b in boards if (b.count("X") == b.count("O")) == (side == "X"))
+        answers = dict(zip(ours, ask(program, ours), strict=True)) if ours else {}
+        following: set[str] = set()
+        for board in sorted(boards):
+            mover = "X" if board.count("X") == board.count("O") else "O"
+            if board in answers:
+                assert answers[board].isdigit(), f"{side} gave {answers[board]!r} on {board}"
+                cell = int(answers[board])
+                assert board[cell] == ".", f"{side} played taken cell {cell} on {board}"
+                cells = [cell]
+            else:
+                cells = [c for c, mark in enumerate(board) if mark == "."]
+            for cell in cells:
+                child = board[:cell] + mover + board[cell + 1 :]
+                if judge.makes_a_row(child, cell):
+                    results[1 if mover == side else -1] += 1
+                elif "." not in child:
+                    results[0] += 1
+                else:
+                    following.add(child)
+        boards = following
+    return results
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_the_3x3_strategy_never_loses_and_draws_at_worst(book: Book, tmp_path: Path, side: str) -> None:
+    folder = write(tmp_path, c_strategy(strategy_table(book, side)))
+    results = play_every_line(compile_strategy(folder, side, SANITIZED), 3, 3, 3, side)
+    assert results[-1] == 0, results
+    assert results[1] > 0 and results[0] > 0  # the game is a draw: O can hold X to one, and X to it
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_3x4_strategy_gets_the_game_value_on_every_line(
+    built_3x4: tuple[Book, dict[str, Any]], tmp_path: Path, side: str
+) -> None:
+    book, _ = built_3x4
+    folder = write(tmp_path, c_strategy(strategy_table(book, side)))
+    results = play_every_line(compile_strategy(folder, side, ["-O2"]), 3, 4, 3, side)
+    value = Negamax(3, 4, 3).solve("." * 12)[0]  # for X, who moves first
+    worst = min(result for result, count in results.items() if count)
+    assert worst >= (value if side == "X" else -value), results
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_3x3_strategy_fits_in_a_kilobyte(book: Book, tmp_path: Path, side: str) -> None:
+    """The const data of the object file (``size -A``: .rodata), the rules' tables included."""
+    tool("size")
+    folder = write(tmp_path, c_strategy(strategy_table(book, side)))
+    source = folder / strategy_names(side)[1]
+    subprocess.run([*STRICT_C, "-Os", "-c", str(source), "-o", str(folder / "s.o")], check=True)
+    sections = subprocess.run(
+        ["size", "-A", str(folder / "s.o")], check=True, capture_output=True, text=True
+    ).stdout
+    rodata = sum(int(line.split()[1]) for line in sections.splitlines() if line.startswith(".rodata"))
+    assert 0 < rodata < 1024, sections
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_strategy_refuses_what_it_cannot_answer(book: Book, tmp_path: Path, side: str) -> None:
+    folder = write(tmp_path, c_strategy(strategy_table(book, side)))
+    program = compile_strategy(folder, side, SANITIZED)
+    # X . .
+    # . . .    O to move: X's table says it is not X's turn; O's answers the centre
+    # . . .
+    boards = [v["board"] for v in VECTORS["invalid"] if v["first"] == "X"] + ["X........"]
+    errors = [v["error"] for v in VECTORS["invalid"] if v["first"] == "X"]
+    answers = ask(program, boards)
+    assert answers[: len(errors)] == errors
+    if side == "X":
+        assert answers[-1] == "turn"
+        # O . .
+        # . X .    X to move, but X's table opens in a corner, never in the centre
+        # . . .
+        assert ask(program, ["O...X....", "........."]) == ["not-in-table", "0"]
+    else:
+        assert answers[-1] == "4"
+        # X O .
+        # . . .    O to move, but O's table answers a corner with the centre, never with cell 1
+        # . . X
+        assert ask(program, ["XO......X"]) == ["not-in-table"]
+        assert ask(program, ["........."]) == ["turn"]
+
+
+def test_every_strategy_move_is_optimal(book: Book) -> None:
+    judge = Negamax(3, 3, 3)
+    for side in SIDES:
+        table = strategy_table(book, side)
+        for code, move in zip(table.keys, table.moves, strict=True):
+            board = "".join(".OX"[code // 3**i % 3] for i in reversed(range(9)))
+            results = judge.moves(board)
+            best = max(results.values(), key=lambda r: (r[0], -r[1] if r[0] > 0 else r[1]))
+            assert results[move] == best, (side, board, move)
+
+
+# ------------------------------------------------------------------ the command
+
+
+def test_export_is_deterministic(tmp_path: Path) -> None:
+    """Two runs, and a book parsed afresh from the same bytes, give the same bytes."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        for args in (
+            ["--lang", "c"],
+            ["--lang", "rust"],
+            ["--lang", "c", "--strategy", "X"],
+            ["--lang", "c", "--strategy", "O"],
+        ):
+            code, out = run("export", *args, "-o", str(tmp_path / folder))
+            assert code == 0, out
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert names == [
+        "tictactoe_book.c",
+        "tictactoe_book.h",
+        "tictactoe_book.rs",
+        "tictactoe_o.c",
+        "tictactoe_o.h",
+        "tictactoe_x.c",
+        "tictactoe_x.h",
+    ]
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    fresh = parse_book((ROOT / "book" / "tictactoe.json").read_bytes())
+    assert (
+        c_book(full_table(fresh))["tictactoe_book.c"].encode()
+        == (tmp_path / "a" / "tictactoe_book.c").read_bytes()
+    )
+    assert str(tmp_path) not in (tmp_path / "a" / "tictactoe_book.h").read_text()
+
+
+def test_export_refuses_bad_options_with_one_line(tmp_path: Path) -> None:
+    code, out = run("export", "--lang", "rust", "--strategy", "X", "-o", str(tmp_path))
+    assert code == 2 and "--strategy is offered for --lang c only" in out
+    code, out = run("export", "--lang", "c", "-o", str(tmp_path / "missing"))
+    assert code == 4 and "no such folder" in out
+    code, out = run("export", "--lang", "java", "-o", str(tmp_path))
+    assert code == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_book_above_the_limit_is_refused_and_nothing_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(export_tables, "MAX_EXPORT_ENTRIES", 626)
+    code, out = run("export", "--lang", "c", "-o", str(tmp_path))
+    assert code == 3 and "has 627 entries; an export holds at most 626" in out
+    assert list(tmp_path.iterdir()) == []
+    code, out = run("export", "--lang", "c", "--strategy", "O", "-o", str(tmp_path))
+    assert code == 0, out  # O's table (105 positions) is within it
+
+
+def test_an_unproven_book_is_refused(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.json"
+    damaged.write_bytes(
+        (ROOT / "book" / "tictactoe.json").read_bytes().replace(b'".........":"0 ', b'".........":"1 ')
+    )
+    code, out = run("export", "--lang", "c", "-o", str(tmp_path), "--book", str(damaged))
+    assert code == 3 and "[entry-inconsistent]" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.json"]
