@@ -48,7 +48,7 @@ test: lint test-python test-js
 
 # One worker per core (pytest-xdist): the tests are independent of each other.
 test-python: $(STAMP)
-	$(BIN)/python -m pytest -n auto -m "not big and not integrations"
+	$(BIN)/python -m pytest -n auto -m "not big and not integrations and not exports"
 
 # The adapters' extras (open_spiel, pettingzoo) into the same environment, then their tests.
 test-integrations: $(STAMP)
@@ -62,7 +62,7 @@ test-big: $(STAMP)
 # AddressSanitizer and UBSan) and rustc, run against every board vector; the strategy tables
 # played against every opposing line through the compiled C. Needs gcc, size and rustc on PATH.
 test-exports: $(STAMP)
-	$(BIN)/python -m pytest tests/test_exports.py
+	$(BIN)/python -m pytest -m exports
 
 test-js:
 	node --test clients/js/

@@ -25,6 +25,8 @@ from generator.export_rust import rust_book
 from generator.export_tables import full_table, strategy_table
 from player.book import Book, load_book, parse_book
 
+pytestmark = pytest.mark.exports
+
 ROOT = Path(__file__).resolve().parent.parent
 DRIVERS = Path(__file__).resolve().parent / "exports"
 VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
