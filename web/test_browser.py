@@ -48,6 +48,8 @@ FLAGS = [
     "--disable-background-networking",  # this machine's closed network refuses Google's hosts
     "--disable-component-update",
     "--disable-sync",
+    "--enable-precise-memory-info",  # performance.memory in bytes, not buckets (the 4x4 run prints it)
+    "--js-flags=--expose-gc",  # window.gc(), so the heap printed holds what the page keeps
 ]
 PHONE = {"width": 375, "height": 667}
 
@@ -881,18 +883,25 @@ def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
     """A manual run: the 4x4 book proven on the first visit, recorded for the second; prints the
     times and the page's JavaScript heap (performance.memory, precise in this Chromium)."""
     with serving("--book", os.environ["TTT_BOOK_4X4"]) as url:
-        context = browser.new_context()
-        page = context.new_page()
+        context = browser.new_context()  # one browser profile: the second page sees the first's record
         for visit in ("first", "second"):
+            page = context.new_page()
             page.goto(url)
+            # Seen while the book loads: the download's progress, then the proof's words.
+            page.wait_for_function(
+                "document.getElementById('loading').textContent.startsWith('Proving the book')"
+            )
             page.wait_for_selector("body[data-ready]", timeout=300_000)
             assert page.locator("body").get_attribute("data-ready") == "yes"
+            assert not page.locator("#loading").is_visible()
             figures = page.evaluate(
-                "({ms: document.body.dataset.bookMs, trust: document.body.dataset.bookTrust,"
+                "(gc(), {ms: document.body.dataset.bookMs, trust: document.body.dataset.bookTrust,"
                 " heap: performance.memory.usedJSHeapSize})"
             )
             print(f"4x4 {visit} visit: {figures}")
             assert figures["trust"] == ("proven" if visit == "first" else "recorded")
+            if visit == "first":
+                page.close()
         assert page.locator("#board .cell").count() == 16
         page.click("#hint")
         assert len(hints_shown(page)) == 16
