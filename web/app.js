@@ -523,6 +523,10 @@ async function start() {
   $('book-info').textContent = info;
   document.title = `${rules.misere ? 'Misère tic-tac-toe' : 'Tic-tac-toe'} ${rules.rows}x${rules.cols}, ${rules.k} in a row, against the book`;
   $('keys-help').textContent = keysHelp(rules.cells, rules.cols);
+  if (state.book.evaluate(rules.empty.repeat(rules.cells)).value !== 0) {
+    // Not a draw (3x4: the first player wins): perfect play as the second player can lose.
+    $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';
+  }
   buildBoard();
   $('game').hidden = false;
   $('settings').addEventListener('submit', (event) => {

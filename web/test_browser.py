@@ -910,3 +910,15 @@ def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
         assert board(page).count("X") == 1 and board(page).count("O") == 1
         shoot(page, "board-4x4")
         context.close()
+
+
+def test_perfect_is_not_called_unbeatable_where_the_first_player_wins(
+    browser: Browser, page_3x4: str
+) -> None:
+    assert RULES_3X4.solve("." * 12)[0] == 1  # the first player wins: perfect as second can lose
+    with opened(browser, page_3x4) as page:
+        assert page.locator("#level option[value=perfect]").inner_text() == "perfect (best play)"
+
+
+def test_perfect_never_loses_where_the_game_is_a_draw(page: Page) -> None:
+    assert page.locator("#level option[value=perfect]").inner_text() == "perfect (never loses)"
