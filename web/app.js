@@ -533,6 +533,7 @@ async function start() {
     event.preventDefault();
     newGame();
   });
+  $('new-game').disabled = false; // disabled while the book loads: a submit then would reload the page
   for (const id of ['mark', 'first', 'level']) $(id).addEventListener('change', settingChanged);
   $('hint').addEventListener('click', () => {
     state.hints = !state.hints;

@@ -832,6 +832,7 @@ def test_a_refused_book_names_its_reason_code(
     assert words in error.inner_text()
     assert f"[{code}]" in error.inner_text() and f"Reason code: {code}" in error.inner_text()
     assert not page.locator("#loading").is_visible() and not page.locator("#game").is_visible()
+    assert page.locator("#new-game").is_disabled()
     context.close()
 
 
