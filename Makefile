@@ -90,8 +90,9 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
 
 # The page and the book only (not the repository), on port 8000 or a free one; standard library only.
+# BOOK=FILE serves a book of your own too and prints the page's address with ?book= filled in.
 web:
-	$(PYTHON) web/serve.py
+	$(PYTHON) web/serve.py $(if $(BOOK),--book "$(BOOK)")
 
 # npm ci installs the test-only axe-core (web/package.json) into web/node_modules.
 test-browser: $(STAMP)

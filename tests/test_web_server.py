@@ -180,3 +180,39 @@ def test_a_missing_book_is_a_404_that_says_so(monkeypatch: pytest.MonkeyPatch, t
     status, _, body = serve.content("/book/tictactoe.json")
     assert status == 404
     assert body.startswith(b"tictactoe.json cannot be read: No such file or directory")
+
+
+def test_the_misere_book_is_served_from_the_book_folder() -> None:
+    serve = load_serve()
+    assert serve.resolve("/book/tictactoe-misere.json") == ROOT / "book" / "tictactoe-misere.json"
+
+
+def test_a_users_book_is_served_and_its_address_printed(tmp_path: Path) -> None:
+    """``--book FILE`` serves that file at /user/NAME and nothing beside it; the address printed
+    opens the page on it (a name with a space is quoted twice: once in the path, once in ?book=)."""
+    book = tmp_path / "my book.json"
+    book.write_bytes(b'{"any": "bytes"}\n')
+    (tmp_path / "secret.txt").write_text("not served\n")
+    with running("--port", "0", "--book", str(book)) as (url, line):
+        assert line.startswith(f"Serving the page on {url}/web/?book=/user/my%2520book.json ")
+        assert get(url + "/user/my%20book.json") == (200, "application/json", book.read_bytes())
+        for path in (
+            "/user/secret.txt",
+            "/user/",
+            "/user/my%20book.json/../secret.txt",
+            "/book/vectors.json",
+        ):
+            assert get(url + path)[0] == 404, path
+        assert get(url + "/book/tictactoe.json")[0] == 200
+
+
+def test_a_missing_users_book_is_one_line_and_status_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing.json"
+    result = subprocess.run(
+        [sys.executable, str(SERVE), "--port", "0", "--book", str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert result.stderr == f"serve.py: --book {missing}: no such file\n"

@@ -2,7 +2,8 @@
 // position of the game with each free cell's outcome for the side to move, and the game's value
 // for the person after each move, drawn as a small inline SVG chart.
 //
-// Cells are the reader's: 0 to 8 in reading order. Everything a person reads says c + 1.
+// Cells are the reader's: 0 to cells - 1 in reading order. Everything a person reads says c + 1.
+// Any book's rules: its board size and lines, and misère (completing a line loses).
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const other = (mark) => (mark === 'X' ? 'O' : 'X');
@@ -15,12 +16,44 @@ export function words(outcome) {
     : { text: `loss in ${outcome.plies}`, kind: 'loss' };
 }
 
+/**
+ * How `board` stands under the book's rules: `over`; `owner`, the mark that filled a line (null
+ * if none) and that `line`'s cells; `winner`, null for a draw or a game in progress, else the
+ * owner, or under misère rules the other mark (the one who completes a line loses).
+ */
+export function standing(book, board) {
+  const owners = book.winners(board);
+  const owner = owners.size ? [...owners][0] : null;
+  const line = owner === null ? [] : book.rules.lines.find((l) => l.every((c) => board[c] === owner));
+  const winner = owner === null ? null : book.rules.misere ? other(owner) : owner;
+  return { over: owner !== null || !board.includes(book.rules.empty), owner, line, winner };
+}
+
+/** Cells as a person reads them, all of them: "1, 5 and 9". */
+export function cellsAnd(cells) {
+  const names = cells.map((c) => String(c + 1));
+  return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * A finished game's result in words (`at`: a `standing` that is over), for the person playing
+ * `human`: who won and, under misère rules, who completed which line (completing one loses).
+ */
+export function resultWords(book, at, human) {
+  if (at.winner === null) return 'Draw.';
+  const verdict = at.winner === human ? 'you win!' : 'the computer wins.';
+  if (!book.rules.misere) return `${at.winner} wins: ${verdict}`;
+  const loser = at.owner === human ? 'you' : 'the computer';
+  return `${at.owner} (${loser}) completed the line ${cellsAnd(at.line)}, and completing a line loses: ${verdict}`;
+}
+
 /** The game's value for you (1, 0, -1) in words, and its kind. */
 export const VALUE_WORDS = { 1: { text: 'you win', kind: 'win' }, 0: { text: 'draw', kind: 'draw' }, '-1': { text: 'you lose', kind: 'loss' } };
 
 /**
  * Every position of the game: steps 0 (the empty board) to moves.length. Each has the board,
- * the mark to move (null once the game is over), the winner, each free cell's outcome for the
+ * the mark to move (null once the game is over), its `standing` (over, owner, line, winner: the
+ * winner is the other mark under misère rules), each free cell's outcome for the
  * side to move (null for a taken cell), the optimal cells, the cell played from it (null at
  * the last step) and `you`: the value for the person (`human`) with best play from there.
  */
@@ -28,11 +61,10 @@ export function analyse(book, moves, { first, human }) {
   const positions = [];
   let board = book.rules.empty.repeat(book.cells);
   for (let step = 0; step <= moves.length; step++) {
-    const won = book.winners(board);
-    const winner = won.size ? [...won][0] : null;
-    const over = winner !== null || !board.includes('.');
+    const at = standing(book, board);
+    const { over, winner } = at;
     const mover = step % 2 === 0 ? first : other(first);
-    const position = { step, board, mover: over ? null : mover, winner, over, outcomes: null, optimal: [], played: moves[step] ?? null };
+    const position = { step, board, mover: over ? null : mover, ...at, outcomes: null, optimal: [], played: moves[step] ?? null };
     if (over) {
       position.you = winner === null ? 0 : winner === human ? 1 : -1;
     } else {
@@ -93,7 +125,8 @@ export function chart(positions, current, { cells, human }) {
     root.append(svg('line', { class: 'axis', x1: left - 6, x2: right, y1: y(value), y2: y(value) }));
     root.append(svg('text', { x: left - 12, y: y(value) + 4, 'text-anchor': 'end' }, VALUE_WORDS[value].text));
   }
-  for (let step = 0; step <= cells; step++) {
+  const every = cells > 12 ? 2 : 1; // 16 cells: every other number, so two-digit labels do not touch
+  for (let step = 0; step <= cells; step += every) {
     root.append(svg('text', { x: x(step), y: height - 12, 'text-anchor': 'middle' }, String(step)));
   }
   root.append(svg('text', { x: left - 12, y: height - 12, 'text-anchor': 'end' }, 'move'));

@@ -1,14 +1,18 @@
-// The page: loads the book through the JavaScript reader and plays from it.
+// The page: loads a book through the JavaScript reader and plays from it, on the book's own
+// rules: its rows × cols board, its lines, normal or misère.
 // Query parameters: ?book=URL (another book file), ?seed=N (reproducible computer choices).
 //
-// The reader numbers cells 0 to 8 (its answers and arguments); everything the page shows a
-// person numbers them 1 to 9, as ttt-play and the README do: cell c is shown as c + 1.
-import { loadBook } from '../clients/js/tictactoe-book.js';
-import { analyse, cellList, chart, other, turningPoints, VALUE_WORDS, words } from './analysis.js';
+// The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
+// a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
+import { BookError, loadBookCached } from '../clients/js/tictactoe-book.js';
+import { analyse, cellList, chart, other, resultWords, standing, turningPoints, VALUE_WORDS, words } from './analysis.js';
+import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const bookUrl = params.get('book') || new URL('../book/tictactoe.json', import.meta.url).href;
+const DEFAULT_BOOK = '../book/tictactoe.json';
+const bookParam = params.get('book') || DEFAULT_BOOK;
+const bookUrl = new URL(bookParam, location.href).href;
 
 // mulberry32: a tiny seeded generator, so a test (or a teacher) can replay the same game.
 function seeded(seed) {
@@ -25,7 +29,7 @@ const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.ra
 
 const state = {
   book: null,
-  board: '.........',
+  board: '',
   moves: [],
   first: 'X',
   human: 'X',
@@ -35,6 +39,8 @@ const state = {
   counted: false,
   analysing: false,
   step: 0, // the position the analysis shows: 0 (empty board) to moves.length
+  cursor: 0, // the board's cell that takes the keyboard focus (arrow keys move it)
+  pending: '', // digits typed that wait for one more (keys.js)
 };
 
 // The mark that made move i (counting from 0), and the mark to move now.
@@ -46,14 +52,8 @@ const lastComputerMove = () => {
   return i === undefined ? -1 : state.moves[i];
 };
 
-function winner(board) {
-  const won = state.book.winners(board);
-  return won.size ? [...won][0] : null;
-}
-
-function isOver() {
-  return winner(state.board) !== null || !state.board.includes('.');
-}
+const emptyBoard = () => state.book.rules.empty.repeat(state.book.cells);
+const isOver = () => standing(state.book, state.board).over;
 
 function place(cell) {
   state.board = state.board.slice(0, cell) + turn() + state.board.slice(cell + 1);
@@ -93,18 +93,23 @@ function refuse(text, cell = -1) {
 }
 
 function render() {
-  const over = isOver();
+  const at = standing(state.book, state.board);
+  const { over, line } = at;
   const answer = !over && state.hints && turn() === state.human ? state.book.evaluate(state.board, { first: state.first }) : null;
   const cells = $('board').children;
-  const won = winner(state.board);
-  const line = won ? state.book.rules.lines.find((l) => l.every((c) => state.board[c] === won)) : [];
   const last = lastComputerMove();
-  for (let c = 0; c < 9; c++) {
+  // A full line: won under normal rules, lost under misère (where completing a line loses).
+  const lineClass = state.book.rules.misere ? 'lost' : 'won';
+  const lineWords = state.book.rules.misere ? 'in the completed line, which loses' : 'in the winning line';
+  for (let c = 0; c < state.book.cells; c++) {
     const button = cells[c];
     const mark = state.board[c];
     const isLast = c === last;
-    button.className = `cell ${mark === '.' ? 'free' : mark}${isLast ? ' last' : ''}${line.includes(c) ? ' won' : ''}`;
-    button.disabled = over || mark !== '.' || turn() !== state.human;
+    button.className = `cell ${mark === '.' ? 'free' : mark}${isLast ? ' last' : ''}${line.includes(c) ? ` ${lineClass}` : ''}`;
+    // aria-disabled, not disabled: a taken cell keeps the focus the arrow keys move, and a
+    // click or Enter on it says why nothing happened.
+    button.setAttribute('aria-disabled', String(over || mark !== '.' || turn() !== state.human));
+    button.tabIndex = c === state.cursor ? 0 : -1;
     // The name holds the visible words in order (WCAG 2.5.3, axe's label-content-name-mismatch):
     // "Cell 3: win in 3 if you play here", "Cell 5: O, last move, by the computer".
     let label = `Cell ${c + 1}`;
@@ -134,7 +139,7 @@ function render() {
         button.append(' ', tag);
         label += ', last move, by the computer';
       }
-      if (line.includes(c)) label += ', in the winning line';
+      if (line.includes(c)) label += `, ${lineWords}`;
     }
     button.setAttribute('aria-label', label);
   }
@@ -143,11 +148,11 @@ function render() {
   $('undo').disabled = lastHumanMove() < 0;
   let status;
   if (over) {
-    status = won === null ? 'Draw.' : won === state.human ? `${won} wins: you win!` : `${won} wins: the computer wins.`;
+    status = resultWords(state.book, at, state.human);
     if (!state.counted) {
       state.counted = true;
-      if (won === null) state.tally.drawn++;
-      else if (won === state.human) state.tally.won++;
+      if (at.winner === null) state.tally.drawn++;
+      else if (at.winner === state.human) state.tally.won++;
       else state.tally.lost++;
     }
   } else {
@@ -176,8 +181,9 @@ function renderAnalysis() {
   const who = (mark) => (mark === state.human ? 'you' : 'the computer');
   const board = $('analysis-board');
   board.replaceChildren();
-  const line = at.winner ? state.book.rules.lines.find((l) => l.every((c) => at.board[c] === at.winner)) : [];
-  for (let c = 0; c < 9; c++) {
+  const { line } = at;
+  const lineClass = state.book.rules.misere ? 'lost' : 'won';
+  for (let c = 0; c < state.book.cells; c++) {
     const item = document.createElement('li');
     const mark = at.board[c];
     const num = document.createElement('span');
@@ -185,7 +191,7 @@ function renderAnalysis() {
     num.textContent = String(c + 1);
     item.append(num);
     if (mark !== '.') {
-      item.className = `${mark}${line.includes(c) ? ' won' : ''}`;
+      item.className = `${mark}${line.includes(c) ? ` ${lineClass}` : ''}`;
       item.append(` ${mark}`);
     } else if (at.outcomes) {
       const { text, kind } = words(at.outcomes[c]);
@@ -207,7 +213,7 @@ function renderAnalysis() {
 
   let detail;
   if (at.over) {
-    detail = at.winner === null ? 'The game ended in a draw.' : `${at.winner} won: ${who(at.winner)} ${at.winner === state.human ? 'win' : 'wins'}.`;
+    detail = `The game is over. ${resultWords(state.book, at, state.human)}`;
   } else {
     const outcomeWords = (cell) => words(at.outcomes[cell]).text;
     detail = `${at.mover} to move (${who(at.mover)}); each free cell shows what ${at.mover} gets by playing there.`;
@@ -253,9 +259,10 @@ function newGame() {
   state.human = $('mark').value;
   state.first = $('first').value;
   state.level = $('level').value;
-  state.board = '.........';
+  state.board = emptyBoard();
   state.moves = [];
   state.counted = false;
+  state.pending = '';
   $('new-game').classList.remove('attention');
   note('');
   const opening = computerMove();
@@ -283,15 +290,15 @@ function tryCell(cell) {
 function undo() {
   const last = lastHumanMove();
   if (last < 0) return;
-  if (isOver() && state.counted) {
-    const won = winner(state.board);
-    if (won === null) state.tally.drawn--;
-    else if (won === state.human) state.tally.won--;
+  const at = standing(state.book, state.board);
+  if (at.over && state.counted) {
+    if (at.winner === null) state.tally.drawn--;
+    else if (at.winner === state.human) state.tally.won--;
     else state.tally.lost--;
     state.counted = false;
   }
   const kept = state.moves.slice(0, last);
-  state.board = '.........';
+  state.board = emptyBoard();
   state.moves = [];
   for (const cell of kept) place(cell);
   state.step = state.moves.length;
@@ -319,14 +326,46 @@ function settingChanged(event) {
 }
 
 function buildBoard() {
+  const { rows, cols, cells } = state.book.rules;
   const board = $('board');
-  for (let c = 0; c < 9; c++) {
+  board.style.setProperty('--cols', String(cols));
+  $('analysis-board').style.setProperty('--cols', String(cols));
+  board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns: type a cell's number (1 to ${cells}) or move with the arrow keys and press Enter`);
+  for (let c = 0; c < cells; c++) {
     const button = document.createElement('button');
     button.type = 'button';
     button.dataset.cell = String(c);
-    button.addEventListener('click', () => play(c));
+    button.addEventListener('click', () => tryCell(c));
+    button.addEventListener('focus', () => moveCursor(c, { focus: false }));
     board.append(button);
   }
+}
+
+// The board is one stop for Tab; the arrow keys move the focus from cell to cell (roving tabindex).
+function moveCursor(cell, { focus = true } = {}) {
+  const buttons = $('board').children;
+  if (buttons[state.cursor]) buttons[state.cursor].tabIndex = -1;
+  state.cursor = cell;
+  buttons[cell].tabIndex = 0;
+  if (focus) buttons[cell].focus();
+}
+
+// The digits typed so far wait for one more, or for Enter (keys.js); the status says so.
+function typed(key) {
+  const result = typeDigit(state.pending, key, state.book.cells);
+  state.pending = result.pending ?? '';
+  if (result.refused) return refuse(result.refused);
+  if (result.pending) {
+    announce(pendingWords(result.pending, state.book.cells));
+    return render();
+  }
+  return playTyped(result.cell);
+}
+
+function playTyped(cell) {
+  state.pending = '';
+  tryCell(cell);
+  moveCursor(cell);
 }
 
 function onKey(event) {
@@ -336,31 +375,157 @@ function onKey(event) {
     event.preventDefault();
     return;
   }
-  if (event.key === '0') {
-    refuse('There is no cell 0: the cells are 1 to 9.');
-  } else if (/^[1-9]$/.test(event.key)) {
-    const cell = Number(event.key) - 1;
-    tryCell(cell);
-    const focusTarget = $('board').children[cell];
-    if (focusTarget && !focusTarget.disabled) focusTarget.focus();
+  if (/^[0-9]$/.test(event.key)) {
+    typed(event.key);
+  } else if (state.pending && event.key === 'Enter') {
+    event.preventDefault(); // the digits typed, not the focused button
+    playTyped(Number(state.pending) - 1);
+  } else if (state.pending && (event.key === 'Escape' || event.key === 'Backspace')) {
+    state.pending = '';
+    announce('Typing cancelled.');
+    render();
+  } else if (event.key.startsWith('Arrow') && ($('board').contains(event.target) || event.target === document.body)) {
+    const { rows, cols } = state.book.rules;
+    const onBoard = $('board').contains(event.target);
+    moveCursor(onBoard ? arrowTarget(event.key, state.cursor, rows, cols) : state.cursor);
+    event.preventDefault(); // no scrolling
   }
 }
 
-async function start() {
+// ---------------------------------------------------------------- loading the book
+
+const MB = (bytes) => (bytes / 1e6).toFixed(1);
+
+function loading(text) {
+  $('loading').textContent = text;
+  $('loading').hidden = !text;
+}
+
+/** The book's bytes, saying how much has arrived while a big one downloads. */
+async function download(url) {
+  let response;
   try {
-    const response = await fetch(bookUrl);
-    if (!response.ok) throw new Error(`${bookUrl}: HTTP ${response.status}`);
-    // The bytes, not response.text(): that would drop a byte-order mark and patch invalid UTF-8,
-    // which the book format refuses (docs/book-format.md, step 3). A BookError's message ends
-    // with its reason code, e.g. "[json]".
-    state.book = loadBook(new Uint8Array(await response.arrayBuffer()), { source: bookUrl });
+    response = await fetch(url);
   } catch (error) {
-    const box = $('error');
-    box.textContent = `The book could not be loaded, so the game cannot start. ${error.message}`;
-    box.hidden = false;
-    $('new-game').disabled = true;
-    document.body.dataset.ready = 'error';
+    throw new BookError('unreadable', `${url}: cannot be fetched (${error.message}) [unreadable]`);
+  }
+  if (!response.ok) {
+    const reason = [response.status, response.statusText].filter(Boolean).join(' ');
+    throw new BookError('unreadable', `${url}: the server answered HTTP ${reason} [unreadable]`);
+  }
+  // The bytes, not response.text(): that would drop a byte-order mark and patch invalid UTF-8,
+  // which the book format refuses (docs/book-format.md, step 3).
+  const total = Number(response.headers.get('Content-Length')) || 0;
+  if (!response.body || total < 1_000_000) return new Uint8Array(await response.arrayBuffer());
+  const chunks = [];
+  let received = 0;
+  for (const reader = response.body.getReader(); ; ) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    loading(`Downloading the book: ${MB(received)} of ${MB(total)} MB…`);
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+// The browser's storage for the proven-book record, wrapped to see whether these bytes were
+// recorded (the page says so); null where the browser refuses storage (then the book is proven).
+function provenRecord() {
+  let storage;
+  try {
+    storage = window.localStorage;
+  } catch {
+    return { storage: null, recorded: () => false };
+  }
+  let recorded = false;
+  return {
+    storage: {
+      getItem: (key) => {
+        const value = storage.getItem(key);
+        recorded = value !== null;
+        return value;
+      },
+      setItem: (key, value) => storage.setItem(key, value),
+    },
+    recorded: () => recorded,
+  };
+}
+
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/** Download and prove the book (once per browser for a big one); resolves to its reader and what the page says about it. */
+async function openBook() {
+  const started = performance.now();
+  loading('Loading the book…');
+  const bytes = await download(bookUrl);
+  const size = bytes.length >= 1_000_000 ? `${MB(bytes.length)} MB` : `${(bytes.length / 1000).toFixed(1)} kB`;
+  loading(`Proving the book (${size}): checking every entry against its successors, unless this browser proved these exact bytes before…`);
+  await nextFrame(); // the words above are painted before the proof holds the page
+  const record = provenRecord();
+  const book = await loadBookCached(bytes, { storage: record.storage, rules: null, source: bookParam });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  document.body.dataset.bookTrust = record.recorded() ? 'recorded' : 'proven';
+  document.body.dataset.bookMs = String(Math.round(performance.now() - started));
+  const how = record.recorded() ? 'already proven in this browser, so not proven again' : 'proven';
+  return { book, info: `Book ${size}, ${how}: ready in ${seconds} s.` };
+}
+
+function describeRules(rules) {
+  const board = rules.rows === rules.cols ? `${rules.rows}x${rules.cols}` : `${rules.rows} rows by ${rules.cols} columns`;
+  const line = rules.misere ? `completing ${rules.k} in a row loses (misère)` : `${rules.k} in a row wins`;
+  return `${board}, ${line}`;
+}
+
+// The rules links: the one for the book being played is marked current.
+function markCurrentRules() {
+  for (const link of document.querySelectorAll('#rules-nav a')) {
+    const target = new URL(new URLSearchParams(new URL(link.href).search).get('book') || DEFAULT_BOOK, link.href).href;
+    if (target === bookUrl) link.setAttribute('aria-current', 'page');
+  }
+}
+
+function refused(error) {
+  const box = $('error');
+  const code = error instanceof BookError ? error.code : 'internal';
+  box.replaceChildren();
+  const head = document.createElement('p');
+  head.textContent = `The book could not be loaded, so the game cannot start. ${error.message}`;
+  const why = document.createElement('p');
+  why.textContent = `Reason code: ${code} (docs/book-format.md, “A valid book”). Choose other rules above, or another book with ?book=.`;
+  box.append(head, why);
+  box.dataset.code = code;
+  box.hidden = false;
+  loading('');
+  $('new-game').disabled = true;
+  document.body.dataset.ready = 'error';
+}
+
+async function start() {
+  markCurrentRules();
+  $('book-name').textContent = bookParam;
+  let info;
+  try {
+    ({ book: state.book, info } = await openBook());
+  } catch (error) {
+    refused(error);
     return;
+  }
+  loading('');
+  const { rules } = state.book;
+  $('rules').textContent = `Rules: ${describeRules(rules)}.`;
+  $('book-info').textContent = info;
+  document.title = `${rules.misere ? 'Misère tic-tac-toe' : 'Tic-tac-toe'} ${rules.rows}x${rules.cols}, ${rules.k} in a row, against the book`;
+  $('keys-help').textContent = keysHelp(rules.cells, rules.cols);
+  if (state.book.evaluate(rules.empty.repeat(rules.cells)).value !== 0) {
+    // Not a draw (3x4: the first player wins): perfect play as the second player can lose.
+    $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';
   }
   buildBoard();
   $('game').hidden = false;
@@ -368,6 +533,7 @@ async function start() {
     event.preventDefault();
     newGame();
   });
+  $('new-game').disabled = false; // disabled while the book loads: a submit then would reload the page
   for (const id of ['mark', 'first', 'level']) $(id).addEventListener('change', settingChanged);
   $('hint').addEventListener('click', () => {
     state.hints = !state.hints;

@@ -1,6 +1,6 @@
 """Serve the web page and the book, and nothing else of the repository: ``make web``.
 
-    python3 web/serve.py [--port N] [--bind ADDRESS]
+    python3 web/serve.py [--port N] [--bind ADDRESS] [--book FILE]
 
 The page needs a server because it reads the book with ``fetch``, which browsers refuse for
 files opened from disk. ``python -m http.server`` would serve the whole repository (``.git``,
@@ -9,13 +9,16 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
     /                                 redirects to /web/
     /web/ and /web/NAME               the page's own files: web/*.html, *.css, *.js, *.svg
     /book/tictactoe.json              the book
+    /book/tictactoe-misere.json       the misère book (make book writes it)
+    /user/NAME                        the file given with --book (NAME: its file name), if any
     /clients/js/tictactoe-book.js     the JavaScript reader
     /favicon.ico                      web/favicon.svg
     /docs/posters/NAME.svg            the posters the page links (make poster)
 
 Anything else is 404. Without --port it tries 8000 and, when that port is taken, lets the
-system pick a free one; it prints the page's address either way. Standard library only, so it
-runs before any ``make venv``.
+system pick a free one; it prints the page's address either way, with ``?book=`` filled in when
+--book names a book of your own (``make web BOOK=FILE``). Standard library only, so it runs
+before any ``make venv``.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ TYPES = {
 }
 FIXED = {
     "/book/tictactoe.json": ROOT / "book" / "tictactoe.json",
+    "/book/tictactoe-misere.json": ROOT / "book" / "tictactoe-misere.json",
     "/clients/js/tictactoe-book.js": ROOT / "clients" / "js" / "tictactoe-book.js",
     "/favicon.ico": WEB / "favicon.svg",
     "/web/": WEB / "index.html",
@@ -50,10 +54,24 @@ FIXED = {
     },
 }
 REDIRECTS = {"/": "/web/", "/web": "/web/", "/index.html": "/web/"}
+USER_FOLDER = "/user/"
 
 
-def resolve(url_path: str) -> Path | None:
-    """The file served at ``url_path`` (no query string), or None.
+def user_book_path(file: Path) -> str:
+    """The URL path that serves ``file`` given with --book: /user/ and its (quoted) name."""
+    return USER_FOLDER + urllib.parse.quote(file.name)
+
+
+def page_address(origin: str, book: Path | None) -> str:
+    """The page's address, with ``?book=`` naming the user's book when there is one."""
+    if book is None:
+        return f"{origin}/web/"
+    return f"{origin}/web/?book={urllib.parse.quote(user_book_path(book))}"
+
+
+def resolve(url_path: str, book: Path | None = None) -> Path | None:
+    """The file served at ``url_path`` (no query string), or None; ``book`` is the file given
+    with --book, served at :func:`user_book_path` and nowhere else.
 
     The path is decoded and normalised first, so ``/web/../.git/config`` is ``/.git/config``
     (not served) and ``/web/%61pp.js`` is ``/web/app.js``.
@@ -63,6 +81,8 @@ def resolve(url_path: str) -> Path | None:
         path += "/"
     if path in FIXED:
         return FIXED[path]
+    if book is not None and path == urllib.parse.unquote(user_book_path(book)):
+        return book
     folder, name = posixpath.split(path)
     if folder == "/web" and name:
         candidate = WEB / name
@@ -71,16 +91,19 @@ def resolve(url_path: str) -> Path | None:
     return None
 
 
-def content(url_path: str) -> tuple[int, str, bytes]:
-    """The status, content type and body answering a GET of ``url_path``."""
-    file = resolve(url_path)
+def content(url_path: str, book: Path | None = None) -> tuple[int, str, bytes]:
+    """The status, content type and body answering a GET of ``url_path`` (``book``: --book's file)."""
+    file = resolve(url_path, book)
     if file is None:
         problem = f"Not found: {url_path}\nThis server serves the page (/web/) and the book only.\n"
     else:
         try:
-            return 200, TYPES.get(file.suffix, "application/octet-stream"), file.read_bytes()
+            # A user's book is served as a book whatever its name ends with.
+            kind = "application/json" if file == book else TYPES.get(file.suffix, "application/octet-stream")
+            return 200, kind, file.read_bytes()
         except OSError as error:  # the book deleted, say: `make book` writes it again
-            problem = f"{file.relative_to(ROOT)} cannot be read: {error.strerror or error}\n"
+            shown = file.relative_to(ROOT) if file.is_relative_to(ROOT) else file
+            problem = f"{shown} cannot be read: {error.strerror or error}\n"
     return 404, "text/plain; charset=utf-8", problem.encode()
 
 
@@ -88,6 +111,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     """GET and HEAD for the fixed map; every other method gets 501 from the base class."""
 
     server_version = "tictactoe-book"
+    book: Path | None = None  # the file given with --book (make_server sets it on a subclass)
 
     def do_GET(self) -> None:
         self.respond(send_body=True)
@@ -103,7 +127,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        status, content_type, body = content(url_path)
+        status, content_type, body = content(url_path, self.book)
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -117,16 +141,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
 
-def make_server(bind: str, port: int | None) -> http.server.ThreadingHTTPServer:
-    """A server on ``port``; with None, on 8000, or on a free port when 8000 is taken."""
+def make_server(bind: str, port: int | None, book: Path | None = None) -> http.server.ThreadingHTTPServer:
+    """A server on ``port``; with None, on 8000, or on a free port when 8000 is taken.
+    ``book``: a file of the user's to serve too, at :func:`user_book_path`."""
+    handler = type("BookHandler", (Handler,), {"book": book})
     if port is not None:
-        return http.server.ThreadingHTTPServer((bind, port), Handler)
+        return http.server.ThreadingHTTPServer((bind, port), handler)
     try:
-        return http.server.ThreadingHTTPServer((bind, DEFAULT_PORT), Handler)
+        return http.server.ThreadingHTTPServer((bind, DEFAULT_PORT), handler)
     except OSError as error:
         if error.errno != errno.EADDRINUSE:
             raise
-        server = http.server.ThreadingHTTPServer((bind, 0), Handler)
+        server = http.server.ThreadingHTTPServer((bind, 0), handler)
         print(f"Port {DEFAULT_PORT} is taken; using {server.server_port} instead.", flush=True)
         return server
 
@@ -137,14 +163,29 @@ def main(argv: list[str] | None = None) -> int:
         "--port", type=int, default=None, help=f"port to listen on (default {DEFAULT_PORT}, or a free one)"
     )
     parser.add_argument("--bind", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument(
+        "--book",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="a book file of your own to serve too (at /user/NAME); the address printed opens the page on it",
+    )
     args = parser.parse_args(argv)
+    book: Path | None = args.book
+    if book is not None:
+        book = book.resolve()
+        if not book.is_file():
+            # One line and exit 2, like argparse's own errors; the page would only say HTTP 404.
+            print(f"serve.py: --book {args.book}: no such file", file=sys.stderr)
+            return 2
     try:
-        server = make_server(args.bind, args.port)
+        server = make_server(args.bind, args.port, book)
     except OSError as error:
         where = f"{args.bind}:{args.port if args.port is not None else DEFAULT_PORT}"
         print(f"serve.py: cannot listen on {where}: {error.strerror or error}", file=sys.stderr)
         return 1
-    print(f"Serving the page on http://{args.bind}:{server.server_port}/web/ (Ctrl-C to stop)", flush=True)
+    address = page_address(f"http://{args.bind}:{server.server_port}", book)
+    print(f"Serving the page on {address} (Ctrl-C to stop)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

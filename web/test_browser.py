@@ -4,7 +4,11 @@ Run by ``make test-browser`` (and .ci/run), which also installs axe-core from np
 web/node_modules for the accessibility checks. Serves the page with the server ``make web``
 runs (web/serve.py) on a free port, plays full games by clicking and typing, and checks hints,
 undo, the analysis view against the tests' independent minimax, axe-core in the light and the
-dark scheme, a phone's width, the message a page opened from disk shows, and a broken book.
+dark scheme, a phone's width, the message a page opened from disk shows, and a broken book. Books
+of other rules (a 3x4 board, misère 3x3), built in the session with ``ttt-book build`` and served
+with ``serve.py --book``, are played through the page against the independent negamax
+(tests/negamax.py). A 4x4 book is loaded only when TTT_BOOK_4X4 names one (a manual run: it is
+proven in seconds of Chromium time).
 Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 import random
 import re
 import shutil
@@ -29,6 +34,7 @@ from playwright.sync_api import Browser, Page, Route, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 import oracle  # noqa: E402  (the tests' independent minimax: no symmetry, no book)
+from negamax import Negamax, preference  # noqa: E402  (an independent solver for any m,n,k-game)
 from test_readme import blocks, expected_lines  # noqa: E402  (the README's code blocks)
 
 SHOTS = Path(tempfile.gettempdir()) / "tictactoe-book-web"
@@ -42,6 +48,8 @@ FLAGS = [
     "--disable-background-networking",  # this machine's closed network refuses Google's hosts
     "--disable-component-update",
     "--disable-sync",
+    "--enable-precise-memory-info",  # performance.memory in bytes, not buckets (the 4x4 run prints it)
+    "--js-flags=--expose-gc",  # window.gc(), so the heap printed holds what the page keeps
 ]
 PHONE = {"width": 375, "height": 667}
 
@@ -95,11 +103,12 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
 
 
 def board(page: Page) -> str:
-    return "".join(
-        page.locator("#board .cell")
-        .nth(i)
-        .evaluate("b => b.classList.contains('free') ? '.' : (b.classList.contains('X') ? 'X' : 'O')")
-        for i in range(9)
+    """The board the page shows, as a book's board string (any size)."""
+    return str(
+        page.locator("#board").evaluate(
+            "b => [...b.children].map(c => c.classList.contains('free') ? '.'"
+            " : c.classList.contains('X') ? 'X' : 'O').join('')"
+        )
     )
 
 
@@ -112,7 +121,7 @@ def new_game(page: Page, mark: str, first: str, level: str = "perfect") -> None:
 
 def play_randomly(page: Page, rng: random.Random) -> str:
     """Click random free cells until the game ends; returns the status line."""
-    for _ in range(9):
+    for _ in range(16):  # at most 16 cells; the loop ends with the game
         if page.locator("#status").get_attribute("data-over") == "true":
             break
         free = [i for i, mark in enumerate(board(page)) if mark == "."]
@@ -123,7 +132,7 @@ def play_randomly(page: Page, rng: random.Random) -> str:
 
 def play_first_free(page: Page) -> None:
     """Type the lowest free cell's number until the game ends: a naive player who loses."""
-    for _ in range(9):
+    for _ in range(16):  # at most 16 cells; the loop ends with the game
         if page.locator("#status").get_attribute("data-over") == "true":
             return
         page.keyboard.press(str(board(page).index(".") + 1))
@@ -516,3 +525,401 @@ def test_the_page_links_both_posters(page: Page) -> None:
         assert link.count() == 1
         response = page.request.get(link.evaluate("a => a.href"))
         assert response.status == 200 and response.headers["content-type"] == "image/svg+xml"
+
+
+# ---------------------------------------------------------------- books of other rules
+#
+# Built in the session by ``ttt-book build`` (seconds), served by ``serve.py --book`` (the page's
+# address it prints has ?book= filled in); every expected value comes from tests/negamax.py.
+
+TTT_BOOK = Path(sys.executable).parent / "ttt-book"
+# 3x4, k = 3: a first-player win in 7 plies (negamax); cells 5 and 8 (the middle row's ends) lose.
+RULES_3X4 = Negamax(3, 4, 3)
+MISERE = Negamax(3, 3, 3, misere=True)  # a draw; only the centre does not lose
+
+
+@pytest.fixture(scope="module")
+def built() -> Iterator[Path]:
+    """A folder with 34.json (3x4, k = 3) and misere.json (3x3 misère), built now."""
+    folder = Path(tempfile.mkdtemp(prefix="ttt-web-books-"))
+    for name, rules in (("34.json", ["--rules", "3x4:3"]), ("misere.json", ["--rules", "3x3:3", "--misere"])):
+        subprocess.run(
+            [str(TTT_BOOK), "build", *rules, "-o", str(folder / name)], check=True, capture_output=True
+        )
+    yield folder
+    shutil.rmtree(folder)
+
+
+@contextlib.contextmanager
+def serving(*args: str) -> Iterator[str]:
+    """``python web/serve.py --port 0 ARGS``; yields the page's address it printed."""
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "web" / "serve.py"), "--port", "0", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert process.stdout is not None
+    try:
+        line = process.stdout.readline()
+        found = re.search(r"http://\S+", line)
+        assert found, line
+        yield found.group(0)
+    finally:
+        process.terminate()
+        process.wait(10)
+        process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def page_3x4(built: Path) -> Iterator[str]:
+    with serving("--book", str(built / "34.json")) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def page_misere(built: Path) -> Iterator[str]:
+    with serving("--book", str(built / "misere.json")) as url:
+        yield url
+
+
+def best_move(solver: Negamax, position: str) -> int:
+    """The oracle's best move (the lowest cell among the best), for the side to move."""
+    results = solver.moves(position)
+    best = max(results.values(), key=preference)
+    return min(cell for cell, result in results.items() if result == best)
+
+
+def hints_shown(page: Page) -> dict[int, str]:
+    """The hint of every free cell, by cell (0-based)."""
+    cells = page.locator("#board .cell")
+    return {
+        i: cells.nth(i).locator(".hint").inner_text()
+        for i in range(cells.count())
+        if cells.nth(i).locator(".hint").count()
+    }
+
+
+def oracle_hints(solver: Negamax, position: str) -> dict[int, str]:
+    return {cell: words(result) for cell, result in solver.moves(position).items()}
+
+
+def over(page: Page) -> bool:
+    return page.locator("#status").get_attribute("data-over") == "true"
+
+
+def play_with(page: Page, choose: Any) -> list[str]:
+    """Type the cell ``choose(board)`` picks until the game ends; the boards the page showed
+    before each of your moves. Types numbers as the page's keyboard help says: a 1 that could
+    start a two-digit cell is followed by Enter."""
+    seen = []
+    cells = page.locator("#board .cell").count()
+    for _ in range(cells):
+        if over(page):
+            break
+        position = board(page)
+        seen.append(position)
+        number = str(choose(position) + 1)
+        for key in number:
+            page.keyboard.press(key)
+        if int(number) * 10 <= cells:
+            page.keyboard.press("Enter")
+    assert over(page)
+    return seen
+
+
+def test_serve_prints_the_address_with_the_book(built: Path) -> None:
+    with serving("--book", str(built / "34.json")) as url:
+        assert url.endswith("/web/?book=/user/34.json")
+
+
+def test_a_3x4_book_takes_its_own_grid(browser: Browser, page_3x4: str) -> None:
+    with opened(browser, page_3x4) as page:
+        assert page.locator("#rules").inner_text() == "Rules: 3 rows by 4 columns, 3 in a row wins."
+        cells = page.locator("#board .cell")
+        assert cells.count() == 12
+        boxes = [cells.nth(i).bounding_box() for i in range(12)]
+        assert all(box is not None for box in boxes)
+        xs = sorted({round(b["x"]) for b in boxes if b})
+        ys = sorted({round(b["y"]) for b in boxes if b})
+        assert (len(ys), len(xs)) == (3, 4)
+        for i, box in enumerate(boxes):  # reading order, square cells
+            assert box is not None
+            assert (round(box["y"]), round(box["x"])) == (ys[i // 4], xs[i % 4])
+            assert abs(box["width"] - box["height"]) < 2
+        assert cells.all_inner_texts() == [str(i) for i in range(1, 13)]
+        assert "type 1 then Enter" in page.locator("#keys-help").inner_text()
+        shoot(page, "board-3x4")
+
+
+def test_a_3x4_book_the_hints_and_a_won_game_match_the_oracle(browser: Browser, page_3x4: str) -> None:
+    """X (you, first) plays the oracle's best moves and wins in 7 plies, as negamax says; the hints
+    on the empty board are the oracle's; the analysis's chart is the oracle's values."""
+    with opened(browser, f"{page_3x4}&seed=3") as page:
+        page.click("#hint")
+        empty = "." * 12
+        assert hints_shown(page) == oracle_hints(RULES_3X4, empty)
+        seen = play_with(page, lambda position: best_move(RULES_3X4, position))
+        final = board(page)
+        assert RULES_3X4.solve(empty) == (1, 7)
+        assert 12 - final.count(".") == 7
+        assert page.locator("#status").inner_text().endswith("X wins: you win!")
+        assert any(RULES_3X4.makes_a_row(final, c) for c, mark in enumerate(final) if mark == "X")
+        for position in seen[1:]:  # each computer move was optimal: the oracle's value for X stays a win
+            assert RULES_3X4.solve(position)[0] == 1
+        page.click("#analyse")
+        page.click("#step-start")
+        items = page.locator("#analysis-board li")
+        assert items.count() == 12
+        for cell, text in oracle_hints(RULES_3X4, empty).items():
+            assert text in items.nth(cell).inner_text()
+        points = page.locator("#chart svg circle.point")
+        assert [points.nth(i).get_attribute("data-value") for i in range(points.count())] == ["1"] * 8
+
+
+def test_a_3x4_book_a_losing_move_loses_to_perfect_play(browser: Browser, page_3x4: str) -> None:
+    """You are O against a perfect X: the naive lowest-free-cell player loses, as it must (the
+    oracle: X wins from the empty board); every move of the computer keeps X's win."""
+    with opened(browser, f"{page_3x4}&seed=5") as page:
+        new_game(page, "O", "X")
+        seen = play_with(page, lambda position: position.index("."))
+        assert page.locator("#status").inner_text().endswith("X wins: the computer wins.")
+        for position in seen:  # before each of your moves, the computer (X) had kept its win
+            assert RULES_3X4.solve(position)[0] == -1  # for you, O, to move: a loss
+        assert "0 won, 0 drawn, 1 lost" in page.locator("#tally").inner_text()
+
+
+def test_a_3x4_book_keys_two_digits_enter_and_arrows(browser: Browser, page_3x4: str) -> None:
+    with opened(browser, f"{page_3x4}&seed=1") as page:
+        page.keyboard.press("1")
+        assert (
+            "Typed 1: type a second digit for 10 to 12, or Enter for 1."
+            in page.locator("#status").inner_text()
+        )
+        assert board(page) == "." * 12
+        page.keyboard.press("1")
+        assert board(page)[10] == "X" and board(page).count("O") == 1  # cell 11, and the reply
+        page.keyboard.press("1")
+        page.keyboard.press("3")
+        assert "There is no cell 13: the cells are 1 to 12." in page.locator("#status").inner_text()
+        page.click("#new-game")
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+        assert board(page)[0] == "X"
+        page.click("#new-game")
+        page.locator("#board .cell").nth(5).focus()
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")  # stops at the edge
+        page.keyboard.press("Enter")
+        assert board(page)[11] == "X"
+
+
+def test_a_3x4_board_fits_a_phone(browser: Browser, page_3x4: str) -> None:
+    with opened(browser, page_3x4, viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        page.click("#hint")
+        page.locator("#board .cell").nth(4).tap()
+        for view in ("game", "analysis"):
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= PHONE["width"], f"{view}: {width}px wide on a {PHONE['width']}px screen"
+            cell = page.locator("#board .cell").last.bounding_box()
+            assert cell is not None and cell["x"] + cell["width"] <= PHONE["width"]
+            assert cell["width"] >= 72  # a thumb's target, and room for a two-line hint
+            shoot(page, f"phone-3x4-{view}")
+            page.click("#analyse")
+
+
+def test_misere_hints_match_the_oracle(browser: Browser, page_misere: str) -> None:
+    with opened(browser, page_misere) as page:
+        assert "completing 3 in a row loses (misère)" in page.locator("#rules").inner_text()
+        page.click("#hint")
+        expected = oracle_hints(MISERE, "." * 9)
+        assert hints_shown(page) == expected
+        assert [cell for cell, text in expected.items() if text == "draw"] == [4]  # a known fact
+
+
+def test_misere_completing_a_line_loses_and_the_message_says_so(browser: Browser, page_misere: str) -> None:
+    """X (you) opens in a corner, which loses (the oracle), then plays the oracle's best; a
+    perfect computer makes you complete a line: the status names you, the line, and why."""
+    with opened(browser, f"{page_misere}&seed=2") as page:
+        assert MISERE.moves("." * 9)[0][0] == -1
+        seen = play_with(page, lambda position: 0 if position == "." * 9 else best_move(MISERE, position))
+        final = board(page)
+        status = page.locator("#status").inner_text()
+        found = re.search(
+            r"X \(you\) completed the line (\d+), (\d+) and (\d+), and completing a line loses: "
+            r"the computer wins\.$",
+            status,
+        )
+        assert found, status
+        line = tuple(int(n) - 1 for n in found.groups())
+        assert line in oracle.LINES and all(final[c] == "X" for c in line)
+        assert all(MISERE.solve(position)[0] == -1 for position in seen[1:])
+        assert page.locator("#board .cell.lost").count() == 3
+        assert "in the completed line, which loses" in (
+            page.locator("#board .cell.lost").first.get_attribute("aria-label") or ""
+        )
+
+
+def test_misere_best_play_from_the_centre_draws(browser: Browser, page_misere: str) -> None:
+    with opened(browser, f"{page_misere}&seed=4") as page:
+        play_with(page, lambda position: best_move(MISERE, position))
+        assert MISERE.solve("." * 9) == (0, 9)
+        assert page.locator("#status").inner_text().endswith("Draw.")
+        assert "." not in board(page)
+
+
+def test_misere_the_perfect_computer_never_completes_a_line(browser: Browser, page_misere: str) -> None:
+    with opened(browser, f"{page_misere}&seed=6") as page:
+        rng = random.Random(6)
+        for mark, first in (("X", "X"), ("O", "X"), ("X", "O"), ("O", "O")):
+            new_game(page, mark, first)
+            status = play_randomly(page, rng)
+            assert "you win" not in status, status
+            assert status.endswith(("Draw.", "the computer wins.")), status
+
+
+def test_the_page_offers_misere(browser: Browser, server: str, built: Path) -> None:
+    """The rules links: misère loads ../book/tictactoe-misere.json (served here with the
+    session's misère book, so the test does not depend on `make book`) and is marked current."""
+    context = browser.new_context()
+    misere = (built / "misere.json").read_bytes()
+    context.route(
+        f"{server}/book/tictactoe-misere.json", lambda route: route.fulfill(status=200, body=misere)
+    )
+    page = context.new_page()
+    page.goto(f"{server}/web/")
+    page.wait_for_selector("body[data-ready='yes']")
+    assert page.locator("#rules-nav a[aria-current=page]").inner_text() == "classic 3x3"
+    page.click("#rules-nav >> text=misère 3x3")
+    page.wait_for_selector("body[data-ready='yes']")
+    assert "loses (misère)" in page.locator("#rules").inner_text()
+    assert page.locator("#rules-nav a[aria-current=page]").inner_text() == "misère 3x3"
+    context.close()
+
+
+def fulfil(route: Route, body: str | bytes) -> None:
+    """Answer a request the page makes with ``body`` (a book the server does not have)."""
+    route.fulfill(status=200, content_type="application/json", body=body)
+
+
+@pytest.mark.parametrize(
+    ("book", "code", "words"),
+    [
+        ("/book/no-such-book.json", "unreadable", "HTTP 404"),
+        ("/refused/version.json", "version", "has format version 3"),
+        ("/refused/rules.json", "rules", "rules.misere"),
+    ],
+)
+def test_a_refused_book_names_its_reason_code(
+    browser: Browser, server: str, book: str, code: str, words: str
+) -> None:
+    text = (ROOT / "book" / "tictactoe.json").read_text()
+    bodies = {
+        "/refused/version.json": text.replace('"version":2', '"version":3'),
+        "/refused/rules.json": text.replace('"misere":false', '"misere":0'),
+    }
+    context = browser.new_context()
+    for path, body in bodies.items():
+        assert body != text
+        context.route(f"{server}{path}", functools.partial(fulfil, body=body))
+    page = context.new_page()
+    page.goto(f"{server}/web/?book={book}")
+    page.wait_for_selector("body[data-ready='error']")
+    error = page.locator("#error")
+    assert error.is_visible() and error.get_attribute("data-code") == code
+    assert words in error.inner_text()
+    assert f"[{code}]" in error.inner_text() and f"Reason code: {code}" in error.inner_text()
+    assert not page.locator("#loading").is_visible() and not page.locator("#game").is_visible()
+    assert page.locator("#new-game").is_disabled()
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("which", ["3x4", "misere"])
+def test_axe_finds_no_violation_on_other_rules(
+    browser: Browser, page_3x4: str, page_misere: str, scheme: str, which: str
+) -> None:
+    url = page_3x4 if which == "3x4" else page_misere
+    with opened(browser, f"{url}&seed=7", color_scheme=scheme) as page:
+        page.click("#hint")
+        page.keyboard.press("1")  # on 3x4, waits for a second digit: the status says so
+        violations = axe_violations(page)
+        page.keyboard.press("Escape")
+        play_with(page, lambda position: position.index("."))
+        page.click("#analyse")
+        violations += axe_violations(page)
+        shoot(page, f"axe-{which}-{scheme}")
+    assert not violations, "\n".join(violations)
+
+
+def test_a_big_book_is_proven_once_then_recorded(browser: Browser, built: Path, tmp_path: Path) -> None:
+    """A book over 1 MB (the 3x4 book with trailing white space: valid, other bytes) is proven on
+    the first visit and recorded in localStorage; the second visit skips the proof."""
+    padded = tmp_path / "padded.json"
+    padded.write_bytes((built / "34.json").read_bytes() + b" " * 600_000)
+    with serving("--book", str(padded)) as url:
+        context = browser.new_context()
+        page = context.new_page()
+        trust = []
+        for _ in range(2):
+            page.goto(url)
+            page.wait_for_selector("body[data-ready='yes']")
+            trust.append(page.locator("body").get_attribute("data-book-trust"))
+        records = page.evaluate(
+            "Object.keys(localStorage).filter(k => k.startsWith('tictactoe-book:proven-sha256:'))"
+        )
+        info = page.locator("#book-info").inner_text()
+        context.close()
+    assert trust == ["proven", "recorded"]
+    assert len(records) == 1
+    assert "already proven in this browser" in info
+
+
+@pytest.mark.skipif(
+    not os.environ.get("TTT_BOOK_4X4"), reason="set TTT_BOOK_4X4 to a 4x4 k=4 book (35 MB) to run"
+)
+def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
+    """A manual run: the 4x4 book proven on the first visit, recorded for the second; prints the
+    times and the page's JavaScript heap (performance.memory, precise in this Chromium)."""
+    with serving("--book", os.environ["TTT_BOOK_4X4"]) as url:
+        context = browser.new_context()  # one browser profile: the second page sees the first's record
+        for visit in ("first", "second"):
+            page = context.new_page()
+            page.goto(url)
+            # Seen while the book loads: the download's progress, then the proof's words.
+            page.wait_for_function(
+                "document.getElementById('loading').textContent.startsWith('Proving the book')"
+            )
+            page.wait_for_selector("body[data-ready]", timeout=300_000)
+            assert page.locator("body").get_attribute("data-ready") == "yes"
+            assert not page.locator("#loading").is_visible()
+            figures = page.evaluate(
+                "(gc(), {ms: document.body.dataset.bookMs, trust: document.body.dataset.bookTrust,"
+                " heap: performance.memory.usedJSHeapSize})"
+            )
+            print(f"4x4 {visit} visit: {figures}")
+            assert figures["trust"] == ("proven" if visit == "first" else "recorded")
+            if visit == "first":
+                page.close()
+        assert page.locator("#board .cell").count() == 16
+        page.click("#hint")
+        assert len(hints_shown(page)) == 16
+        assert set(hints_shown(page).values()) == {"draw"}  # 4x4, k = 4 is a draw from every first move
+        page.keyboard.press("6")
+        assert board(page).count("X") == 1 and board(page).count("O") == 1
+        shoot(page, "board-4x4")
+        context.close()
+
+
+def test_perfect_is_not_called_unbeatable_where_the_first_player_wins(
+    browser: Browser, page_3x4: str
+) -> None:
+    assert RULES_3X4.solve("." * 12)[0] == 1  # the first player wins: perfect as second can lose
+    with opened(browser, page_3x4) as page:
+        assert page.locator("#level option[value=perfect]").inner_text() == "perfect (best play)"
+
+
+def test_perfect_never_loses_where_the_game_is_a_draw(page: Page) -> None:
+    assert page.locator("#level option[value=perfect]").inner_text() == "perfect (never loses)"

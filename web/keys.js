@@ -1,0 +1,40 @@
+// Typing a cell's number on any board: cells are shown 1 to `cells` (cell c is c + 1). On a
+// board of 9 cells or fewer one digit is a cell. On a bigger one a digit that could start a
+// two-digit cell waits for the second digit, or for Enter to take it alone: on 4x4, "7" plays
+// 7 at once, "1" waits ("1 2" plays 12, "1 Enter" plays 1); on 3x4, "1 0" plays 10.
+// Pure functions; the page keeps the digits typed so far (`pending`, '' for none).
+
+/** What one typed digit does: {cell} to play (0-based), {pending} to wait for more, or {refused: words}. */
+export function typeDigit(pending, digit, cells) {
+  const typed = pending + digit;
+  const number = Number(typed);
+  if (number < 1 || number > cells) return { refused: `There is no cell ${typed}: the cells are 1 to ${cells}.` };
+  if (number * 10 <= cells) return { pending: typed }; // a second digit could still name a cell
+  return { cell: number - 1 };
+}
+
+/** The words saying what `pending` waits for, e.g. "Typed 1: type a second digit for 10 to 16, or Enter for 1." */
+export function pendingWords(pending, cells) {
+  const low = Number(pending) * 10;
+  const high = Math.min(cells, low + 9);
+  return `Typed ${pending}: type a second digit for ${low} to ${high}, or Enter for ${pending}.`;
+}
+
+/** The keyboard help for a board of `cells` cells in `cols` columns. */
+export function keysHelp(cells, cols) {
+  if (cells === 9 && cols === 3) {
+    return 'Click a cell, type its number (1 2 3 / 4 5 6 / 7 8 9), or move with the arrow keys and press Enter.';
+  }
+  // At most 16 cells (the format's bound), so 1 is the only digit that can start two.
+  const one = cells > 9 ? `; for cell 1 type 1 then Enter, since 1 could start 10 to ${cells}` : '';
+  return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).`;
+}
+
+/** The cell an arrow key moves to from `cell` on a rows × cols board (it stops at the edges), or null for another key. */
+export function arrowTarget(key, cell, rows, cols) {
+  const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key] ?? [0, 0];
+  if (!dr && !dc) return null;
+  const r = Math.min(rows - 1, Math.max(0, Math.floor(cell / cols) + dr));
+  const c = Math.min(cols - 1, Math.max(0, (cell % cols) + dc));
+  return r * cols + c;
+}
