@@ -343,6 +343,13 @@ def test_misere_novice_avoids_its_own_line() -> None:
     assert novice_moves(MISERE, "XOXXOO.XO", "X") == [6]
 
 
+def test_misere_chances_count_a_completed_line_as_a_loss(misere_book: Book) -> None:
+    # X O X
+    # X O O      X to move must complete its left column: no chance of winning at all
+    # . X O
+    assert win_chances(misere_book, "XOXXOO.XO") == {6: (0, 0)}
+
+
 def test_the_player_novice_agrees_with_the_build_trap_rates_on_misere(misere_book: Book) -> None:
     check_first_trap_rates(misere_book)
 
