@@ -25,8 +25,9 @@ BOOK_MARK = "*"
 LEGEND = "W win, D draw, L loss with best play; * the book's move"
 PLIES_NOTE = "the number after W or L: plies to the end, both players' moves counted, this one included"
 #: New positions each opponent's walk may visit for one hint (player.novice.win_chances): all of
-#: 3x3 (at most 2,735 from the empty board) and of 3x4 (8,083), about 2 s of CPU on 4x4
-#: (measured: docs/benchmarks.md, "Hints on larger boards"); past it the hint shows no chances.
+#: 3x3 (at most 2,735 from the empty board) and of 3x4 (8,083); on 4x4 k=4 a hint then costs
+#: at most 0.3-0.7 s of CPU (measured on a loaded 2-core machine), and the chances are counted
+#: from about the sixth ply on. Past it the hint shows the outcomes without the chances.
 HINT_BUDGET = 10_000
 UNCOUNTED = (
     "how often each move wins against a novice is not counted: too many lines of play this early "
