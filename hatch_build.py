@@ -1,4 +1,5 @@
-"""Build hook: ship the book inside the wheel, proven, with the SHA-256 of its bytes beside it.
+"""Build hook: ship the books inside the wheel (3x3, and 3x3 misère for ``ttt-play --misere``),
+each proven, with the SHA-256 of its bytes beside it.
 
 The player proves every book it loads, except the packaged one whose bytes have exactly the
 hash recorded here (docs/book-format.md, "Trusting the packaged book"). So the hash is
@@ -21,8 +22,11 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-BOOK = Path("book") / "tictactoe.json"
-PACKAGED = "player/tictactoe.json"
+#: Each book in the repository, the rules it must be for, and where the wheel holds it.
+BOOKS = (
+    (Path("book") / "tictactoe.json", "3x3:3", "player/tictactoe.json"),
+    (Path("book") / "tictactoe-misere.json", "3x3:3:misere", "player/tictactoe-misere.json"),
+)
 
 
 class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
@@ -31,20 +35,23 @@ class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel" or version == "editable":
             return
-        book = Path(self.root) / BOOK
-        raw = book.read_bytes()  # a wheel without its book would not play: fail loudly
-        sys.path.insert(0, self.root)
-        try:
-            from player.book import parse_book
-
-            parse_book(raw, str(book))  # raises BookError, with its reason code, if it does not prove
-        finally:
-            sys.path.remove(self.root)
         self._record_folder = tempfile.mkdtemp(prefix="ttt-book-record-")
-        record = Path(self._record_folder) / "tictactoe.json.sha256"
-        record.write_text(hashlib.sha256(raw).hexdigest() + "\n", encoding="ascii")
-        build_data["force_include"][str(book)] = PACKAGED
-        build_data["force_include"][str(record)] = PACKAGED + ".sha256"
+        for relative, rules_text, packaged in BOOKS:
+            book = Path(self.root) / relative
+            raw = book.read_bytes()  # a wheel without its books would not play: fail loudly
+            sys.path.insert(0, self.root)
+            try:
+                from player.book import parse_book
+                from player.rules import Rules
+
+                # raises BookError, with its reason code, if it does not prove for these rules
+                parse_book(raw, str(book), rules=Rules.parse(rules_text))
+            finally:
+                sys.path.remove(self.root)
+            record = Path(self._record_folder) / (book.name + ".sha256")
+            record.write_text(hashlib.sha256(raw).hexdigest() + "\n", encoding="ascii")
+            build_data["force_include"][str(book)] = packaged
+            build_data["force_include"][str(record)] = packaged + ".sha256"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         folder = getattr(self, "_record_folder", None)

@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Book", "Entry", "Evaluation", "default_book_path", "load_book", "parse_book"]
 
-#: The packaged book's name; its proven hash is recorded beside it as NAME + ``.sha256``.
+#: The packaged books' names (3x3, and 3x3 misère); each one's proven hash is recorded beside
+#: it as NAME + ``.sha256``.
 BOOK_NAME = "tictactoe.json"
+MISERE_BOOK_NAME = "tictactoe-misere.json"
 RECORD_SUFFIX = ".sha256"
 
 
@@ -177,13 +179,15 @@ class Book:
         return self.evaluate(board, first=first).optimal
 
 
-def default_book_path() -> str:
-    """The book inside the installed package, else the repository's book/ (editable installs)."""
+def default_book_path(*, misere: bool = False) -> str:
+    """The book inside the installed package, else the repository's book/ (editable installs):
+    the 3x3 book, or with ``misere`` the 3x3 misère book."""
+    name = MISERE_BOOK_NAME if misere else BOOK_NAME
     here = os.path.dirname(os.path.abspath(__file__))
-    packaged = os.path.join(here, BOOK_NAME)
+    packaged = os.path.join(here, name)
     if os.path.isfile(packaged):
         return packaged
-    return os.path.join(os.path.dirname(here), "book", BOOK_NAME)
+    return os.path.join(os.path.dirname(here), "book", name)
 
 
 def read_book_bytes(path: str) -> bytes:
@@ -216,11 +220,14 @@ def load_book(path: str | os.PathLike[str] | None = None, *, rules: Rules | None
     """Read and prove a book file (default: the packaged one); BookError naming the file.
 
     ``rules`` is what the caller plays; a book for other rules is refused. ``None`` takes the
-    file's own rules. The proof is skipped for the packaged book's recorded bytes and for a
+    file's own rules. Without ``path``, misère ``rules`` read the packaged 3x3 misère book,
+    any other the packaged 3x3 book. The proof is skipped for the packaged book's recorded bytes and for a
     book larger than 1 MB already proven on this machine (``player.record``); a book larger
     than 1 MB that proves now is recorded.
     """
-    where = os.fspath(path) if path is not None else default_book_path()
+    where = (
+        os.fspath(path) if path is not None else default_book_path(misere=rules is not None and rules.misere)
+    )
     raw = read_book_bytes(where)
     trusted = None
     if path is None and _matches_packaged_record(raw, where):

@@ -98,12 +98,26 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
     return paint
 
 
-def open_book(path: str | None) -> Book:
-    """Load and prove the book for play; one line naming the file and status 3 if it cannot be used."""
+def open_book(path: str | None, misere: bool = False) -> Book:
+    """Load and prove the book for play: the packaged 3x3 book (with ``misere``, the packaged
+    3x3 misère book), or the file at ``path`` under the rules it states. One line naming the
+    file and status 3 if it cannot be used; a usage error (status 2) for ``misere`` with a
+    book that is not misère."""
     try:
-        return load_book(path)
+        if path is None:
+            if not misere:
+                return load_book()
+            from player.rules import Rules
+
+            return load_book(rules=Rules(3, 3, 3, misere=True))
+        book = load_book(path, rules=None)
     except BookError as error:
         raise InputProblem(str(error)) from None
+    if misere and not book.rules.misere:
+        raise click.UsageError(
+            f"--misere: {path} is a book for {book.rules}, not a misère game (play it without --misere)"
+        )
+    return book
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -125,14 +139,22 @@ def open_book(path: str | None) -> Book:
     type=FilePath(),
     envvar="TTT_BOOK",
     default=None,
-    help="Play from this book file instead of the packaged one. Env: TTT_BOOK (empty: unset).",
+    help="Play from this book file instead of the packaged one, by the rules it states (board, "
+    "k, misère). Env: TTT_BOOK (empty: unset).",
+)
+@click.option(
+    "--misere",
+    is_flag=True,
+    help="Misère: completing a line loses. Plays the packaged 3x3 misère book; with --book, "
+    "the book must be a misère one (a usage error otherwise).",
 )
 @click.option(
     "--moves",
     default=None,
     metavar="LIST",
-    help="Play these moves of yours (cells 1-9, e.g. 5,1,9) without prompting, then "
-    "print the game. Moves are also read from standard input when it is not a terminal.",
+    help="Play these moves of yours (cells 1-9, or 1-N on a board of N cells; e.g. 5,1,9) "
+    "without prompting, then print the game. Moves are also read from standard input when it is "
+    "not a terminal.",
 )
 @click.option(
     "--json",
@@ -180,6 +202,7 @@ def main(
     level: str,
     seed: int | None,
     book_path: str | None,
+    misere: bool,
     moves: str | None,
     as_json: bool,
     watch: bool,
@@ -200,6 +223,10 @@ def main(
         4 | 5 | 6
         7 | 8 | 9
 
+    A --book for another board (4x4, 3x4, ...) is played by its own rules, its cells numbered
+    the same way, 1 up in reading order (on 4x4: 1-4 the top row, 13-16 the bottom one). On the
+    screen type both digits for 10 and up; a 1 that could begin one waits: 1 then Enter plays 1.
+
     On a terminal the game is a screen. Keys: arrows move the highlight and Enter (or space)
     plays it; 1-9 play a cell; h shows or hides the hint; u undoes your last move and the
     computer's reply; ? help; q quits (Ctrl-C too). With --plain, TERM=dumb or --interactive
@@ -216,7 +243,7 @@ def main(
       medium   sees 2 plies ahead: wins at once, blocks an immediate threat
       easy     takes an immediate win, otherwise plays at random
 
-    Scripted games: --moves 5,1,9 plays your moves (cells 1-9) without prompts and prints the
+    Scripted games: --moves 5,1,9 plays your moves (cell numbers) without prompts and prints the
     game, or a JSON transcript with --json. Moves piped to standard input do the same:
 
     \b
@@ -233,7 +260,7 @@ def main(
         refuse_unused(
             ctx, [p.name for p in ctx.command.params if p.name not in ENGINE_OPTIONS], "with --engine"
         )
-        serve_engine(open_book(book_path), random.Random(seed))
+        serve_engine(open_book(book_path, misere), random.Random(seed))
         return
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
     if watch:
@@ -254,7 +281,7 @@ def main(
     if seed is None:  # pick one, so that a transcript can say how to replay the game
         seed = int.from_bytes(os.urandom(6), "big")
     rng = random.Random(seed)
-    book = open_book(book_path)
+    book = open_book(book_path, misere)
     colour = colour_wanted(sys.stdout, color)
     paint = painter(colour)
     write = echo
@@ -294,7 +321,7 @@ def main(
         if not (plain or interactive) and screen_possible(sys.stdin, sys.stdout):
             from player import tui  # curses only here: no other path pays for it
 
-            problem = tui.unusable()
+            problem = tui.unusable(book.rules.rows, book.rules.cols)
             if problem is None:
                 tally = tui.play(book, human=mark, first=first, level=level, rng=rng, colour=colour)
                 echo(f"Goodbye. Tally: {tally}.")
@@ -304,7 +331,7 @@ def main(
 
 
 #: The options --engine uses; any other typed with it is refused.
-ENGINE_OPTIONS = ("engine", "seed", "book_path")
+ENGINE_OPTIONS = ("engine", "seed", "book_path", "misere")
 
 
 def serve_engine(book: Book, rng: random.Random) -> None:

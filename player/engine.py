@@ -58,6 +58,7 @@ class Engine:
             "rows": book.rules.rows,
             "cols": book.rules.cols,
             "k": book.rules.k,
+            "misere": book.rules.misere,
             "cells": book.rules.cells,
             "cells_from": 0,
             "entries": len(book),

@@ -1,6 +1,6 @@
 """A game session: the board as the game holds it, whose turn, undo, hints, the computer's move.
 
-Cells here are the book's (0 to 8); the screen shows them to people as 1 to 9. Marks are the
+Cells here are the book's (0 to ``cells - 1``); the screen shows them to people from 1. Marks are the
 game's own: when O moves first, the book is asked with ``first="O"`` and swaps them itself.
 """
 
@@ -52,14 +52,23 @@ class Game:
         return self.first if len(self.moves) % 2 == 0 else other(self.first)
 
     @property
-    def winner(self) -> str | None:
-        """The mark that has a line, if any."""
+    def line_owner(self) -> str | None:
+        """The mark that has completed a line, if any (under misère rules, the loser)."""
         return winner(self.book.rules, self.board)
 
     @property
+    def winner(self) -> str | None:
+        """The mark that has won, if any: the one that completed a line, or under misère rules
+        the other one."""
+        owner = winner(self.book.rules, self.board)
+        if owner is not None and self.book.rules.misere:
+            return other(owner)
+        return owner
+
+    @property
     def is_over(self) -> bool:
-        """Someone has won, or the board is full."""
-        return EMPTY not in self.board or self.winner is not None
+        """Someone has completed a line, or the board is full."""
+        return EMPTY not in self.board or winner(self.book.rules, self.board) is not None
 
     @property
     def computer_to_move(self) -> bool:
@@ -112,6 +121,14 @@ class Game:
             return {}
         evaluation = self.book.evaluate(self.board, first=self.first)
         return {cell: evaluation.outcome(cell) for cell in sorted(evaluation.scores)}
+
+    def misere_note(self) -> str:
+        """Under misère rules once a line is complete, ``X completed a line, which loses under
+        misère rules``; else empty (who completed a line is who lost: say so)."""
+        owner = winner(self.book.rules, self.board)
+        if owner is None or not self.book.rules.misere:
+            return ""
+        return f"{owner} completed a line, which loses under misere rules"
 
     def result(self) -> str:
         """``X wins``, ``O wins``, ``draw``, or ``unfinished``."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from player.game import Game
-from player.novice import Chances, win_chances
+from player.novice import Chances, TooManyLines, win_chances
 from player.rules import Cell
 
 TYPE_CHECKING = False
@@ -24,6 +24,15 @@ KINDS = {1: WIN, 0: DRAW, -1: LOSS}
 BOOK_MARK = "*"
 LEGEND = "W win, D draw, L loss with best play; * the book's move"
 PLIES_NOTE = "the number after W or L: plies to the end, both players' moves counted, this one included"
+#: New positions each opponent's walk may visit for one hint (player.novice.win_chances): all of
+#: 3x3 (at most 2,735 from the empty board) and of 3x4 (8,083); on 4x4 k=4 a hint then costs
+#: at most 0.3-0.7 s of CPU (measured on a loaded 2-core machine), and the chances are counted
+#: from about the sixth ply on. Past it the hint shows the outcomes without the chances.
+HINT_BUDGET = 10_000
+UNCOUNTED = (
+    "how often each move wins against a novice is not counted: too many lines of play this early "
+    "on this board (ask again later in the game)"
+)
 
 
 class MoveHint(NamedTuple):
@@ -32,7 +41,7 @@ class MoveHint(NamedTuple):
     cell: Cell
     value: int  # +1 win, 0 draw, -1 loss for the side to move, with best play after it
     plies: int
-    chances: Chances  # of winning, playing the book's moves after this one
+    chances: Chances | None  # of winning, playing the book's moves after this one (None: too costly)
     book: bool  # a move of the book's top tier: what the perfect level would play here
 
     @property
@@ -56,9 +65,19 @@ def move_hints(game: Game) -> list[MoveHint]:
     if game.is_over:
         return []
     evaluation = game.book.evaluate(game.board, first=game.first)
-    chances = win_chances(game.book, game.board, first=game.first)
+    try:
+        chances: dict[Cell, Chances | None] = dict(
+            win_chances(game.book, game.board, first=game.first, budget=HINT_BUDGET)
+        )
+    except TooManyLines:  # early on a big board: the outcomes, without the chances
+        chances = dict.fromkeys(evaluation.scores)
     top = set(evaluation.tiers[0])
     return [MoveHint(cell, *evaluation.outcome(cell), chances[cell], cell in top) for cell in sorted(chances)]
+
+
+def counted(hints: list[MoveHint]) -> bool:
+    """Whether the hints carry their chances against a novice (not when too costly to count)."""
+    return all(hint.chances is not None for hint in hints)
 
 
 def shows_plies(hints: list[MoveHint]) -> bool:
@@ -90,12 +109,16 @@ def why(hints: list[MoveHint]) -> str:
     named = cells([h.cell for h in book])
     verb = "" if len(book) > 1 else "s"
     same = [h for h in hints if h.value == best.value and not h.book]
+    if best.value <= 0 and best.chances is None:
+        keeps = f"{named} keep{verb} the draw" if best.value == 0 else f"{named} hold{verb} out longest"
+        return f"{keeps}; {UNCOUNTED}."
     if best.value > 0:
         if best.plies == 1:
             return f"{named} win{verb} at once."
         slower = [h for h in same if h.plies > best.plies]
         tail = "; the other wins take longer" if slower else ""
         return f"{named} win{verb} in {best.plies} plies against any defence{tail}."
+    assert best.chances is not None  # and so are the others' (all or none are counted)
     novice = best.chances.novice
     if best.value == 0:
         if not same:
@@ -103,7 +126,7 @@ def why(hints: list[MoveHint]) -> str:
             gain = f"; {'it wins' if len(book) == 1 else 'they win'} {_against_novice(novice)}"
             return f"{named} {only} the draw{gain if novice else ''}."
         start = f"{named} keep{verb} the draw"
-        rival = max(h.chances for h in same)
+        rival = max(h.chances for h in same if h.chances is not None)
         draws = f"the other draw{'s' if len(same) > 1 else ''}"
         if rival.novice < novice:
             return (
@@ -114,7 +137,7 @@ def why(hints: list[MoveHint]) -> str:
         than = f"against {_at_most(same, 'random')}{percent(rival.random, best.chances.random)} for {draws}"
         if not novice:  # then no other draw beats a novice either
             return f"{start}, and win{verb} {random}, {than} (no draw here beats a novice)."
-        tied = [h.cell for h in same if h.chances.novice == novice]
+        tied = [h.cell for h in same if h.chances is not None and h.chances.novice == novice]
         return (
             f"{start}, and win{verb} {_against_novice(novice)} (as {cells(tied)} "
             f"do{'es' if len(tied) == 1 else ''}) and {random}, {than}."

@@ -17,13 +17,16 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from player.screen_session import CellView, Line, View
 
-#: Below this the game is not drawn (the screen says so; at start the line mode is played).
+#: Below this the game is not drawn (the screen says so; at start the line mode is played);
+#: a board larger than 3x3 needs more (``min_size``).
 MIN_COLS = 30
 MIN_ROWS = 11
 #: Cell sizes (columns, rows), the first that fits is used.
 CELL_SIZES = ((7, 3), (5, 1))
 LEFT = 2  # the margin before the board and the text
 PROMPT_KEEP = 5  # a line kept at any height
+#: Rows the smallest layout needs beside the board: a blank row and up to five of prompt.
+TEXT_ROWS = 6
 
 
 class Span(NamedTuple):
@@ -35,15 +38,26 @@ class Span(NamedTuple):
     style: tuple[str, ...]
 
 
-def too_small(height: int, width: int) -> bool:
-    """Whether a terminal of this size is too small for the game."""
-    return height < MIN_ROWS or width < MIN_COLS
+def min_size(rows: int = 3, cols: int = 3) -> tuple[int, int]:
+    """The smallest terminal (height, width) the game on a ``rows`` x ``cols`` board is drawn
+    on: the board in small cells, a blank row and the prompt; never less than MIN_ROWS x
+    MIN_COLS (3x3's own)."""
+    cell_w, cell_h = CELL_SIZES[-1]
+    board_w = cols * cell_w + cols - 1
+    board_h = rows * cell_h + rows - 1
+    return max(MIN_ROWS, board_h + TEXT_ROWS), max(MIN_COLS, LEFT + board_w + 1)
+
+
+def too_small(height: int, width: int, rows: int = 3, cols: int = 3) -> bool:
+    """Whether a terminal of this size is too small for the game on a ``rows`` x ``cols`` board."""
+    least_height, least_width = min_size(rows, cols)
+    return height < least_height or width < least_width
 
 
 def layout(view: View, height: int, width: int) -> list[Span] | None:
     """The spans that draw ``view`` on ``height`` rows of ``width`` columns, or None if the
     game cannot be drawn that small."""
-    if too_small(height, width):
+    if too_small(height, width, view.rows, view.cols):
         return None
     if view.help:
         return _help_page(view.help, height, width)

@@ -30,6 +30,10 @@ ZERO = Fraction(0)
 ONE = Fraction(1)
 
 
+class TooManyLines(RuntimeError):
+    """Counting the chances would walk more new positions than the budget allows."""
+
+
 class Chances(NamedTuple):
     """The chance of going on to win, against each reference opponent."""
 
@@ -38,8 +42,14 @@ class Chances(NamedTuple):
 
 
 def novice_moves(rules: Rules, board: str, mark: str) -> list[Cell]:
-    """The moves the novice chooses among (uniformly) when ``mark`` is to move on ``board``."""
+    """The moves the novice chooses among (uniformly) when ``mark`` is to move on ``board``.
+
+    Under misère rules: the free cells that do not complete a line of its own, if there are
+    any, else every free cell (docs/book-format.md, "Trap order")."""
     free = [c for c, m in enumerate(board) if m == EMPTY]
+    if rules.misere:
+        safe = [c for c in free if not _completes(rules, board, c, mark)]
+        return safe or free
     foe = SECOND if mark == FIRST else FIRST
     wins = [c for c in free if _completes(rules, board, c, mark)]
     if wins:
@@ -53,17 +63,21 @@ def _completes(rules: Rules, board: str, cell: Cell, mark: str) -> bool:
     return any(all(board[c] == mark or c == cell for c in line) for line in rules.lines_through[cell])
 
 
-def win_chances(book: Book, board: str, *, first: str = FIRST) -> dict[Cell, Chances]:
+def win_chances(
+    book: Book, board: str, *, first: str = FIRST, budget: int | None = None
+) -> dict[Cell, Chances]:
     """For each legal move of the side to move on ``board`` (``first`` moved first), its chance
     of winning if it plays that move and the book's own moves after it, against each opponent.
 
-    Raises BoardError (from the book) for a board that is malformed or finished. Positions
-    already walked for ``book`` are remembered, so a game's later hints cost little.
+    Raises BoardError (from the book) for a board that is malformed or finished, and
+    TooManyLines when the enumeration would walk more than ``budget`` positions not walked
+    before (None: no limit). Positions already walked for ``book`` are remembered, so a game's
+    later hints cost little, and a walk cut short keeps what it finished.
     """
     me = book.evaluate(board, first=first).turn
     memo = _MEMOS.setdefault(book, {})
     walks = {
-        name: _Walk(book, first, me, replies, memo.setdefault((first, me, name), {}))
+        name: _Walk(book, first, me, replies, memo.setdefault((first, me, name), {}), budget)
         for name, replies in (("novice", _novice_replies), ("random", _random_replies))
     }
     return {
@@ -98,11 +112,20 @@ class _Walk:
         me: str,
         replies: Callable[[Rules, str, str], list[Cell]],
         memo: dict[str, Fraction],
+        budget: int | None = None,
     ) -> None:
         self.book, self.first, self.me, self.foe = book, first, me, other(me)
         self.rules = book.rules
         self.replies = replies
         self.memo = memo
+        #: the memo's size past which this walk gives up (TooManyLines)
+        self.limit = None if budget is None else len(memo) + budget
+
+    def _remember(self, position: str, chance: Fraction) -> Fraction:
+        self.memo[position] = chance
+        if self.limit is not None and len(self.memo) > self.limit:
+            raise TooManyLines(f"more than {self.limit} positions to walk")
+        return chance
 
     def after_mine(self, position: str, cell: Cell) -> Fraction:
         """The chance once ``me`` has played ``cell`` on ``position``."""
@@ -110,8 +133,9 @@ class _Walk:
         known = self.memo.get(board)
         if known is not None:
             return known
+        misere = self.rules.misere
         if winner(self.rules, board) is not None:
-            known = ONE  # only ``me`` can have just completed a line
+            known = ZERO if misere else ONE  # only ``me`` can have just completed a line
         elif EMPTY not in board:
             known = ZERO
         else:
@@ -119,11 +143,12 @@ class _Walk:
             total = ZERO
             for reply in options:
                 after = board[:reply] + self.foe + board[reply + 1 :]
-                if winner(self.rules, after) is None and EMPTY in after:
+                if winner(self.rules, after) is not None:
+                    total += ONE if misere else ZERO  # the opponent completed a line
+                elif EMPTY in after:
                     total += self.mine(after)
             known = total / len(options)
-        self.memo[board] = known
-        return known
+        return self._remember(board, known)
 
     def mine(self, position: str) -> Fraction:
         """``me`` to move on an unfinished ``position``."""
@@ -131,5 +156,5 @@ class _Walk:
         if known is None:
             tier = self.book.evaluate(position, first=self.first).tiers[0]
             known = sum((self.after_mine(position, cell) for cell in tier), ZERO) / len(tier)
-            self.memo[position] = known
+            self._remember(position, known)
         return known

@@ -22,6 +22,24 @@ def plain(text: str, kind: str) -> str:
     return text
 
 
+def numbering(rules: Rules) -> str:
+    """How the cells are numbered, for people: 1 up in reading order; on 3x3 the phone keypad."""
+    if rules.rows == rules.cols == 3:
+        return "The cells are numbered like a phone keypad read from the top: 1 2 3 / 4 5 6 / 7 8 9."
+    rows = " / ".join(
+        " ".join(str(r * rules.cols + c + 1) for c in range(rules.cols)) for r in range(rules.rows)
+    )
+    return f"The cells are numbered 1 to {rules.cells} in reading order, row by row: {rows}."
+
+
+def goal(rules: Rules) -> str:
+    """The aim of the game in one sentence (misère turns it around)."""
+    run = "three" if rules.k == 3 else str(rules.k)
+    if rules.misere:
+        return f"Misere: avoid {run} in a row, across, down or diagonally; whoever completes a line loses."
+    return f"Make {run} in a row, across, down or diagonally."
+
+
 def grid(
     board: str,
     rules: Rules = STANDARD,
@@ -31,7 +49,8 @@ def grid(
 ) -> str:
     """The board, marks painted, free cells shown by number (1 up) or by ``labels[cell]``,
     painted as ``kinds[cell]`` (default ``free``)."""
-    width = max([1, *(len(text) for text in (labels or {}).values())])
+    width = max([len(str(rules.cells)), *(len(text) for text in (labels or {}).values())])
+    place = str.center if labels else str.rjust  # numbers line up on their right: 9 over 13
     rows = []
     for r in range(rules.rows):
         cells = []
@@ -40,9 +59,9 @@ def grid(
             mark = board[i]
             if mark == EMPTY:
                 text = (labels or {}).get(i, str(i + 1))
-                cells.append(paint(text.center(width), (kinds or {}).get(i, "free")))
+                cells.append(paint(place(text, width), (kinds or {}).get(i, "free")))
             else:
-                cells.append(paint(mark.center(width), mark))
+                cells.append(paint(place(mark, width), mark))
         rows.append(" " + " | ".join(cells))
     rule = "\n" + "+".join(["-" * (width + 2)] * rules.cols) + "\n"
     return rule.join(rows)

@@ -5,9 +5,12 @@ No terminal library here: ``player.tui`` reads keys with curses, names them (``u
 ``view()``. A test drives the whole game in process with the same names.
 
 Keys while playing: arrows move the highlighted cell, Enter (or space) plays it; ``1``-``9``
-play a cell directly; ``h`` turns the hint on or off; ``u`` undoes the last move and the
-reply; ``?`` shows the help; ``q`` (or Ctrl-D) quits. When a game is over: ``y`` or Enter plays
-again, ``s`` swaps sides, ``n`` or ``q`` quits. Every text is ASCII, so any terminal shows it.
+play a cell directly (on a board of more than 9 cells, a digit that could begin a two-digit
+cell waits for the second digit, or for Enter to play it alone: on 4x4 ``1`` ``6`` plays 16,
+``1`` Enter plays 1, ``2`` plays 2 at once); ``h`` turns the hint on or off; ``u`` undoes the
+last move and the reply; ``?`` shows the help; ``q`` (or Ctrl-D) quits. When a game is over:
+``y`` or Enter plays again, ``s`` swaps sides, ``n`` or ``q`` quits. Every text is ASCII, so any
+terminal shows it.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from player.board import EMPTY, other, winning_lines
 from player.book import Book
 from player.game import Game
 from player.levels import check_level
-from player.rules import Cell
+from player.rules import STANDARD, Cell, Rules
 from player.script import outcome_for
 from player.session import Tally
 
@@ -50,6 +53,36 @@ HELP = (
     "",
     "Press any key to go back to the game.",
 )
+
+
+def help_page(rules: Rules) -> tuple[str, ...]:
+    """The help for a game under ``rules``: HELP itself on 3x3, else its numbering, goal,
+    digit keys and line told for this board (the layout wraps the lines)."""
+    if rules == STANDARD:
+        return HELP
+    from player.screen import goal, numbering
+
+    last = rules.cells
+    keys = [f"{f'  1-{last}':<11}play that cell"]
+    if last > 9:
+        keys = [
+            f"{f'  1-{last}':<11}play that cell: both digits for 10-{last};",
+            f"{'':<11}1 alone: 1 then Enter",
+        ]
+    line = "losing line (the one completed)" if rules.misere else "winning line"
+    return (
+        "How to play",
+        "",
+        f"{goal(rules)} {numbering(rules)}",
+        "",
+        HELP[5],
+        *keys,
+        *HELP[7:13],
+        "",
+        f"The computer's last move is shown in [brackets]; at the end the {line} is shown *like this*.",
+        "",
+        HELP[-1],
+    )
 
 
 class Line(NamedTuple):
@@ -105,6 +138,7 @@ class ScreenSession:
         self.cursor = (self.rules.rows // 2) * self.rules.cols + self.rules.cols // 2
         self.hints_on = False
         self.help_shown = False
+        self.typed = ""  # the first digit of a two-digit cell, while the second is awaited
         self.message: list[Line] = []
         self.game = self._new_game()
 
@@ -123,21 +157,22 @@ class ScreenSession:
         if self.game.is_over:
             return self._after_game(key)
         self.message = []
+        typed, self.typed = self.typed, ""  # any key but a digit ends a number being typed
         if key in QUIT_KEYS:
             return False
         if key in MOVES:
             self._move_cursor(*MOVES[key])
         elif key == "enter":
-            self._play(self.cursor)
+            self._play(int(typed) - 1 if typed else self.cursor)
         elif key.isdigit() and key.isascii() and len(key) == 1:
-            self._play_number(int(key))
+            self._type_digit(typed + key)
         elif key == "h":
             self.hints_on = not self.hints_on
             self._say("Hints on: h again turns them off." if self.hints_on else "Hints off.")
         elif key == "u":
             self._undo()
         elif key != "esc":
-            self._say(f"{_shown(key)} does nothing here: 1-{min(self.rules.cells, 9)} or arrows, ? for help.")
+            self._say(f"{_shown(key)} does nothing here: 1-{self.rules.cells} or arrows, ? for help.")
         return True
 
     def _after_game(self, key: str) -> bool:
@@ -157,12 +192,22 @@ class ScreenSession:
         r, c = divmod(self.cursor, self.rules.cols)
         self.cursor = ((r + rows) % self.rules.rows) * self.rules.cols + (c + cols) % self.rules.cols
 
-    def _play_number(self, number: int) -> None:
-        if not 1 <= number <= self.rules.cells:
-            self._say(f"There is no cell {number}: use 1 to {self.rules.cells}.")
+    def _type_digit(self, digits: str) -> None:
+        """The digits typed so far: play the cell they name once no longer number begins with
+        them, else wait for another digit (or Enter) with the cell highlighted."""
+        number, last = int(digits), self.rules.cells
+        if not 1 <= number <= last:
+            self._say(f"There is no cell {digits}: use 1 to {last}.")
             return
         self.cursor = number - 1
-        self._play(number - 1)
+        if number * 10 > last:
+            self._play(number - 1)
+            return
+        self.typed = digits
+        self._say(
+            f"Cell {digits}_: a second digit for {number * 10}-{min(number * 10 + 9, last)}, "
+            f"Enter for {number}."
+        )
 
     def _play(self, cell: Cell) -> None:
         taken = self.game.board[cell]
@@ -199,9 +244,11 @@ class ScreenSession:
             outcome = outcome_for(game, self.human)
             self.tally.add(outcome)
             won = game.winner
+            note = game.misere_note()
+            because = f" ({note})" if note else ""
             text = {
-                "win": f"{won} wins: you win!",
-                "loss": f"{won} wins: the computer wins.",
+                "win": f"{won} wins{because}: you win!",
+                "loss": f"{won} wins{because}: the computer wins.",
                 "draw": "A draw.",
             }[outcome]
             self._say(text, outcome)
@@ -214,17 +261,18 @@ class ScreenSession:
     def view(self) -> View:
         """What the screen shows now."""
         game = self.game
+        name = "Tic-tac-toe" if self.rules == STANDARD else f"Tic-tac-toe {self.rules}"
         title = (
-            f"Tic-tac-toe: you are {self.human}, the computer {other(self.human)} ({self.level}); "
+            f"{name}: you are {self.human}, the computer {other(self.human)} ({self.level}); "
             f"{self.first} moves first"
         )
         if self.help_shown:
-            return View(title, self.rules.rows, self.rules.cols, (), (), HELP)
+            return View(title, self.rules.rows, self.rules.cols, (), (), help_page(self.rules))
         hints = self._hints()
         last = game.moves[-1][1] if game.moves and game.moves[-1][0] != self.human else None
-        owner = game.winner
+        won = game.winner  # under misère rules, not the owner of the line shown
         on_line = {cell for line in winning_lines(self.rules, game.board) for cell in line}
-        result_kind = "win" if owner == self.human else "loss"
+        result_kind = "win" if won == self.human else "loss"
         cells = []
         for cell, mark in enumerate(game.board):
             hint = hints.get(cell)
@@ -266,7 +314,7 @@ class ScreenSession:
             prompt = "Play again? y (or Enter) same sides, s swap sides, n quit"
         else:
             prompt = (
-                f"Your move ({self.game.turn}): arrows and Enter, or 1-{min(self.rules.cells, 9)}; "
+                f"Your move ({self.game.turn}): arrows and Enter, or 1-{self.rules.cells}; "
                 f"h hint, u undo, ? help, q quit"
             )
         lines.append(Line(prompt, "prompt", 5))

@@ -13,6 +13,7 @@ from player.book import Book
 from player.errors import IllegalMoveError
 from player.game import Game, check_mark
 from player.levels import check_level
+from player.rules import STANDARD
 from player.screen import grid
 
 TYPE_CHECKING = False
@@ -102,6 +103,7 @@ def transcript_json(game: Game, human: str | None, level: str, seed: int | None)
     document: dict[str, Any] = {
         "cells_from": 1,  # each move's cell as typed, 1 up (the book file and query --json: 0 up)
         "format": "ttt-play-transcript",
+        "rules": {name: getattr(game.book.rules, name) for name in ("rows", "cols", "k", "misere")},
         "version": 1,
         "human": human,
         "computer": other(human) if human else "both",
@@ -126,6 +128,8 @@ def transcript_text(game: Game, human: str, level: str) -> str:
     lines = [
         f"You play {human}, the computer plays {other(human)} at level {level}; {game.first} moves first.",
     ]
+    if rules != STANDARD:
+        lines.insert(0, f"Tic-tac-toe {rules}.")
     board = "." * rules.cells
     for mark, cell in game.moves:
         board = board[:cell] + mark + board[cell + 1 :]
@@ -143,4 +147,6 @@ def result_line(game: Game, human: str) -> str:
         return "Unfinished: the moves ran out before the game ended."
     if outcome == "draw":
         return "Result: draw."
-    return f"Result: {game.winner} wins — you {'win' if outcome == 'win' else 'lose'}."
+    note = game.misere_note()
+    because = f" ({note})" if note else ""
+    return f"Result: {game.winner} wins{because} — you {'win' if outcome == 'win' else 'lose'}."

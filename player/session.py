@@ -9,6 +9,7 @@ from __future__ import annotations
 from player.board import other
 from player.book import Book
 from player.game import Game
+from player.rules import STANDARD, Rules
 from player.screen import grid, plain, wrap_entries
 from player.script import outcome_for, result_line
 
@@ -30,6 +31,18 @@ read from the top: 1 2 3 / 4 5 6 / 7 8 9.
   u   undo your last move (and the computer's reply)
   ?   this help
   q   quit"""
+
+
+def help_text(rules: Rules) -> str:
+    """HELP on 3x3; on another board its numbering and goal instead of the keypad's."""
+    if rules == STANDARD:
+        return HELP
+    import textwrap
+
+    from player.screen import goal, numbering
+
+    opening = f"{goal(rules)} Type a free cell's number and press Enter. {numbering(rules)}"
+    return "\n".join(textwrap.wrap(opening, 90)) + "\n" + HELP.split("\n", 2)[2]
 
 
 class Tally:
@@ -68,9 +81,13 @@ def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
         lines += textwrap.wrap(f"({teach.PLIES_NOTE})", width - 1)
     lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
     lines += textwrap.wrap(teach.why(found), width - 1)
-    lines.append("Move by move, with the games it wins against a novice (the book playing on):")
+    if teach.counted(found):
+        lines.append("Move by move, with the games it wins against a novice (the book playing on):")
+    else:
+        lines.append("Move by move:")
     entries = [
-        f"{hint.cell + 1}: {hint.words} ({teach.percent(hint.chances.novice)})"
+        f"{hint.cell + 1}: {hint.words}"
+        + (f" ({teach.percent(hint.chances.novice)})" if hint.chances is not None else "")
         + (f" {teach.BOOK_MARK}" if hint.book else "")
         for hint in found
     ]
@@ -144,7 +161,7 @@ def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Wr
         elif command in ("q", "quit", "exit"):
             return False
         elif command in ("?", "help"):
-            write(HELP)
+            write(help_text(rules))
         elif command in ("h", "hint"):
             write(hint_text(game, paint))
         elif command in ("u", "undo"):

@@ -23,7 +23,7 @@ import sys
 import textwrap
 
 from player.console import OutputProblem
-from player.layout import MIN_COLS, MIN_ROWS, Span, layout, too_small
+from player.layout import Span, layout, min_size, too_small
 from player.screen_session import QUIT_KEYS, ScreenSession
 
 TYPE_CHECKING = False
@@ -52,18 +52,17 @@ ESCAPED_KEYS |= {"OC": "right", "OD": "left", "OM": "enter"}
 BOX = str.maketrans({"|": "\u2502", "-": "\u2500", "+": "\u253c"})
 
 
-def unusable() -> str | None:
-    """Why the game screen cannot be used on this terminal, or None if it can."""
+def unusable(rows: int = 3, cols: int = 3) -> str | None:
+    """Why the game screen for a ``rows`` x ``cols`` board cannot be used on this terminal, or
+    None if it can."""
     fd = sys.stdout.fileno()
     try:
         size = os.get_terminal_size(fd)
     except OSError:
         return "the terminal's size is unknown"
-    if too_small(size.lines, size.columns):
-        return (
-            f"the terminal is {size.columns}x{size.lines}; the game screen needs at least "
-            f"{MIN_COLS}x{MIN_ROWS}"
-        )
+    if too_small(size.lines, size.columns, rows, cols):
+        height, width = min_size(rows, cols)
+        return f"the terminal is {size.columns}x{size.lines}; the game screen needs at least {width}x{height}"
     try:
         curses.setupterm(None, fd)
     except curses.error:
@@ -134,9 +133,10 @@ def _draw(screen: curses.window, session: ScreenSession, styles: dict[str, int],
     height, width = screen.getmaxyx()
     spans = layout(session.view(), height, width)
     if spans is None:
+        least_height, least_width = min_size(session.rules.rows, session.rules.cols)
         message = (
             f"The terminal is {width}x{height}: too small for the game. Make it at least "
-            f"{MIN_COLS}x{MIN_ROWS}, or press q to quit."
+            f"{least_width}x{least_height}, or press q to quit."
         )
         for y, row in enumerate(textwrap.wrap(message, max(width - 1, 1))[:height]):
             _put(screen, Span(y, 0, row, ("warn",)), styles)

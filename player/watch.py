@@ -49,5 +49,7 @@ def watch_game(
     if not quiet:
         won = game.winner
         write("")
-        write(f"Result: {won} wins." if won else "Result: draw.")
+        note = game.misere_note()
+        because = f" ({note})" if note else ""
+        write(f"Result: {won} wins{because}." if won else "Result: draw.")
     return game

@@ -76,6 +76,15 @@ def test_committed_book_and_vectors_equal_a_fresh_build(tmp_path: Path) -> None:
     assert again == data  # deterministic bytes
 
 
+def test_committed_misere_book_equals_a_fresh_build() -> None:
+    from generator.book import build_book, encode
+
+    fresh = encode(build_book(Rules(3, 3, 3, misere=True)))
+    assert fresh == (ROOT / "book" / "tictactoe-misere.json").read_bytes(), (
+        "book/tictactoe-misere.json is stale: run `make book`"
+    )
+
+
 def test_every_key_is_canonical_and_every_move_legal(book: Book) -> None:
     rules = book.rules
     for key in book.canonical_keys():

@@ -129,10 +129,10 @@ def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     write("binary", b"\xff\xfe\x00garbage", "not UTF-8 text (byte 0) [json]")
     write("empty", "", "line 1, column 1: Expecting value [json]")
     write("version", json.dumps({**data, "version": 1}), "format version 1; this reader reads 2 [version]")
-    write(
+    write(  # --book plays the rules a book states: a 3x3 book claiming k=2 fails at its lines
         "rules",
         json.dumps({**data, "rules": {**data["rules"], "k": 2}}),
-        "is a book for 3x3 k=2, not 3x3 k=3 [rules]",
+        "has winning lines that are not those of 3x3 k=2 [lines]",
     )
     inconsistent = json.loads(BOOK.read_bytes())
     inconsistent["entries"]["........X"] = "0 0,4"
@@ -158,15 +158,18 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
         assert len(out.strip().splitlines()) == 1, out
 
 
-def test_wrong_rules_book_is_refused(tmp_path: Path) -> None:
+def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
     from generator.book import write_book
     from player.rules import Rules
 
-    other = tmp_path / "3x4.json"
+    other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))
-    code, out = invoke(["--book", str(other), "--moves", "1"])
-    assert code == 3
-    assert "is a book for 2x3 k=2, not 3x3 k=3" in out
+    # 2x3 with k=2: X wins in 3 plies whatever it does (the computer, X, moves first)
+    code, out = invoke(["--book", str(other), "--mark", "O", "--moves", "1", "--seed", "1"])
+    assert out.startswith("Tic-tac-toe 2x3 k=2.\n"), out
+    assert "Result: X wins — you lose." in out and code == 0
+    code, out = invoke(["--book", str(other), "--moves", "7"])
+    assert code == 2 and "off the board: use 1 to 6" in out
 
 
 # ---------------------------------------------------------------- interactive

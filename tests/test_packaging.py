@@ -45,6 +45,12 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert "player/tictactoe.json" in names
         recorded = archive.read("player/tictactoe.json.sha256").decode().strip()
         assert recorded == hashlib.sha256((ROOT / "book" / "tictactoe.json").read_bytes()).hexdigest()
+        misere = (ROOT / "book" / "tictactoe-misere.json").read_bytes()
+        assert archive.read("player/tictactoe-misere.json") == misere
+        assert (
+            archive.read("player/tictactoe-misere.json.sha256").decode().strip()
+            == hashlib.sha256(misere).hexdigest()
+        )
         assert "player/py.typed" in names
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
@@ -85,6 +91,10 @@ def install(wheel: Path, target: Path) -> None:
 
 
 TRUST = "import player; b = player.load_book(); print(b.trust, len(b))"
+MISERE_TRUST = (
+    "from player.book import load_book; from player.rules import Rules\n"
+    "b = load_book(rules=Rules(3, 3, 3, misere=True)); print(b.trust, b.rules)"
+)
 
 
 def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(wheel: Path, tmp_path: Path) -> None:
@@ -95,6 +105,18 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(wheel: P
         [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
     )
     assert trusted.stdout.split() == ["packaged", "627"], trusted.stderr
+    misere = subprocess.run(
+        [sys.executable, "-c", MISERE_TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
+    )
+    assert misere.stdout.split() == ["packaged", "3x3", "k=3", "misere"], misere.stderr
+    game = subprocess.run(
+        [str(target / "bin" / "ttt-play"), "--misere", "--watch", "--seed", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert game.returncode == 0 and game.stdout.rstrip().endswith("Result: draw."), game.stderr
     # A hand edit of the installed book: after X's corner, O's centre made a loser and every
     # other cell claimed as a draw. The bytes no longer match the record, so the book is
     # proven, and refused.
@@ -143,4 +165,33 @@ def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
     )
     assert build.returncode != 0
     assert "[entry-inconsistent]" in build.stdout + build.stderr
+    assert not list(tmp_path.glob("*.whl"))
+
+
+def test_a_misere_book_for_other_rules_fails_the_build(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".venv", ".git", "*cache*", "node_modules", "dist", "build"),
+    )
+    # the normal book where the misère one belongs: it proves, but for the wrong rules
+    shutil.copy(source / "book" / "tictactoe.json", source / "book" / "tictactoe-misere.json")
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode != 0
+    assert "[rules]" in build.stdout + build.stderr
     assert not list(tmp_path.glob("*.whl"))

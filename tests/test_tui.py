@@ -217,3 +217,25 @@ def test_watch_waits_between_moves_on_a_terminal_only() -> None:
     shown = term.wait_for("SLEPT")
     assert "SLEPT [0.8] 9" in shown
     term.finish()
+
+
+def test_a_3x4_board_on_the_screen(book_3x4_path: Path) -> None:
+    """Cells 1-12 drawn four to a row; 1 then 2 plays cell 12; an arrow moves the highlight
+    onto a fourth column; the hint labels every free cell."""
+    term = game("--book", str(book_3x4_path))
+    shown = term.wait_for("Tic-tac-toe 3x4 k=3", "Your move (X): arrows and Enter, or 1-12")
+    rows = shown.splitlines()
+    assert [rows[3].split("\u2502")[c].strip() for c in range(4)] == ["1", "2", "3", "4"]
+    assert [rows[11].split("\u2502")[c].strip() for c in range(4)] == ["9", "10", "11", "12"]
+    term.press("1")
+    term.wait_for("Cell 1_: a second digit for 10-12, Enter for 1.")
+    term.press("2")
+    shown = term.wait_for(
+        "The computer (O) played", until=lambda s: s.splitlines()[11].rstrip().endswith("X")
+    )
+    term.press("h")
+    shown = term.wait_for("W win, D draw, L loss")
+    labels = [cell.strip() for row in (3, 7, 11) for cell in shown.splitlines()[row].split("\u2502")]
+    assert sum(label.rstrip("*")[:1] in ("W", "D", "L") and label != "" for label in labels) == 10, labels
+    term.press("q")
+    assert term.finish() == 0

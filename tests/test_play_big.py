@@ -1,0 +1,141 @@
+"""``ttt-play --book`` on the 4x4 k=4 book (``big``: make test-big builds it, about a minute and a
+gigabyte; ``TTT_BOOK_4X4=FILE`` names one already built instead, proven once on first load).
+
+The computer's moves are checked by tests/negamax.py where a search is affordable: from 8
+free cells on (8! lines at most). The start-up goal of issue 13: a game starts within 3 s of
+CPU and 1 GB on a book already proven on this machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from negamax import Negamax, preference
+
+from player import hints as teach
+from player.book import Book, load_book
+from player.game import Game
+from player.layout import layout, min_size
+from player.screen_session import ScreenSession
+
+pytestmark = pytest.mark.big
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+SEARCHED_FROM = 8  # free cells: the independent search checks every computer move from here on
+
+
+@pytest.fixture(scope="module")
+def proven_4x4(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
+    """The 4x4 book's path and an environment whose record of proven books holds it."""
+    folder = tmp_path_factory.mktemp("4x4")
+    env = {**os.environ, "TTT_PROVEN_RECORD": str(folder / "proven.txt"), "NO_COLOR": "1"}
+    env.pop("TTT_BOOK", None)
+    given = os.environ.get("TTT_BOOK_4X4")
+    if given:
+        path = Path(given)
+        subprocess.run([str(BIN / "ttt-book"), "verify", str(path)], env=env, check=True, capture_output=True)
+    else:
+        path = folder / "4x4.json"
+        build = [str(BIN / "ttt-book"), "build", "--rules", "4x4:4", "--no-vectors", "-o", str(path)]
+        subprocess.run(build, env=env, check=True, capture_output=True)  # proven, then recorded
+    yield path, env
+
+
+@pytest.fixture(scope="module")
+def book_4x4(proven_4x4: tuple[Path, dict[str, str]], monkeypatch_module: pytest.MonkeyPatch) -> Book:
+    path, env = proven_4x4
+    monkeypatch_module.setenv("TTT_PROVEN_RECORD", env["TTT_PROVEN_RECORD"])
+    book = load_book(path, rules=None)
+    assert book.trust == "recorded"
+    return book
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module() -> Iterator[pytest.MonkeyPatch]:
+    with pytest.MonkeyPatch.context() as patch:
+        yield patch
+
+
+def play_cli(proven: tuple[Path, dict[str, str]], *args: str) -> subprocess.CompletedProcess[str]:
+    path, env = proven
+    return subprocess.run(
+        [str(BIN / "ttt-play"), "--book", str(path), *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_4x4_game_starts_within_3_seconds_and_1_gb(proven_4x4: tuple[Path, dict[str, str]]) -> None:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    done = play_cli(proven_4x4, "--moves", "1", "--seed", "1")
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert done.returncode == 1, done.stderr  # one move: unfinished
+    assert "Tic-tac-toe 4x4 k=4." in done.stdout and " 13 | 14 | 15 | 16" in done.stdout
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert cpu <= 3.0, f"{cpu:.2f} s of CPU ({wall:.2f} s wall)"
+    assert after.ru_maxrss <= 1024 * 1024, f"{after.ru_maxrss} KiB"  # ru_maxrss is in KiB on Linux
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_4x4_scripted_games_near_the_end_play_the_best_moves_by_an_independent_solver(
+    proven_4x4: tuple[Path, dict[str, str]], book_4x4: Book, seed: int
+) -> None:
+    rng = random.Random(seed)
+    human = "X" if seed % 2 == 0 else "O"
+    game = Game(book_4x4, levels={"O" if human == "X" else "X": "perfect"}, rng=random.Random(seed))
+    moves = []
+    while not game.is_over:
+        if game.computer_to_move:
+            game.computer_move()
+            continue
+        cell = rng.choice(game.free_cells())
+        moves.append(cell + 1)
+        game.play(cell)
+    done = play_cli(
+        proven_4x4, "--mark", human, "--seed", str(seed), "--json", "--moves", ",".join(map(str, moves))
+    )
+    assert done.returncode == 0, done.stderr
+    transcript = json.loads(done.stdout)
+    assert transcript["rules"] == {"rows": 4, "cols": 4, "k": 4, "misere": False}
+    solver = Negamax(4, 4, 4)
+    board, checked = "." * 16, 0
+    for move in transcript["moves"]:
+        cell = move["cell"] - 1
+        if move["by"] == "computer" and board.count(".") <= SEARCHED_FROM:
+            results = solver.moves(board)
+            assert preference(results[cell]) == max(map(preference, results.values())), (board, cell)
+            checked += 1
+        board = board[:cell] + move["mark"] + board[cell + 1 :]
+    assert board == transcript["board"] and transcript["outcome"] != "win"
+    assert checked >= 1 or transcript["board"].count(".") > SEARCHED_FROM
+
+
+def test_4x4_screen_two_digits_hint_and_minimum_size(book_4x4: Book) -> None:
+    play = ScreenSession(book_4x4, human="X", first="X", level="perfect", rng=random.Random(1))
+    play.press("1")
+    play.press("6")
+    assert play.game.board[15] == "X"
+    height, width = min_size(4, 4)
+    assert layout(play.view(), height, width) is not None and layout(play.view(), height - 1, width) is None
+    play.press("h")  # early on 4x4: the outcomes, and a sentence that says the chances are not counted
+    started = time.process_time()
+    found = teach.move_hints(play.game)
+    assert time.process_time() - started < 10
+    evaluation = book_4x4.evaluate(play.game.board)
+    assert {h.cell: (h.value, h.plies) for h in found} == {
+        c: evaluation.outcome(c) for c in evaluation.scores
+    }
+    assert "is not counted" in teach.why(found) or teach.counted(found)
