@@ -28,7 +28,6 @@ from player.rules import Cell, Line, Rules, Symmetry
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
 EMPTY = "."
 FIRST = "X"

@@ -15,6 +15,7 @@ symmetry sends them. On 4x4, two look-ups an image instead of joining 16 charact
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from player.board import EMPTY, FIRST, SECOND
 from player.rules import Cell, Rules
@@ -47,8 +48,10 @@ class BoardCodes:
         return DIGITS[mark] << 2 * (self.rules.cells - 1 - cell)
 
 
+@cache
 def board_codes(rules: Rules) -> BoardCodes:
-    """The codes of ``rules``' boards, with the image tables built for its symmetries."""
+    """The codes of ``rules``' boards, with the image tables built for its symmetries (once a
+    process)."""
     cells = rules.cells
     count = -(-cells // CHUNK_CELLS)
     if count > 2:
@@ -74,7 +77,9 @@ def _chunk_table(cells: int, inverse: tuple[Cell, ...], start: int, stop: int) -
     return table
 
 
-def _imager(readers: list[tuple[int, int]], tables: list[tuple[list[int], ...]]) -> Callable[[int], list[int]]:
+def _imager(
+    readers: list[tuple[int, int]], tables: list[tuple[list[int], ...]]
+) -> Callable[[int], list[int]]:
     """``code -> its images``, written out for one chunk and for two (16 cells at most)."""
     if len(readers) == 1:
         singles = [table for (table,) in tables]
