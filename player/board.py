@@ -27,8 +27,7 @@ from player.rules import Cell, Line, Rules, Symmetry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-    from typing import Any
+    from collections.abc import Callable
 
 EMPTY = "."
 FIRST = "X"
@@ -46,34 +45,37 @@ def other(mark: str) -> str:
     return SECOND if mark == FIRST else FIRST
 
 
-def _line_owners(rules: Rules, board: str) -> Iterator[str]:
-    """The mark owning each complete line, line by line."""
-    found = _LINE_READERS.get(rules)
-    if found is None:
-        # One C-level item getter per line, and the strings a full line reads as (python-chess
-        # builds its attack tables once per board shape in the same spirit).
-        found = _LINE_READERS[rules] = (
-            [itemgetter(*line) for line in rules.lines],
-            {FIRST * rules.k: FIRST, SECOND * rules.k: SECOND},
-        )
-    getters, full = found
-    for get in getters:
-        owner = full.get("".join(get(board)))
-        if owner is not None:
-            yield owner
+def line_owners(rules: Rules) -> Callable[[str], str]:
+    """A fast ``board -> the marks owning a complete line`` for ``rules``, as a string: ``""``,
+    ``"X"``, ``"O"`` or ``"XO"`` (made once per rules, like ``canonicalizer``)."""
+    owners = _LINE_OWNERS.get(rules)
+    if owners is None:
+        # One C-level item getter reads every line at once, each followed by a separator (the
+        # character after the board), so a mark owns a line exactly when k of it stand in a row
+        # in what it reads (python-chess builds its attack tables once per board shape in the
+        # same spirit).
+        read = itemgetter(*[cell for line in rules.lines for cell in (*line, rules.cells)])
+        first_full, second_full = FIRST * rules.k, SECOND * rules.k
+
+        def owners(board: str) -> str:
+            lines = "".join(read(board + "|"))
+            return (FIRST if first_full in lines else "") + (SECOND if second_full in lines else "")
+
+        _LINE_OWNERS[rules] = owners
+    return owners
 
 
-_LINE_READERS: dict[Rules, tuple[list[Callable[[str], Any]], dict[str, str]]] = {}
+_LINE_OWNERS: dict[Rules, Callable[[str], str]] = {}
 
 
 def winner(rules: Rules, board: str) -> str | None:
     """The mark that owns a whole line, or None. Callers have checked both cannot."""
-    return next(_line_owners(rules, board), None)
+    return line_owners(rules)(board)[:1] or None
 
 
 def winners(rules: Rules, board: str) -> set[str]:
     """Every mark that owns a whole line (two of them means an impossible board)."""
-    return set(_line_owners(rules, board))
+    return set(line_owners(rules)(board))
 
 
 def winning_lines(rules: Rules, board: str) -> list[Line]:

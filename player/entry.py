@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from operator import itemgetter
 from typing import NamedTuple
 
 from player.board import EMPTY, side_to_move
@@ -28,7 +27,6 @@ from player.score import decode_score
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
 
 Tiers = tuple[tuple[Cell, ...], ...]
 
@@ -145,42 +143,45 @@ Move = tuple[Cell, "int | None", str]
 
 
 def successors(rules: Rules, key: str) -> list[Move]:
-    """Every move of the side to move on ``key`` (a board with no full line), in cell order.
-
-    A move that completes a line of the mover scores ``cells`` (a win in 1 ply), or under misère
-    ``-cells`` (a loss in 1 ply); one that fills the board otherwise scores 0 (a draw).
-    """
-    readers, k, line_score = _move_tables(rules)
+    """Every move of the side to move on ``key`` (a board with no full line), in cell order,
+    each scored by ``finishing_score`` when it finishes the game."""
+    finished = finishing_scorer(rules)
     mover = side_to_move(key)
-    # A move completes a line exactly when the line holds k - 1 of the mover's marks and its one
-    # empty cell is the move's: one pass over the lines finds every such cell.
-    completing = set()
-    for read, cells in readers:
-        text = "".join(read(key))
-        if text.count(mover) == k - 1 and text.count(EMPTY) == 1:
-            completing.add(cells[text.index(EMPTY)])
-    last = key.count(EMPTY) == 1
     moves: list[Move] = []
     start = 0
     while (cell := key.find(EMPTY, start)) >= 0:
         start = cell + 1
-        if cell in completing:
-            moves.append((cell, line_score, key[:cell] + mover + key[start:]))
-        else:
-            moves.append((cell, 0 if last else None, key[:cell] + mover + key[start:]))
+        moves.append((cell, finished(key, cell, mover), key[:cell] + mover + key[start:]))
     return moves
 
 
-@cache
-def _move_tables(rules: Rules) -> tuple[list[tuple[Callable[[str], Any], tuple[Cell, ...]]], int, int]:
-    """A reader of each line with the line's cells; ``k``; the score of a move completing a line.
+def finishing_score(rules: Rules, key: str, cell: Cell, mover: str) -> int | None:
+    """The score of ``mover`` taking the empty ``cell`` of ``key`` (a board with no full line)
+    if that finishes the game, else None (the score then follows from the successor's entry).
 
-    (With k = 1 an item getter returns one character, not a tuple: ``"".join`` reads it the same.)
+    A move that completes a line of the mover scores ``cells`` (a win in 1 ply), or under misère
+    ``-cells`` (a loss in 1 ply); one that fills the board otherwise scores 0 (a draw).
     """
-    readers: list[tuple[Callable[[str], Any], tuple[Cell, ...]]] = [
-        (itemgetter(*line), line) for line in rules.lines
+    return finishing_scorer(rules)(key, cell, mover)
+
+
+@cache
+def finishing_scorer(rules: Rules) -> Callable[[str, Cell, str], int | None]:
+    """``finishing_score`` for ``rules``, its tables made once: only the lines through ``cell``
+    can be completed by a move there, each when its other cells all hold the mover's mark."""
+    others_of = [
+        [tuple(other for other in line if other != cell) for line in rules.lines_through[cell]]
+        for cell in range(rules.cells)
     ]
-    return readers, rules.k, -rules.cells if rules.misere else rules.cells
+    line_score = -rules.cells if rules.misere else rules.cells
+
+    def score(key: str, cell: Cell, mover: str) -> int | None:
+        for others in others_of[cell]:
+            if all(key[other] == mover for other in others):
+                return line_score
+        return 0 if key.count(EMPTY) == 1 else None
+
+    return score
 
 
 def one_ply_back(best: int) -> int:

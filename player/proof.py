@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from operator import itemgetter
 
-from player.board import EMPTY, FIRST, SECOND, canonicalizer, winner
-from player.entry import EntryShapeError, one_ply_back, parse_entry, successors
+from player.board import EMPTY, FIRST, SECOND, canonicalizer, line_owners
+from player.board_codes import board_codes
+from player.entry import EntryShapeError, finishing_scorer, one_ply_back, parse_entry
 from player.errors import BookError
 from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Cell, Rules, RulesError
@@ -49,8 +49,8 @@ def prove(data: Any, source: object, expected: Rules | None) -> ProvenBook:
     rules = check_header(data, fail, expected)
     texts: dict[str, Any] = data["entries"]
     layers = _check_keys(rules, texts, fail)
-    bests, misshapen = _parse_entries(rules, texts, fail)
-    missing, inconsistent = _check_successors(rules, texts, layers, bests, fail)
+    bests, missing, inconsistent = _check_layers(rules, texts, layers, fail)
+    misshapen = _first_misshapen(rules, texts, fail) if len(bests) < len(texts) else None
     if EMPTY * rules.cells not in texts:
         missing = missing or fail("missing-entry", "has no entry for the empty board")
     for error in (misshapen, missing, inconsistent):
@@ -131,10 +131,11 @@ def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:
 
 
 def _check_keys(rules: Rules, texts: dict[str, Any], fail: Fail) -> list[list[str]]:
-    """Step 12, but for canonical form (checked layer by layer in ``_check_successors``, where
+    """Step 12, but for canonical form (checked layer by layer in ``_check_layers``, where
     the images are made anyway): every key is a board with a move to make. Returns the keys by
     number of marks."""
     cells = rules.cells
+    owners = line_owners(rules)
     layers: list[list[str]] = [[] for _ in range(cells)]
     for key in texts:
         if len(key) != cells or key.translate(_NOT_MARKS):
@@ -142,81 +143,135 @@ def _check_keys(rules: Rules, texts: dict[str, Any], fail: Fail) -> list[list[st
         x, o = key.count(FIRST), key.count(SECOND)
         if x - o not in (0, 1):
             raise fail("entry-key", f"has entry key {key!r} with {x} X and {o} O")
-        if x + o == cells or winner(rules, key) is not None:
+        if x + o == cells or owners(key):
             raise fail("entry-key", f"has entry key {key!r}, a finished board")
         layers[x + o].append(key)
     return layers
 
 
-def _parse_entries(
-    rules: Rules, texts: dict[str, Any], fail: Fail
-) -> tuple[dict[str, int], BookError | None]:
-    """Step 13: every entry is a string of the grammar. Returns each well-shaped entry's best
-    score, and the error of the first misshapen entry found (raised once step 12 has passed)."""
-    bests: dict[str, int] = {}
-    misshapen = None
-    cells = rules.cells
+def _first_misshapen(rules: Rules, texts: dict[str, Any], fail: Fail) -> BookError | None:
+    """Step 13's error: the first entry, in the file's order, that is not a string of the
+    grammar (``_check_layers`` has found that there is one)."""
     for key, text in texts.items():
         if type(text) is not str:
-            what = f"entry {key!r}: is {_json_type(text)}, not a string"
-            misshapen = misshapen or fail("entry-shape", what)
-            continue
+            return fail("entry-shape", f"entry {key!r}: is {_json_type(text)}, not a string")
         try:
-            bests[key] = parse_entry(text, cells)[0]
+            parse_entry(text, rules.cells)
         except EntryShapeError as error:
-            misshapen = misshapen or fail("entry-shape", f"entry {key!r}: {_short(text)} {error}")
-    return bests, misshapen
+            return fail("entry-shape", f"entry {key!r}: {_short(text)} {error}")
+    return None
 
 
 _NOT_MARKS = str.maketrans("", "", FIRST + SECOND + EMPTY)
+#: Not a score: what ``_check_layers`` reads for a board no entry is stored under, and for
+#: one whose entry is misshapen. Both beyond any score (a best score is within 2**53 - 1), so
+#: the largest of a key's scores tells whether it has either.
+_ABSENT = 2**62
+_MISSHAPEN = 2**61
+
+#: A well-shaped entry as ``_check_layers`` uses it: its best score, the score of a move onto
+#: its key (``one_ply_back``), and its tiers' cells in increasing order.
+Facts = tuple[int, int, list[Cell]]
+_NOT_YET: Facts = (0, 0, [])  # (compared by identity: an entry string not parsed yet)
 
 
-def _check_successors(
-    rules: Rules, texts: dict[str, Any], layers: list[list[str]], bests: dict[str, int], fail: Fail
-) -> tuple[BookError | None, BookError | None]:
-    """The rest of step 12 (canonical keys), step 14 (successors present) and step 15 (each
-    entry follows from its successors), one layer of keys at a time, the fullest first.
+def _check_layers(
+    rules: Rules, texts: dict[str, Any], layers: list[list[str]], fail: Fail
+) -> tuple[dict[str, int], BookError | None, BookError | None]:
+    """The rest of step 12 (canonical keys), step 13 (the entries' grammar), step 14
+    (successors present) and step 15 (each entry follows from its successors), one layer of
+    keys at a time, the fullest first.
 
     A successor has one mark more than its key, so checking a layer needs only the images of
-    the next one: ``orbit`` maps every image of every key of a layer to that key, and a
-    successor's entry is one look-up. Holding two layers' images at a time instead of the whole
-    book's keeps the memory of a 4x4 book within bounds. A key not in canonical form is raised
-    at once (no earlier step is left to fail); the first missing successor and the first
-    inconsistent entry are returned, to be raised in step order.
+    the next one: ``onto`` maps the code (player/board_codes.py) of every image of every key
+    of a layer to the score of a move onto it (``one_ply_back`` of the key's best), and a
+    move's score is one look-up. A successor that is no image there either finishes the game
+    (``player.entry.finishing_score``; a key is never a finished board, step 12) or is missing. Holding two
+    layers' images at a time instead of the whole book's keeps the memory of a 4x4 book within
+    bounds. An entry string is parsed once, however many keys share it.
+
+    Returns every well-shaped entry's best score, the first missing successor's error and the
+    first inconsistent entry's (in this order of layers and the file's order within a layer),
+    to be raised in step order. A key not in canonical form is raised at once: no earlier step
+    is left to fail.
     """
-    images = _imager(rules)
+    cells = rules.cells
+    codes = board_codes(rules)
+    code_of, images = codes.code, codes.images
+    finished = finishing_scorer(rules)
+    # A code's occupied cells, one bit each (the low bit of the cell's digit): the same for
+    # every key with the same free cells, which are found once for all of them.
+    low_bits = int("01" * cells, 2)
+    facts_of: dict[str, Facts | None] = {}  # each distinct entry string's facts (None: misshapen)
+    bests: dict[str, int] = {}
     missing = inconsistent = None
-    below: dict[str, str] = {}  # the images of the layer with one mark more
-    for keys in reversed(layers):
-        orbit: dict[str, str] = {}
-        for key in keys:
-            for image in images(key):
-                if image < key:
-                    raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
-                orbit[image] = key
-        for key in keys:
-            scores: list[int | None] = [None] * rules.cells
-            complete = True
-            for cell, score, child in successors(rules, key):
-                if score is None:
-                    child_key = below.get(child)
-                    if child_key is None:
-                        missing = missing or _missing(rules, key, cell, child, fail)
-                        complete = False
-                        continue
-                    child_best = bests.get(child_key)
-                    if child_best is None:  # misshapen: step 13 fails anyway
-                        complete = False
-                        continue
-                    score = one_ply_back(child_best)
-                scores[cell] = score
-            if complete and inconsistent is None and key in bests:
-                inconsistent = _inconsistency(rules, key, texts[key], scores, fail)
-        below = orbit
-    return missing, inconsistent
+    below: dict[int, int] = {}  # the scores of moves onto the layer with one mark more
+    for marks in reversed(range(len(layers))):
+        mover = FIRST if marks % 2 == 0 else SECOND
+        placed = [codes.placed(mover, cell) for cell in range(cells)]
+        free_of: dict[int, tuple[list[Cell], list[int]]] = {}  # the free cells, what a move there adds
+        look_up = below.get
+        onto: dict[int, int] = {}
+        for key in layers[marks]:
+            code = code_of(key)
+            orbit = images(code)
+            if min(orbit) < code:
+                raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
+            text = texts[key]
+            facts = None
+            if type(text) is str:
+                facts = facts_of.get(text, _NOT_YET)
+                if facts is _NOT_YET:
+                    facts = facts_of[text] = _facts(text, cells)
+            if facts is None:
+                score = _MISSHAPEN
+            else:
+                bests[key] = facts[0]
+                score = facts[1]
+            for image in orbit:
+                onto[image] = score
+            occupied = (code | code >> 1) & low_bits
+            moves = free_of.get(occupied)
+            if moves is None:
+                free = [cell for cell, mark in enumerate(key) if mark == EMPTY]
+                moves = free_of[occupied] = (free, [placed[cell] for cell in free])
+            free = moves[0]
+            scores = [look_up(code + move, _ABSENT) for move in moves[1]]
+            truth = max(scores)
+            if truth >= _MISSHAPEN:  # a move that finishes the game, or step 13 or 14 fails
+                for at, cell in enumerate(free):
+                    if scores[at] == _ABSENT:
+                        ends = finished(key, cell, mover)
+                        scores[at] = _ABSENT if ends is None else ends
+                if scores.count(_ABSENT) and missing is None:
+                    missing = _missing(rules, key, free[scores.index(_ABSENT)], mover, fail)
+                truth = max(scores)
+            if facts is None or truth >= _MISSHAPEN or inconsistent is not None:
+                continue
+            best, _, flat = facts
+            if best != truth or flat != [
+                cell for cell, score in zip(free, scores, strict=True) if score == best
+            ]:
+                inconsistent = _inconsistency(rules, key, text, free, scores, fail)
+        below = onto
+    return bests, missing, inconsistent
 
 
-def _missing(rules: Rules, key: str, cell: Cell, child: str, fail: Fail) -> BookError:
+def _facts(text: str, cells: int) -> Facts | None:
+    """An entry string's facts, or None if it is not a string of the grammar (step 13: found
+    again by ``_first_misshapen``, for its message)."""
+    try:
+        best, tiers = parse_entry(text, cells)
+    except EntryShapeError:
+        return None
+    # each tier is increasing (the grammar), so one tier is its own sorted list; sorted and equal
+    # to a key's optimal moves in increasing order, the tiers hold each of them exactly once
+    flat = list(tiers[0]) if len(tiers) == 1 else sorted(cell for tier in tiers for cell in tier)
+    return best, one_ply_back(best), flat
+
+
+def _missing(rules: Rules, key: str, cell: Cell, mover: str, fail: Fail) -> BookError:
+    child = key[:cell] + mover + key[cell + 1 :]
     absent = canonicalizer(rules)(child)[0]
     return fail(
         "missing-entry", f"has no entry {absent!r} for {child!r}, the successor of {key!r} by cell {cell}"
@@ -224,9 +279,12 @@ def _missing(rules: Rules, key: str, cell: Cell, child: str, fail: Fail) -> Book
 
 
 def _inconsistency(
-    rules: Rules, key: str, text: str, scores: list[int | None], fail: Fail
-) -> BookError | None:
-    """Step 15 for one entry, given every move's score: the error, or None if it is consistent."""
+    rules: Rules, key: str, text: str, moves: list[Cell], move_scores: list[int], fail: Fail
+) -> BookError:
+    """Step 15's error for an entry that does not follow from its moves' scores."""
+    scores: list[int | None] = [None] * rules.cells
+    for cell, score in zip(moves, move_scores, strict=True):
+        scores[cell] = score
     best, tiers = parse_entry(text, rules.cells)
     truth = max(score for score in scores if score is not None)
     if best != truth:
@@ -235,19 +293,10 @@ def _inconsistency(
             "entry-inconsistent",
             f"entry {key!r}: best score {best}, but its successors make it {truth} (cells {cells})",
         )
-    flat = [cell for tier in tiers for cell in tier]
     optimal = {cell for cell, score in enumerate(scores) if score == best}
-    if len(set(flat)) != len(flat) or set(flat) != optimal:
-        shown = [list(tier) for tier in tiers]
-        what = f"entry {key!r}: tiers {shown} are not exactly its best moves {sorted(optimal)}"
-        return fail("entry-inconsistent", what)
-    return None
-
-
-def _imager(rules: Rules) -> Callable[[str], list[str]]:
-    """``board -> its image under every symmetry of rules`` (``image[i] = board[perm[i]]``)."""
-    getters = [itemgetter(*symmetry.perm) for symmetry in rules.symmetries]
-    return lambda board: ["".join(get(board)) for get in getters]
+    shown = [list(tier) for tier in tiers]
+    what = f"entry {key!r}: tiers {shown} are not exactly its best moves {sorted(optimal)}"
+    return fail("entry-inconsistent", what)
 
 
 def _json_type(value: Any) -> str:
