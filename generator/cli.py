@@ -46,6 +46,7 @@ from player.screen import grid
 
 if TYPE_CHECKING:
     from generator.levels_table import Table
+    from generator.verify import Report
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
@@ -358,7 +359,8 @@ def _changed(path: Path, read: os.stat_result) -> bool:
     help="How many differences beyond validity to print.",
 )
 def verify(path: str | None, max_differences: int) -> None:
-    """Prove the book at PATH (default: the packaged book), then compare it with a fresh build.
+    """Prove the book at PATH (default: every packaged book, the 3x3 and the 3x3 misère one),
+    then compare it with a fresh build.
 
     First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
     step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order
@@ -366,21 +368,32 @@ def verify(path: str | None, max_differences: int) -> None:
     Exit status: 0 valid and exact; 1 invalid, or valid but not exact; 3 unreadable.
     """
     from generator.verify import verify_book
+    from player.book import default_book_path
 
-    try:
-        report = verify_book(path)
-    except BookError as error:  # it cannot be read at all: status 3, as for every command
-        raise InputProblem(str(error)) from None
+    paths = [path] if path is not None else [default_book_path(), default_book_path(misere=True)]
+    exact = True
+    for where in paths:
+        try:
+            report = verify_book(where)
+        except BookError as error:  # it cannot be read at all: status 3, as for every command
+            raise InputProblem(str(error)) from None
+        exact = _print_report(report, max_differences) and exact
+    if not exact:
+        sys.exit(NEGATIVE)
+
+
+def _print_report(report: Report, max_differences: int) -> bool:
+    """Print one book's verdict; whether it is valid and exact."""
     if report.invalid is not None:
         echo(f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}")
-        sys.exit(NEGATIVE)
+        return False
     proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
     if report.skipped is not None:
         echo(f"{proved}; beyond validity: not checked ({report.skipped})")
-        return
+        return True
     if report.ok:
         echo(f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built")
-        return
+        return True
     shown = report.differences[:max_differences]
     more = len(report.differences) - len(shown)
     echo(
@@ -389,7 +402,7 @@ def verify(path: str | None, max_differences: int) -> None:
     )
     for line in shown:
         echo(f"  {line}")
-    sys.exit(NEGATIVE)
+    return False
 
 
 @main.command()

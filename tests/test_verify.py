@@ -30,10 +30,38 @@ def test_the_shipped_book_verifies() -> None:
     assert "trap order, counts, trap_rates and bytes as built" in out
 
 
-def test_verify_with_no_path_checks_the_packaged_book() -> None:
+def test_verify_with_no_path_checks_every_packaged_book() -> None:
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 0, result.output
-    assert "627 entries proven" in result.output
+    lines = result.output.splitlines()
+    assert [line.split(":")[0].rsplit("/", 1)[-1] for line in lines] == [
+        "tictactoe.json",
+        "tictactoe-misere.json",
+    ]
+    assert all("627 entries proven" in line and line.endswith("bytes as built") for line in lines)
+
+
+def test_verify_with_no_path_fails_when_one_packaged_book_is_damaged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The misère book damaged (its first tier's move moved to a non-optimal cell): status 1,
+    the 3x3 book still reported valid."""
+    import player.book
+
+    damaged = json.loads((ROOT / "book" / "tictactoe-misere.json").read_bytes())
+    damaged["entries"]["." * 9] = "0 0"  # the centre is the only first move that does not lose
+    (tmp_path / "tictactoe-misere.json").write_text(json.dumps(damaged))
+    (tmp_path / "tictactoe.json").write_bytes(BOOK.read_bytes())
+    monkeypatch.setattr(
+        player.book,
+        "default_book_path",
+        lambda *, misere=False: str(tmp_path / ("tictactoe-misere.json" if misere else "tictactoe.json")),
+    )
+    result = CliRunner().invoke(main, ["verify"])
+    assert result.exit_code == 1, result.output
+    first, second = result.output.splitlines()
+    assert first.endswith("bytes as built")
+    assert "INVALID [entry-inconsistent]" in second
 
 
 def edit(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], Path]:
