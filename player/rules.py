@@ -17,6 +17,7 @@ Every table is computed from ``(rows, cols, k)``, never typed in by hand.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 Cell = int
 Line = tuple[Cell, ...]
@@ -75,9 +76,9 @@ class Rules:
             )
         if self.k > max(self.rows, self.cols):
             raise RulesError(f"k={self.k} does not fit on a {self.rows}x{self.cols} board")
-        object.__setattr__(self, "lines", _winning_lines(self.rows, self.cols, self.k))
-        object.__setattr__(self, "symmetries", _symmetries(self.rows, self.cols))
-        through = tuple(tuple(line for line in self.lines if cell in line) for cell in range(self.cells))
+        lines, symmetries, through = _tables(self.rows, self.cols, self.k)
+        object.__setattr__(self, "lines", lines)
+        object.__setattr__(self, "symmetries", symmetries)
         object.__setattr__(self, "lines_through", through)
 
     @property
@@ -120,6 +121,18 @@ def _digits(text: str) -> int:
     if not (text.isascii() and text.isdigit()):
         raise ValueError(text)
     return int(text)
+
+
+@cache
+def _tables(
+    rows: int, cols: int, k: int
+) -> tuple[tuple[Line, ...], tuple[Symmetry, ...], tuple[tuple[Line, ...], ...]]:
+    """The lines, the symmetries and the lines through each cell of a shape, computed once per
+    shape: they are immutable, so every equal Rules shares them (code that builds a Rules per
+    move then pays a look-up, not 0.1 ms)."""
+    lines = _winning_lines(rows, cols, k)
+    through = tuple(tuple(line for line in lines if cell in line) for cell in range(rows * cols))
+    return lines, _symmetries(rows, cols), through
 
 
 def _winning_lines(rows: int, cols: int, k: int) -> tuple[Line, ...]:

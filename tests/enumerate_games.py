@@ -6,9 +6,9 @@ A policy maps a board (book notation, X moved first) to the cells it picks unifo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
 
 from oracle import LINES, to_move, winner
 
@@ -41,28 +41,32 @@ def novice_player(board: str) -> tuple[int, ...]:
 
 
 def match(tested: Policy, opponent: Policy, tested_mark: str) -> Rates:
-    """(win, draw, loss) of ``tested`` playing ``tested_mark`` (X moves first) from the empty board."""
+    """(win, draw, loss) of ``tested`` playing ``tested_mark`` (X moves first) from the empty board.
 
-    @cache
-    def walk(board: str) -> Rates:
-        won = winner(board)
-        if won:
-            return (
-                (Fraction(1), Fraction(0), Fraction(0))
-                if won == tested_mark
-                else (Fraction(0), Fraction(0), Fraction(1))
-            )
-        if "." not in board:
-            return (Fraction(0), Fraction(1), Fraction(0))
-        mark = to_move(board)
-        options = (tested if mark == tested_mark else opponent)(board)
-        assert options, f"no move offered on {board}"
-        total = [Fraction(0)] * 3
-        for cell in options:
-            assert board[cell] == ".", f"illegal move {cell} on {board}"
-            sub = walk(board[:cell] + mark + board[cell + 1 :])
-            for i in range(3):
-                total[i] += sub[i]
-        return (total[0] / len(options), total[1] / len(options), total[2] / len(options))
-
-    return walk(".........")
+    The chances flow forward ply by ply: a board's share of the games splits evenly among the
+    moves offered there. Shares are integers out of ``9! ** 9``, which every split (by 1 to 9)
+    keeps whole, so the sums are exact without a Fraction reduced on every addition."""
+    whole = math.factorial(9) ** 9
+    ply: dict[str, int] = {".........": whole}
+    ends = {"win": 0, "draw": 0, "loss": 0}
+    while ply:
+        following: dict[str, int] = {}
+        for board, share in ply.items():
+            won = winner(board)
+            if won:
+                ends["win" if won == tested_mark else "loss"] += share
+                continue
+            if "." not in board:
+                ends["draw"] += share
+                continue
+            mark = to_move(board)
+            options = (tested if mark == tested_mark else opponent)(board)
+            assert options, f"no move offered on {board}"
+            part, rest = divmod(share, len(options))
+            assert rest == 0, f"{share} does not split {len(options)} ways"
+            for cell in options:
+                assert board[cell] == ".", f"illegal move {cell} on {board}"
+                child = board[:cell] + mark + board[cell + 1 :]
+                following[child] = following.get(child, 0) + part
+        ply = following
+    return (Fraction(ends["win"], whole), Fraction(ends["draw"], whole), Fraction(ends["loss"], whole))

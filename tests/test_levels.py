@@ -114,11 +114,11 @@ def test_weaker_levels_are_weaker_and_do_lose(rates: Rates) -> None:
             assert rates[("easy", opponent, side)][2] > 0
 
 
-def test_readme_table_is_current(book: Book) -> None:
+def test_readme_table_is_current(book: Book, rates: Rates) -> None:
     readme = (ROOT / "README.md").read_text()
     assert START in readme and END in readme
     published = readme[readme.index(START) : readme.index(END) + len(END)]
-    assert published == markdown_table(book), (
+    assert published == markdown_table(book, rates), (
         "README levels table is stale: ttt-book levels --update README.md"
     )
 
