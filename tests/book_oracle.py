@@ -12,8 +12,10 @@ disagree on a mutated book.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 MAX_BYTES = 67_108_864
@@ -31,6 +33,7 @@ class Refused(Exception):
 
 
 Game = tuple[int, int, int, bool]  # rows, cols, k, misère
+Table = tuple[tuple[int, ...], ...]  # lines or symmetries, hashable
 
 
 def judge(raw: bytes, rules: Game | None = None) -> str:
@@ -95,9 +98,11 @@ def _prove(raw: bytes, rules: Game | None) -> None:
     counts = data.get("counts")
     if not isinstance(counts, dict) or not same(counts.get("entries"), len(entries)):
         raise Refused("counts")
-    # steps 12 to 15, each over every entry before the next
+    # steps 12 to 15, each over every entry before the next; the key and successor checks are
+    # remembered across books (the book vectors judge ~180 edits of one book), hence tuples
+    line_table, perm_table = tuple(map(tuple, lines)), tuple(map(tuple, perms))
     for key in entries:
-        if not _good_key(key, cells, lines, perms):
+        if not _good_key(key, cells, line_table, perm_table):
             raise Refused("entry-key")
     parsed = {}
     for key, entry in entries.items():
@@ -107,7 +112,7 @@ def _prove(raw: bytes, rules: Game | None) -> None:
         parsed[key] = read
     if "." * cells not in entries:
         raise Refused("missing-entry")
-    successors = {key: _successors(key, cells, lines, perms, misere) for key in entries}
+    successors = {key: _successors(key, cells, line_table, perm_table, misere) for key in entries}
     for moves in successors.values():
         if any(child is not None and child not in entries for _, child, _ in moves):
             raise Refused("missing-entry")
@@ -230,15 +235,16 @@ def derived_symmetries(rows: int, cols: int) -> list[list[int]]:
     return perms
 
 
-def canonical_key(board: str, perms: list[list[int]]) -> str:
+def canonical_key(board: str, perms: Sequence[Sequence[int]]) -> str:
     return min("".join(board[i] for i in perm) for perm in perms)
 
 
-def _full_line(board: str, lines: list[list[int]]) -> bool:
+def _full_line(board: str, lines: Sequence[Sequence[int]]) -> bool:
     return any(board[line[0]] != "." and all(board[i] == board[line[0]] for i in line) for line in lines)
 
 
-def _good_key(key: str, cells: int, lines: list[list[int]], perms: list[list[int]]) -> bool:
+@functools.cache
+def _good_key(key: str, cells: int, lines: Table, perms: Table) -> bool:
     if len(key) != cells or any(ch not in "XO." for ch in key):
         return False
     if key.count("X") - key.count("O") not in (0, 1):
@@ -275,12 +281,13 @@ def _read_entry(entry: Any, cells: int) -> tuple[int, list[list[int]]] | None:
     return int(best_text), tiers
 
 
+@functools.cache
 def _successors(
-    key: str, cells: int, lines: list[list[int]], perms: list[list[int]], misere: bool
-) -> list[tuple[int, str | None, int]]:
+    key: str, cells: int, lines: Table, perms: Table, misere: bool
+) -> tuple[tuple[int, str | None, int], ...]:
     """(cell, canonical key of the unfinished successor or None, score if finished)."""
     mover = "X" if key.count("X") == key.count("O") else "O"
-    moves = []
+    moves: list[tuple[int, str | None, int]] = []
     for cell in range(cells):
         if key[cell] != ".":
             continue
@@ -291,14 +298,14 @@ def _successors(
             moves.append((cell, None, 0))
         else:
             moves.append((cell, canonical_key(child, perms), 0))
-    return moves
+    return tuple(moves)
 
 
 def _consistent(
     key: str,
     best: int,
     tiers: list[list[int]],
-    moves: list[tuple[int, str | None, int]],
+    moves: tuple[tuple[int, str | None, int], ...],
     parsed: dict[str, tuple[int, list[list[int]]]],
     cells: int,
 ) -> bool:
