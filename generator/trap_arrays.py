@@ -317,7 +317,7 @@ def _sizes(sets: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
     return sizes
 
 
-_POPCOUNT = np.array([bin(v).count("1") for v in range(1 << 16)], dtype=np.int64)
+_POPCOUNT = sum(((np.arange(1 << 16) >> bit) & 1 for bit in range(16)), np.zeros(1 << 16, dtype=np.int64))
 
 
 def _novice_lcms(result: Retrograde, chosen: npt.NDArray[np.uint32]) -> tuple[int, ...]:
