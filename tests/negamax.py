@@ -26,18 +26,33 @@ class Negamax:
     def __init__(self, rows: int, cols: int, k: int, *, misere: bool = False) -> None:
         self.rows, self.cols, self.k, self.misere = rows, cols, k, misere
         self.memo: dict[str, Result] = {}
+        # per cell, per direction: the cells met walking away from it each way (nearest first,
+        # k - 1 at most: a run of k needs no more), walked once here instead of on every check
+        self.rays = [
+            [(self.walk(cell, dr, dc), self.walk(cell, -dr, -dc)) for dr, dc in DIRECTIONS]
+            for cell in range(rows * cols)
+        ]
+
+    def walk(self, cell: int, dr: int, dc: int) -> tuple[int, ...]:
+        """The cells from ``cell`` (excluded) in steps of (dr, dc) until the edge, k - 1 at most."""
+        row, col = divmod(cell, self.cols)
+        met = []
+        r, c = row + dr, col + dc
+        while 0 <= r < self.rows and 0 <= c < self.cols and len(met) < self.k - 1:
+            met.append(r * self.cols + c)
+            r, c = r + dr, c + dc
+        return tuple(met)
 
     def makes_a_row(self, board: str, cell: int) -> bool:
         """Does the mark on ``cell`` stand in a run of at least ``k`` of its kind?"""
         mark = board[cell]
-        row, col = divmod(cell, self.cols)
-        for dr, dc in DIRECTIONS:
+        for both_ways in self.rays[cell]:
             run = 1
-            for sign in (1, -1):
-                r, c = row + sign * dr, col + sign * dc
-                while 0 <= r < self.rows and 0 <= c < self.cols and board[r * self.cols + c] == mark:
+            for way in both_ways:
+                for other in way:
+                    if board[other] != mark:
+                        break
                     run += 1
-                    r, c = r + sign * dr, c + sign * dc
             if run >= self.k:
                 return True
         return False
