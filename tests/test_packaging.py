@@ -58,13 +58,16 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert "ttt-play = player.cli:run" in text and "ttt-book = generator.cli:run" in text
 
 
-def test_installed_player_runs_from_any_directory(wheel: Path, tmp_path: Path) -> None:
-    target = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(wheel)],
-        check=True,
-        capture_output=True,
-    )
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel installed by pip into a folder of its own, once (a test that edits it copies it)."""
+    target = tmp_path_factory.mktemp("installed") / "site"
+    install(wheel, target)
+    return target
+
+
+def test_installed_player_runs_from_any_directory(installed: Path, tmp_path: Path) -> None:
+    target = installed
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target)}
@@ -97,9 +100,11 @@ MISERE_TRUST = (
 )
 
 
-def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(wheel: Path, tmp_path: Path) -> None:
+def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(
+    installed: Path, tmp_path: Path
+) -> None:
     target = tmp_path / "site"
-    install(wheel, target)
+    shutil.copytree(installed, target, symlinks=True)  # this test edits its installed book
     env = {**os.environ, "PYTHONPATH": str(target)}
     trusted = subprocess.run(
         [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
