@@ -11,15 +11,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 
 from player.board import EMPTY, FIRST, SECOND, legal_moves, side_to_move, winner
 from player.book import Book
 from player.levels import LEVELS, candidates
 from player.novice import novice_moves
-from player.rules import Cell
+from player.rules import Cell, Rules
 
 Policy = Callable[[str], tuple[Cell, ...]]
+Outcome = Callable[[str], str | None]
 Rates = tuple[Fraction, Fraction, Fraction]
 #: (level, opponent, "first"/"second") -> exact (win, draw, loss) of the computer
 Table = dict[tuple[str, str, str], Rates]
@@ -51,13 +52,18 @@ def match(book: Book, tested: Policy, opponent: Policy, tested_mark: str) -> Rat
     ``scale ** e``, ``scale`` being divisible by every count of options (1 to cells), so each
     average over a board's options is an integer too; one division at the end. (Fractions,
     reduced by a gcd on every addition, took three times as long.)"""
-    rules = book.rules
+    return _match(book.rules, tested, opponent, tested_mark, partial(winner, book.rules))
+
+
+def _match(rules: Rules, tested: Policy, opponent: Policy, tested_mark: str, won_by: Outcome) -> Rates:
+    """``match``, with ``won_by(board)`` giving the board's winner (or None): ``level_rates``
+    shares one remembered across its matches."""
     scale = math.lcm(*range(1, rules.cells + 1))
 
     @cache
     def walk(board: str) -> tuple[int, int, int]:
         whole = scale ** board.count(EMPTY)
-        won = winner(rules, board)
+        won = won_by(board)
         if won is not None:
             return (whole, 0, 0) if won == tested_mark else (0, 0, whole)
         if EMPTY not in board:
@@ -80,13 +86,15 @@ def level_rates(book: Book, *, advance: Callable[[], None] | None = None) -> Tab
     """(level, opponent, "first"/"second") -> exact (win, draw, loss); ``advance()`` is called
     after each of the MATCHES matches (for a progress bar)."""
     table = {}
-    # each policy plays in several matches: its choice on a board is worked out once
+    # each policy plays in several matches, and the same boards recur in all of them: a
+    # policy's choice and a board's winner are worked out once
     opponents = {name: cache(opponent_policy(book, name)) for name in OPPONENTS}
+    won_by = cache(partial(winner, book.rules))
     for level in LEVELS:
         policy = cache(level_policy(book, level))
         for opponent in OPPONENTS:
             for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
-                table[(level, opponent, side)] = match(book, policy, opponents[opponent], mark)
+                table[(level, opponent, side)] = _match(book.rules, policy, opponents[opponent], mark, won_by)
                 if advance is not None:
                     advance()
     return table
