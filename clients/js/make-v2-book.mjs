@@ -52,6 +52,28 @@ function symmetries(rows, cols) {
   return out;
 }
 
+/** The mark to move: X when the marks are level. */
+function moverOf(board) {
+  let x = 0;
+  let o = 0;
+  for (let i = 0; i < board.length; i++) {
+    if (board[i] === 'X') x++;
+    else if (board[i] === 'O') o++;
+  }
+  return x === o ? 'X' : 'O';
+}
+
+/** The smallest image of `board` under `perms` (its canonical key). */
+function canonicalOf(board, perms) {
+  let best = board;
+  for (const perm of perms) {
+    let image = '';
+    for (const c of perm) image += board[c];
+    if (image < best) best = image;
+  }
+  return best;
+}
+
 const better = (a, b) => {
   // Is result a better than b for the side choosing? Fastest win, then draw, then slowest loss.
   if (a.value !== b.value) return a.value > b.value;
@@ -69,20 +91,12 @@ export function solve({ rows, cols, k, misere = false }) {
   const perms = symmetries(rows, cols).map((s) => s.perm);
   const solved = new Map();
   const finished = new Set();
-  const canonical = (board) => {
-    let best = board;
-    for (const perm of perms) {
-      let image = '';
-      for (const c of perm) image += board[c];
-      if (image < best) best = image;
-    }
-    return best;
-  };
+  const canonical = (board) => canonicalOf(board, perms);
   const result = (board) => {
     const key = canonical(board);
     const known = solved.get(key);
     if (known) return known;
-    const mover = [...board].filter((m) => m === 'X').length === [...board].filter((m) => m === 'O').length ? 'X' : 'O';
+    const mover = moverOf(board);
     let best = null;
     for (let c = 0; c < cells; c++) {
       if (board[c] !== '.') continue;
@@ -122,7 +136,7 @@ export function makeBook({ rows, cols, k, misere = false }, solution = solve({ r
   const entries = {};
   for (const key of [...solved.keys()].sort()) {
     // The optimal moves, found again from the successors' results, one tier each.
-    const mover = [...key].filter((m) => m === 'X').length === [...key].filter((m) => m === 'O').length ? 'X' : 'O';
+    const mover = moverOf(key);
     const best = solved.get(key);
     const optimal = [];
     for (let c = 0; c < cells; c++) {
@@ -132,12 +146,7 @@ export function makeBook({ rows, cols, k, misere = false }, solution = solve({ r
       if (lines.some((line) => line.every((i) => next[i] === mover))) outcome = { value: misere ? -1 : 1, plies: 1 };
       else if (!next.includes('.')) outcome = { value: 0, plies: 1 };
       else {
-        let canon = next;
-        for (const perm of perms) {
-          const image = perm.map((i) => next[i]).join('');
-          if (image < canon) canon = image;
-        }
-        const after = solved.get(canon);
+        const after = solved.get(canonicalOf(next, perms));
         outcome = { value: -after.value || 0, plies: after.plies + 1 }; // || 0: no -0 for a draw
       }
       if (outcome.value === best.value && outcome.plies === best.plies) optimal.push(c);
