@@ -174,3 +174,8 @@ def test_float_chances_within_the_tolerance_are_tied() -> None:
 def test_exact_ranks_work_on_integers() -> None:
     found = tier_ranks(np.array([0, 0, 0]), np.array([6, 6, 9]), np.array([1, 2, 2]), 0.0)
     assert found.tolist() == [2, 1, 0]
+
+
+def test_the_popcount_table_counts_every_16_bit_set() -> None:
+    """Every bit set a board of up to 16 cells can have (4x4 uses bit 15), counted by Python."""
+    assert module._POPCOUNT.tolist() == [bin(value).count("1") for value in range(1 << 16)]
