@@ -142,61 +142,50 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(
     assert "[entry-inconsistent]" in again.stderr
 
 
-def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
+def source_copy(tmp_path: Path) -> Path:
+    """A copy of the checkout to build a wheel from after editing its books."""
     source = tmp_path / "src"
     shutil.copytree(
         ROOT,
         source,
         ignore=shutil.ignore_patterns(".venv", ".git", "*cache*", "node_modules", "dist", "build"),
     )
+    return source
+
+
+def failed_build(source: Path, out: Path, code: str) -> None:
+    """Building a wheel from ``source`` fails naming the reason ``code``, and leaves no wheel."""
+    build = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(out),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert build.returncode != 0
+    assert f"[{code}]" in build.stdout + build.stderr
+    assert not list(out.glob("*.whl"))
+
+
+def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
+    source = source_copy(tmp_path)
     book = source / "book" / "tictactoe.json"
     data = json.loads(book.read_bytes())
     data["entries"]["........X"] = "0 0"
     book.write_text(json.dumps(data))
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(tmp_path),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode != 0
-    assert "[entry-inconsistent]" in build.stdout + build.stderr
-    assert not list(tmp_path.glob("*.whl"))
+    failed_build(source, tmp_path, "entry-inconsistent")
 
 
 def test_a_misere_book_for_other_rules_fails_the_build(tmp_path: Path) -> None:
-    source = tmp_path / "src"
-    shutil.copytree(
-        ROOT,
-        source,
-        ignore=shutil.ignore_patterns(".venv", ".git", "*cache*", "node_modules", "dist", "build"),
-    )
+    source = source_copy(tmp_path)
     # the normal book where the misère one belongs: it proves, but for the wrong rules
     shutil.copy(source / "book" / "tictactoe.json", source / "book" / "tictactoe-misere.json")
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(tmp_path),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert build.returncode != 0
-    assert "[rules]" in build.stdout + build.stderr
-    assert not list(tmp_path.glob("*.whl"))
+    failed_build(source, tmp_path, "rules")
