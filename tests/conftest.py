@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from generator.retro_solution import as_solution
 from generator.retrograde import Retrograde
 from generator.solve import Solution, solve
 from generator.trap import TrapOrder, trap_order
+from generator.trap_arrays import TrapArrays, trap_arrays
 from player.book import Book, load_book
 from player.rules import Rules
 
@@ -26,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ["TTT_PROVEN_RECORD"] = ""
 
 import oracle  # noqa: E402
+from judges import JsJudge  # noqa: E402
 
 settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile(
@@ -42,6 +45,18 @@ def solution() -> Solution:
 @pytest.fixture(scope="session")
 def traps(solution: Solution) -> TrapOrder:
     return trap_order(solution)
+
+
+@pytest.fixture(scope="session")
+def retro() -> Retrograde:
+    """3x3, solved once by the array solver."""
+    return retrograde.solve(Rules())
+
+
+@pytest.fixture(scope="session")
+def exact(retro: Retrograde) -> TrapArrays:
+    """The 3x3 trap order from the arrays (exact fractions)."""
+    return trap_arrays(retro)
 
 
 @pytest.fixture(scope="session")
@@ -71,6 +86,17 @@ def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def book() -> Book:
     return load_book(ROOT / "book" / "tictactoe.json")
+
+
+@pytest.fixture(scope="session")
+def js_judge() -> Iterator[JsJudge]:
+    """The JavaScript reader as a judge of book files, one node process for the session."""
+    try:
+        judge = JsJudge()
+    except FileNotFoundError:
+        pytest.skip("node is not installed")
+    yield judge
+    judge.close()
 
 
 @pytest.fixture(scope="session")

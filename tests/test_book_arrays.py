@@ -27,16 +27,6 @@ from player.rules import Rules
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def retro() -> Retrograde:
-    return solve(Rules())
-
-
-@pytest.fixture(scope="module")
-def exact(retro: Retrograde) -> TrapArrays:
-    return trap_arrays(retro)
-
-
 def keyed(traps: TrapArrays) -> dict[str, int]:
     """Each canonical unfinished board and its row."""
     rows = traps.result.unfinished()

@@ -122,16 +122,6 @@ def test_python_reader(case: dict[str, Any], case_files: dict[str, Path]) -> Non
     )
 
 
-@pytest.fixture(scope="module")
-def js_judge() -> Iterator[JsJudge]:
-    try:
-        judge = JsJudge()
-    except FileNotFoundError:
-        pytest.skip("node is not installed")
-    yield judge
-    judge.close()
-
-
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])
 def test_js_reader(case: dict[str, Any], js_judge: JsJudge, case_files: dict[str, Path]) -> None:
     got = js_judge(case_files[case["name"]])

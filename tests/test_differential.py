@@ -14,7 +14,6 @@ which reader is wrong.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -278,16 +277,6 @@ def mutated_books(draw: Draw) -> Mutated:
         text, note = mutation(draw, text)
         notes.append(f"{mutation.__name__}: {note}")
     return Mutated(text, notes)
-
-
-@pytest.fixture(scope="module")
-def js_judge() -> Iterator[JsJudge]:
-    try:
-        judge = JsJudge()
-    except FileNotFoundError:
-        pytest.skip("node is not installed")
-    yield judge
-    judge.close()
 
 
 @pytest.fixture(scope="module")

@@ -25,21 +25,6 @@ from player.rules import Rules
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def retro() -> Retrograde:
-    return solve(Rules())
-
-
-@pytest.fixture(scope="module")
-def exact(retro: Retrograde) -> TrapArrays:
-    return trap_arrays(retro)
-
-
-@pytest.fixture(scope="module")
-def retro_3x4() -> Retrograde:
-    return solve(Rules(3, 4, 3))
-
-
 def keyed(traps: TrapArrays) -> dict[str, int]:
     """Each canonical unfinished board and its row."""
     rows = traps.result.unfinished()
