@@ -1,5 +1,5 @@
 """Build hook: ship the books inside the wheel (3x3, and 3x3 misère for ``ttt-play --misere``),
-each proven, with the SHA-256 of its bytes beside it.
+each proven, with the CRC-32 of its bytes beside it (``player.book.packaged_digest``).
 
 The player proves every book it loads, except the packaged one whose bytes have exactly the
 hash recorded here (docs/book-format.md, "Trusting the packaged book"). So the hash is
@@ -13,7 +13,6 @@ nothing, so that book is proven on every load; a checkout without a book still i
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import sys
 import tempfile
@@ -41,17 +40,18 @@ class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
             raw = book.read_bytes()  # a wheel without its books would not play: fail loudly
             sys.path.insert(0, self.root)
             try:
-                from player.book import parse_book
+                from player.book import RECORD_SUFFIX, packaged_digest, parse_book
                 from player.rules import Rules
 
                 # raises BookError, with its reason code, if it does not prove for these rules
                 parse_book(raw, str(book), rules=Rules.parse(rules_text))
+                digest = packaged_digest(raw)
             finally:
                 sys.path.remove(self.root)
-            record = Path(self._record_folder) / (book.name + ".sha256")
-            record.write_text(hashlib.sha256(raw).hexdigest() + "\n", encoding="ascii")
+            record = Path(self._record_folder) / (book.name + RECORD_SUFFIX)
+            record.write_text(digest + "\n", encoding="ascii")
             build_data["force_include"][str(book)] = packaged
-            build_data["force_include"][str(record)] = packaged + ".sha256"
+            build_data["force_include"][str(record)] = packaged + RECORD_SUFFIX
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         folder = getattr(self, "_record_folder", None)

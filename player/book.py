@@ -3,8 +3,8 @@
 ``load_book()`` reads the packaged book (or a path) and proves it (``player.bookjson`` for the
 JSON, ``player.proof`` for the rest: docs/book-format.md, "A valid book"), so every answer is
 the truth whoever wrote the file. Two kinds of bytes skip the proof, because these exact bytes
-were proven before: the packaged book whose SHA-256 was recorded when the package was built,
-and a book larger than 1 MB whose SHA-256 is in this machine's record of proven books
+were proven before: the packaged book whose CRC-32 was recorded beside it when the package was
+built, and a book larger than 1 MB whose SHA-256 is in this machine's record of proven books
 (``player.record``). ``Book.evaluate(board)`` looks the board up under its canonical key,
 scores every move from the successors' entries (player/entry.py), and maps the answer back onto
 the board's own orientation and marks.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import zlib
 from typing import NamedTuple
 
 from player import bookjson, record
@@ -32,10 +33,10 @@ if TYPE_CHECKING:
 __all__ = ["Book", "Entry", "Evaluation", "default_book_path", "load_book", "parse_book"]
 
 #: The packaged books' names (3x3, and 3x3 misère); each one's proven hash is recorded beside
-#: it as NAME + ``.sha256``.
+#: it as NAME + ``.crc32`` (``packaged_digest``).
 BOOK_NAME = "tictactoe.json"
 MISERE_BOOK_NAME = "tictactoe-misere.json"
-RECORD_SUFFIX = ".sha256"
+RECORD_SUFFIX = ".crc32"
 
 
 class Evaluation(NamedTuple):
@@ -274,11 +275,27 @@ def record_path(book_path: str) -> str:
     return book_path + RECORD_SUFFIX
 
 
+def packaged_digest(raw: bytes) -> str:
+    """The hash recorded beside a packaged book when the package is built (hatch_build.py): the
+    CRC-32 of its bytes, as 8 lowercase hex digits.
+
+    A CRC, not SHA-256 as in the machine's record (``player.record``), because of who can forge
+    it. The record of a packaged book lies in the same installed folder as the book, so whoever
+    can change the book can change the record too, and no hash stops them; the record is there
+    to catch a changed book (a hand edit, a bad copy), and a CRC-32 catches every change of up to
+    32 bits in a row and all but one in 2**32 of the others. A book in the machine's record can
+    come from anyone, who could forge a CRC, so that record keeps SHA-256. Importing ``hashlib``
+    (OpenSSL) costs the player's start-up more than everything else it adds to click's
+    (docs/benchmarks.md); ``zlib`` costs a tenth of it.
+    """
+    return f"{zlib.crc32(raw):08x}"
+
+
 def _matches_packaged_record(raw: bytes, book_path: str) -> bool:
-    """Do ``raw`` have the SHA-256 recorded for the packaged book when it was proven?"""
+    """Do ``raw`` have the hash recorded for the packaged book when it was proven?"""
     try:
         with open(record_path(book_path), "rb") as handle:
             recorded = handle.read(200).strip()
     except OSError:
         return False
-    return record.digest(raw).encode() == recorded
+    return packaged_digest(raw).encode() == recorded

@@ -22,7 +22,6 @@ from player.console import FilePath, InputProblem, book_in_use, echo, is_termina
 from player.errors import BookError
 from player.levels import LEVELS
 from player.script import ScriptError, parse_moves, play_script, transcript_json, transcript_text
-from player.session import run_session
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
@@ -427,6 +426,8 @@ def session_loop(  # type: ignore[no-untyped-def]
     book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint, write
 ) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
+
+    from player.session import run_session  # only games typed at a prompt need it
 
     def prompt_and_read(prompt: str) -> str | None:
         echo(prompt, nl=False)

@@ -25,7 +25,6 @@ installed package can replace its book.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 
@@ -51,6 +50,8 @@ def location() -> str | None:
 
 def digest(raw: bytes) -> str:
     """The record's name for a book: the lowercase hex SHA-256 of its bytes."""
+    import hashlib  # only for books over RECORD_ABOVE: OpenSSL costs the packaged start-up ~4 ms
+
     return hashlib.sha256(raw).hexdigest()
 
 

@@ -16,8 +16,13 @@ Every table is computed from ``(rows, cols, k)``, never typed in by hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cache
+from typing import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any, Self
 
 Cell = int
 Line = tuple[Cell, ...]
@@ -31,55 +36,80 @@ class RulesError(ValueError):
     """Rules that describe no playable board (e.g. ``k`` longer than the board)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Symmetry:
-    """A named rotation or reflection of the board, as a permutation of cells."""
+class Symmetry(NamedTuple):
+    """A named rotation or reflection of the board, as a permutation of cells
+    (``Symmetry.of(name, perm)`` derives the inverse).
+
+    A NamedTuple, like ``player.entry.Entry``: an immutable value that pickles and copies, and
+    whose class costs a fifth of a frozen dataclass's to create at import, which the player's
+    start-up goal notices (docs/benchmarks.md).
+    """
 
     name: str
     perm: Permutation
     #: the permutation that undoes this one: ``inverse[perm[i]] == i``
-    inverse: Permutation = field(init=False, repr=False, compare=False)
+    inverse: Permutation
 
-    def __post_init__(self) -> None:
-        inverse = [0] * len(self.perm)
-        for i, source in enumerate(self.perm):
+    @classmethod
+    def of(cls, name: str, perm: Sequence[Cell]) -> Symmetry:
+        """The symmetry ``name`` that builds ``image[i] = board[perm[i]]``."""
+        inverse = [0] * len(perm)
+        for i, source in enumerate(perm):
             inverse[source] = i
-        object.__setattr__(self, "perm", tuple(self.perm))
-        object.__setattr__(self, "inverse", tuple(inverse))
+        return cls(name, tuple(perm), tuple(inverse))
 
 
-@dataclass(frozen=True, slots=True)
-class Rules:
+class _RulesFields(NamedTuple):
+    rows: int
+    cols: int
+    k: int
+    misere: bool
+
+
+class Rules(_RulesFields):
     """An m,n,k-game: ``rows`` x ``cols`` board, ``k`` in a row wins (loses if ``misere``), the
-    first player is X. ``misere`` is part of the value: ``Rules(3, 3, 3) != Rules(3, 3, 3, misere=True)``."""
+    first player is X. ``misere`` is part of the value: ``Rules(3, 3, 3) != Rules(3, 3, 3, misere=True)``.
 
-    rows: int = 3
-    cols: int = 3
-    k: int = 3
-    misere: bool = False
-    #: every winning line, derived from the shape
-    lines: tuple[Line, ...] = field(init=False, repr=False, compare=False)
-    #: the board's rotations and reflections, identity first
-    symmetries: tuple[Symmetry, ...] = field(init=False, repr=False, compare=False)
-    #: for each cell, the winning lines through it
-    lines_through: tuple[tuple[Line, ...], ...] = field(init=False, repr=False, compare=False)
+    An immutable value (a NamedTuple checked when it is made, like ``Symmetry`` and for the same
+    start-up reason: no ``dataclasses`` import on the player's path). Its tables (``lines``,
+    ``symmetries``, ``lines_through``) are derived from the shape, once per shape.
+    """
 
-    def __post_init__(self) -> None:
-        for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
+    __slots__ = ()
+
+    def __new__(cls, rows: int = 3, cols: int = 3, k: int = 3, misere: bool = False) -> Rules:
+        for name, value in (("rows", rows), ("cols", cols), ("k", k)):
             if type(value) is not int or value < 1:
                 raise RulesError(f"{name} must be a positive integer, got {value!r}")
-        if type(self.misere) is not bool:
-            raise RulesError(f"misere must be True or False, got {self.misere!r}")
-        if self.rows * self.cols > MAX_CELLS:
-            raise RulesError(
-                f"board {self.rows}x{self.cols} has {self.rows * self.cols} cells; at most {MAX_CELLS}"
-            )
-        if self.k > max(self.rows, self.cols):
-            raise RulesError(f"k={self.k} does not fit on a {self.rows}x{self.cols} board")
-        lines, symmetries, through = _tables(self.rows, self.cols, self.k)
-        object.__setattr__(self, "lines", lines)
-        object.__setattr__(self, "symmetries", symmetries)
-        object.__setattr__(self, "lines_through", through)
+        if type(misere) is not bool:
+            raise RulesError(f"misere must be True or False, got {misere!r}")
+        if rows * cols > MAX_CELLS:
+            raise RulesError(f"board {rows}x{cols} has {rows * cols} cells; at most {MAX_CELLS}")
+        if k > max(rows, cols):
+            raise RulesError(f"k={k} does not fit on a {rows}x{cols} board")
+        return super().__new__(cls, rows, cols, k, misere)
+
+    # mypy types a NamedTuple's _make with its own type variable, which no override matches
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]
+        """As ``Rules(*iterable)``, checked: ``_replace`` makes its copy through this, so
+        ``rules._replace(rows=9)`` raises RulesError like ``Rules(9, 3, 3)``."""
+        return cls(*iterable)
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """Every winning line, derived from the shape."""
+        return _tables(self.rows, self.cols, self.k)[0]
+
+    @property
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's rotations and reflections, identity first."""
+        return _tables(self.rows, self.cols, self.k)[1]
+
+    @property
+    def lines_through(self) -> tuple[tuple[Line, ...], ...]:
+        """For each cell, the winning lines through it."""
+        return _tables(self.rows, self.cols, self.k)[2]
 
     @property
     def cells(self) -> int:
@@ -169,7 +199,7 @@ def _symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
                         sc = cols - 1 - sc if flip_cols else sc
                         perm.append(sr * cols + sc)
                 if all(tuple(perm) != s.perm for s in named):  # a 1-cell-wide board repeats some
-                    named.append(Symmetry(_symmetry_name(transpose, flip_rows, flip_cols), tuple(perm)))
+                    named.append(Symmetry.of(_symmetry_name(transpose, flip_rows, flip_cols), perm))
     return tuple(named)
 
 

@@ -107,6 +107,28 @@ def test_rules_are_immutable_values() -> None:
     assert repr(rules) == "Rules(3, 4, 3)"
     with pytest.raises(AttributeError):
         rules.k = 4  # type: ignore[misc]
+    # every way of making one is checked: a copy with a field replaced, and unpickling
+    assert rules._replace(k=2) == Rules(3, 4, 2)
+    with pytest.raises(RulesError, match="board 9x4 has 36 cells"):
+        rules._replace(rows=9)
+    import pickle
+
+    tampered = pickle.dumps(rules).replace(pickle.dumps(3)[2:-1], pickle.dumps(9)[2:-1], 1)
+    with pytest.raises(RulesError, match="board 9x4"):
+        pickle.loads(tampered)
+
+
+def test_symmetries_are_immutable_values() -> None:
+    import copy
+    import pickle
+
+    rotate = Rules().symmetries[6]
+    assert rotate.name == "rotate 90 clockwise" and rotate.perm == (6, 3, 0, 7, 4, 1, 8, 5, 2)
+    assert rotate.inverse == (2, 5, 8, 1, 4, 7, 0, 3, 6)  # rotate 90 counter-clockwise
+    for clone in (pickle.loads(pickle.dumps(rotate)), copy.copy(rotate), copy.deepcopy(rotate)):
+        assert clone == rotate and hash(clone) == hash(rotate)
+    with pytest.raises(AttributeError):
+        rotate.perm = tuple(range(9))  # type: ignore[misc]
 
 
 def test_misere_is_part_of_the_rules_value() -> None:
