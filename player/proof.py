@@ -12,6 +12,7 @@ consistency), so it does not depend on the order the file lists the entries in.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, line_owners
@@ -180,20 +181,62 @@ def _check_layers(
 ) -> tuple[dict[str, int], BookError | None, BookError | None]:
     """The rest of step 12 (canonical keys), step 13 (the entries' grammar), step 14
     (successors present) and step 15 (each entry follows from its successors), one layer of
-    keys at a time, the fullest first.
-
-    A successor has one mark more than its key, so checking a layer needs only the images of
-    the next one: ``onto`` maps the code (player/board_codes.py) of every image of every key
-    of a layer to the score of a move onto it (``one_ply_back`` of the key's best), and a
-    move's score is one look-up. A successor that is no image there either finishes the game
-    (``player.entry.finishing_score``; a key is never a finished board, step 12) or is missing. Holding two
-    layers' images at a time instead of the whole book's keeps the memory of a 4x4 book within
-    bounds. An entry string is parsed once, however many keys share it.
+    keys at a time, the fullest first (``check_span``); a book of more than ``SPLIT_ABOVE``
+    entries on a machine with two cores or more in two processes (player/proof_split.py).
 
     Returns every well-shaped entry's best score, the first missing successor's error and the
     first inconsistent entry's (in this order of layers and the file's order within a layer),
     to be raised in step order. A key not in canonical form is raised at once: no earlier step
     is left to fail.
+    """
+    if len(texts) > SPLIT_ABOVE and _cores() > 1:
+        from player.proof_split import check_in_two  # multiprocessing: only for a big book
+
+        return check_in_two(rules, texts, layers, fail)
+    bests: dict[str, int] = {}
+    missing, inconsistent = check_span(rules, texts, layers, len(layers) - 1, 0, bests, fail)
+    return bests, missing, inconsistent
+
+
+#: Books of more entries than this are proven in two processes where there are two cores.
+SPLIT_ABOVE = 200_000
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def check_span(
+    rules: Rules,
+    texts: dict[str, Any],
+    layers: list[list[str]],
+    top: int,
+    bottom: int,
+    bests: dict[str, int],
+    fail: Fail,
+    *,
+    head: int = 0,
+    tail: int | None = None,
+) -> tuple[BookError | None, BookError | None]:
+    """``_check_layers`` for the layers of ``top`` marks down to ``bottom``: adds their
+    well-shaped entries' best scores to ``bests``; returns their first missing successor's and
+    first inconsistent entry's errors; raises their first key not in canonical form.
+
+    For two processes sharing a layer (player/proof_split.py): the first ``head`` keys of the
+    layer ``top`` are only imaged (their canonical form checked, their successors not), and of
+    the layer ``bottom`` only the first ``tail`` keys are checked.
+
+    A successor has one mark more than its key, so checking a layer needs only the images of
+    the next one: ``onto`` maps the code (player/board_codes.py) of every image of every key
+    of a layer to the score of a move onto it (``one_ply_back`` of the key's best), and a
+    move's score is one look-up. A successor that is no image there either finishes the game
+    (``player.entry.finishing_score``; a key is never a finished board, step 12) or is
+    missing. Holding two layers' images at a time instead of the whole book's keeps the memory
+    of a 4x4 book within bounds. An entry string is parsed once, however many keys share it.
     """
     cells = rules.cells
     codes = board_codes(rules)
@@ -203,16 +246,23 @@ def _check_layers(
     # every key with the same free cells, which are found once for all of them.
     low_bits = int("01" * cells, 2)
     facts_of: dict[str, Facts | None] = {}  # each distinct entry string's facts (None: misshapen)
-    bests: dict[str, int] = {}
     missing = inconsistent = None
-    below: dict[int, int] = {}  # the scores of moves onto the layer with one mark more
-    for marks in reversed(range(len(layers))):
+    below: dict[int, int] = {}
+    if top + 1 < len(layers):
+        layer_onto(rules, texts, layers[top + 1], below, facts_of, None)
+    for marks in range(top, bottom - 1, -1):
         mover = FIRST if marks % 2 == 0 else SECOND
         placed = [codes.placed(mover, cell) for cell in range(cells)]
         free_of: dict[int, tuple[list[Cell], list[int]]] = {}  # the free cells, what a move there adds
         look_up = below.get
         onto: dict[int, int] = {}
-        for key in layers[marks]:
+        keys = layers[marks]
+        if marks == bottom and tail is not None:
+            keys = keys[:tail]
+        if marks == top and head:
+            layer_onto(rules, texts, keys[:head], onto, facts_of, fail)
+            keys = keys[head:]
+        for key in keys:
             code = code_of(key)
             orbit = images(code)
             if min(orbit) < code:
@@ -254,7 +304,36 @@ def _check_layers(
             ]:
                 inconsistent = _inconsistency(rules, key, text, free, scores, fail)
         below = onto
-    return bests, missing, inconsistent
+    return missing, inconsistent
+
+
+def layer_onto(
+    rules: Rules,
+    texts: dict[str, Any],
+    keys: list[str],
+    onto: dict[int, int],
+    facts_of: dict[str, Facts | None],
+    fail: Fail | None,
+) -> None:
+    """``check_span``'s ``onto`` for ``keys`` of one layer, added to ``onto``; their successors
+    are not checked, and their canonical form only with ``fail``: what a process needs of keys
+    another process checks."""
+    codes = board_codes(rules)
+    code_of, images = codes.code, codes.images
+    for key in keys:
+        code = code_of(key)
+        orbit = images(code)
+        if fail is not None and min(orbit) < code:
+            raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
+        text = texts[key]
+        facts = None
+        if type(text) is str:
+            facts = facts_of.get(text, _NOT_YET)
+            if facts is _NOT_YET:
+                facts = facts_of[text] = _facts(text, rules.cells)
+        score = _MISSHAPEN if facts is None else facts[1]
+        for image in orbit:
+            onto[image] = score
 
 
 def _facts(text: str, cells: int) -> Facts | None:

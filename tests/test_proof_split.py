@@ -1,0 +1,164 @@
+"""The proof in two processes (player/proof_split.py) against the proof in one, and the board
+codes both use (player/board_codes.py) against the boards' strings.
+
+Broken books (the 3x3 book, small enough to prove in milliseconds, and its 9 layers), one or
+two entries damaged in different layers, are proven in one process and then in two, split at
+every layer boundary and inside every layer: the verdict must be the same to the letter, the
+reason code, the entry named and the best scores of a book that proves. The one-process
+verdict is checked against the independent judge (tests/book_oracle.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import book_oracle
+import pytest
+
+from player import bookjson, proof, proof_split
+from player.board import EMPTY, FIRST, SECOND, canonical, transform
+from player.board_codes import board_codes
+from player.errors import BookError
+from player.rules import Rules
+
+RULES = Rules(3, 3, 3)
+RAW = (Path(__file__).resolve().parent.parent / "book" / "tictactoe.json").read_bytes()
+DATA = bookjson.parse(RAW, "<3x3>")
+KEYS_BY_LAYER: dict[int, list[str]] = {}
+for _key in DATA["entries"]:
+    KEYS_BY_LAYER.setdefault(RULES.cells - _key.count(EMPTY), []).append(_key)
+
+
+def damaged(kind: str, marks: int, rng: random.Random, data: dict[str, Any]) -> None:
+    """One kind of damage to an entry of the layer of ``marks`` marks, in place."""
+    entries = data["entries"]
+    key = rng.choice(KEYS_BY_LAYER[marks])
+    if kind == "best":  # step 15
+        best, _, tiers = entries[key].partition(" ")
+        entries[key] = f"{int(best) + 1} {tiers}"
+    elif kind == "tiers":  # step 15: the last optimal move dropped, or a non-optimal one added
+        best, _, tiers = entries[key].partition(" ")
+        cells = tiers.replace(" ", ",").split(",")
+        others = [str(cell) for cell, mark in enumerate(key) if mark == EMPTY and str(cell) not in cells]
+        entries[key] = f"{best} {tiers},{others[0]}" if others else f"{best} {tiers} 0"
+    elif kind == "missing":  # step 14 (the counts follow, or step 11 would fail first)
+        del entries[key]
+        data["counts"]["entries"] -= 1
+    elif kind == "shape":  # step 13
+        entries[key] = entries[key] + " "
+    elif kind == "canonical":  # step 12: the key moved to an image that is not canonical
+        images = {transform(key, symmetry) for symmetry in RULES.symmetries} - {key}
+        if not images:
+            return
+        entries[max(images)] = entries.pop(key)
+    else:
+        raise AssertionError(kind)
+
+
+def verdict(data: dict[str, Any]) -> tuple[str, str] | dict[str, int]:
+    """``(code, message)`` of the proof's refusal, or the best scores of a book that proves."""
+    try:
+        return proof.prove(data, "<3x3>", None).bests
+    except BookError as error:
+        return error.code, str(error)
+
+
+def split_points() -> list[tuple[int, int]]:
+    """Every layer boundary, and a point inside each layer."""
+    points = []
+    for layer in range(RULES.cells - 1):
+        size = len(KEYS_BY_LAYER.get(layer, []))
+        points += [(layer, 0), (layer, size // 2)]
+    return points
+
+
+CASES = [
+    [(kind, marks)] for kind in ("best", "tiers", "missing", "shape", "canonical") for marks in (1, 3, 5, 7)
+] + [
+    [("missing", 6), ("best", 2)],
+    [("best", 6), ("missing", 2)],
+    [("canonical", 2), ("missing", 6)],
+    [("canonical", 6), ("canonical", 2)],
+    [("tiers", 5), ("tiers", 5)],
+    [("shape", 6), ("best", 1)],
+    [("missing", 4), ("missing", 4)],
+]
+
+
+@pytest.mark.parametrize("damage", [[], *CASES], ids=str)
+def test_two_processes_give_the_one_process_verdict(
+    damage: list[tuple[str, int]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rng = random.Random(str(damage))
+    data = copy.deepcopy(DATA)
+    for kind, marks in damage:
+        damaged(kind, marks, rng, data)
+    alone = verdict(data)
+    raw = json.dumps(data).encode()
+    assert (alone if isinstance(alone, tuple) else ("valid",))[0] == book_oracle.judge(raw)
+    monkeypatch.setattr(proof, "SPLIT_ABOVE", 0)
+    for point in split_points():
+        monkeypatch.setattr(proof_split, "split_point", lambda sizes, point=point: point)
+        assert verdict(data) == alone, point
+
+
+def test_a_child_that_dies_leaves_its_layers_to_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = copy.deepcopy(DATA)
+    damaged("best", 4, random.Random(4), data)
+    alone = verdict(data)
+    monkeypatch.setattr(proof, "SPLIT_ABOVE", 0)
+    monkeypatch.setattr(proof_split, "_child", lambda send, *args: send.close())  # answers nothing
+    assert verdict(data) == alone
+    assert verdict(copy.deepcopy(DATA)) == proof.prove(DATA, "<3x3>", None).bests
+
+
+def test_the_split_point_balances_the_work_and_splits_only_books_of_layers() -> None:
+    sizes = [
+        1,
+        3,
+        33,
+        219,
+        1413,
+        5514,
+        20122,
+        49935,
+        111737,
+        174568,
+        238920,
+        225404,
+        177276,
+        89454,
+        33900,
+        6715,
+    ]
+    point = proof_split.split_point(sizes)
+    assert point is not None
+    layer, moved = point
+    assert 0 <= moved <= sizes[layer]
+    child = sum(sizes[layer + 1 :]) + moved
+    parent = sum(sizes[:layer]) + sizes[layer] - moved + proof_split.IMAGES_SHARE * (sizes[layer + 1] + moved)
+    assert abs(child - parent) <= 2  # balanced to a key
+    assert proof_split.split_point([1]) is None
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 3, 3), Rules(4, 4, 4), Rules(1, 5, 2)], ids=str
+)
+def test_board_codes_sort_as_boards_and_image_as_the_symmetries(rules: Rules) -> None:
+    codes = board_codes(rules)
+    rng = random.Random(str(rules))
+    boards = ["".join(rng.choice(EMPTY + FIRST + SECOND) for _ in range(rules.cells)) for _ in range(300)]
+    for board in boards:
+        code = codes.code(board)
+        assert codes.images(code) == [codes.code(transform(board, symmetry)) for symmetry in rules.symmetries]
+        assert min(codes.images(code)) == codes.code(canonical(rules, board)[0])
+        for cell, mark in enumerate(board):
+            if mark == EMPTY:
+                played = board[:cell] + SECOND + board[cell + 1 :]
+                assert code + codes.placed(SECOND, cell) == codes.code(played)
+    ordered = sorted(boards)
+    assert sorted(boards, key=codes.code) == ordered
