@@ -1,0 +1,31 @@
+"""Board codes (player/board_codes.py), the proof's integers for boards, against the boards'
+strings: the same order, and the images the symmetries make of the strings (player/board.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from player.board import EMPTY, FIRST, SECOND, canonical, transform
+from player.board_codes import board_codes
+from player.rules import Rules
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 3, 3), Rules(4, 4, 4), Rules(1, 5, 2)], ids=str
+)
+def test_board_codes_sort_as_boards_and_image_as_the_symmetries(rules: Rules) -> None:
+    codes = board_codes(rules)
+    rng = random.Random(str(rules))
+    boards = ["".join(rng.choice(EMPTY + FIRST + SECOND) for _ in range(rules.cells)) for _ in range(300)]
+    for board in boards:
+        code = codes.code(board)
+        assert codes.images(code) == [codes.code(transform(board, symmetry)) for symmetry in rules.symmetries]
+        assert min(codes.images(code)) == codes.code(canonical(rules, board)[0])
+        for cell, mark in enumerate(board):
+            if mark == EMPTY:
+                played = board[:cell] + SECOND + board[cell + 1 :]
+                assert code + codes.placed(SECOND, cell) == codes.code(played)
+    ordered = sorted(boards)
+    assert sorted(boards, key=codes.code) == ordered
