@@ -31,6 +31,8 @@ from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
 
 if TYPE_CHECKING:  # numpy modules, imported where a book is built
+    from collections.abc import Callable
+
     from generator.retrograde import Progress
     from generator.trap_arrays import TrapArrays
 
@@ -153,7 +155,12 @@ def encode(book: dict[str, Any]) -> bytes:
 
 
 def write_book(
-    path: Path, rules: Rules, vectors_path: Path | None = None, *, progress: Progress | None = None
+    path: Path,
+    rules: Rules,
+    vectors_path: Path | None = None,
+    *,
+    progress: Progress | None = None,
+    on_encoded: Callable[[bytes], object] | None = None,
 ) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
     ``vectors_path``, as one transaction (``generator.atomic.write_files``): both or neither.
@@ -164,7 +171,8 @@ def write_book(
     the two paths are the same file or vectors are asked for rules that have none (misère, or
     over SOLVER_MAX_CELLS cells: the vectors list every board), and ``BuildToolMissing``
     without numpy. A book larger than 1 MB is proven before it is written and then recorded as
-    proven (``player.record``), so its first load skips the proof.
+    proven (``player.record``), so its first load skips the proof. ``on_encoded`` is called
+    with the book's bytes as soon as they are encoded, before that proof.
     """
     targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
     check_targets(targets)
@@ -172,6 +180,8 @@ def write_book(
         raise ValueError(f"{rules}: conformance vectors are written for normal rules of at most 12 cells")
     traps = solve_arrays(rules, progress=progress)
     data = encode(book_from_arrays(traps))
+    if on_encoded is not None:
+        on_encoded(data)
     sha256 = prove_for_record(data, str(path))
     vectors = None
     if vectors_path is not None:
