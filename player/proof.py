@@ -132,11 +132,10 @@ def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:
 
 
 def _check_keys(rules: Rules, texts: dict[str, Any], fail: Fail) -> list[list[str]]:
-    """Step 12, but for canonical form (checked layer by layer in ``_check_layers``, where
-    the images are made anyway): every key is a board with a move to make. Returns the keys by
-    number of marks."""
+    """Step 12 but for a finished line and canonical form (checked layer by layer in
+    ``check_span``, in two processes for a big book): every key is a board with a move to make.
+    Returns the keys by number of marks."""
     cells = rules.cells
-    owners = line_owners(rules)
     layers: list[list[str]] = [[] for _ in range(cells)]
     for key in texts:
         if len(key) != cells or key.translate(_NOT_MARKS):
@@ -144,7 +143,7 @@ def _check_keys(rules: Rules, texts: dict[str, Any], fail: Fail) -> list[list[st
         x, o = key.count(FIRST), key.count(SECOND)
         if x - o not in (0, 1):
             raise fail("entry-key", f"has entry key {key!r} with {x} X and {o} O")
-        if x + o == cells or owners(key):
+        if x + o == cells:
             raise fail("entry-key", f"has entry key {key!r}, a finished board")
         layers[x + o].append(key)
     return layers
@@ -242,6 +241,7 @@ def check_span(
     codes = board_codes(rules)
     code_of, images = codes.code, codes.images
     finished = finishing_scorer(rules)
+    owners = line_owners(rules)
     # A code's occupied cells, one bit each (the low bit of the cell's digit): the same for
     # every key with the same free cells, which are found once for all of them.
     low_bits = int("01" * cells, 2)
@@ -263,6 +263,8 @@ def check_span(
             layer_onto(rules, texts, keys[:head], onto, facts_of, fail)
             keys = keys[head:]
         for key in keys:
+            if owners(key):
+                raise fail("entry-key", f"has entry key {key!r}, a finished board")
             code = code_of(key)
             orbit = images(code)
             if min(orbit) < code:
