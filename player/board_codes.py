@@ -8,8 +8,9 @@ of a board's images is its canonical key's code. Playing ``mark`` on an empty ``
 
 The image of a code under a symmetry (``image[i] = board[perm[i]]``) is the OR of one table
 look-up per *chunk* of at most ``CHUNK_CELLS`` consecutive cells: a chunk's digits, wherever the
-symmetry sends them. On 4x4, two look-ups an image instead of joining 16 characters; the tables,
-2 * 4**8 integers a symmetry (16 MiB in all for 4x4's 8), take about a tenth of a second to build.
+symmetry sends them. On 4x4, two look-ups give a code's 8 images (each a tuple of the chunk's
+part of every image) instead of joining 16 characters per image; the tables, 2 * 4**8 tuples
+(about 50 MiB for 4x4), take a quarter of a second to build.
 """
 
 from __future__ import annotations
