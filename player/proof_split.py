@@ -102,7 +102,12 @@ def _start_child(rules: Rules, texts: dict[str, Any], layers: list[list[str]], s
     """The child checking its side of ``split``, and the end of the pipe its answer comes by;
     None if it could not be started."""
     import multiprocessing
+    import signal
 
+    # Ctrl-C is this process's to answer (exit status 130, one line): the child ignores it, and
+    # it stays blocked across the fork so none reaches the child before it has said so; a
+    # daemonic child is ended when this process exits.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         context = multiprocessing.get_context("fork")
         receive, send = context.Pipe(duplex=False)
@@ -110,6 +115,8 @@ def _start_child(rules: Rules, texts: dict[str, Any], layers: list[list[str]], s
         child.start()
     except (OSError, ValueError):  # no fork here, or no process to be had
         return None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     send.close()
     return child, receive
 
@@ -118,6 +125,10 @@ def _child(
     send: Connection, rules: Rules, texts: dict[str, Any], layers: list[list[str]], split: tuple[int, int]
 ) -> None:
     """In the child: check its side of ``split``, send what came of it."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def carried(code: str, reason: str) -> BookError:
         return BookError("", code, reason)

@@ -1,5 +1,5 @@
-"""The proof in two processes (player/proof_split.py) against the proof in one, and the board
-codes both use (player/board_codes.py) against the boards' strings.
+"""The proof in two processes (player/proof_split.py) against the proof in one, and Ctrl-C
+while the two run.
 
 Broken books (the 3x3 book, small enough to prove in milliseconds, and its 9 layers), one or
 two entries damaged in different layers, are proven in one process and then in two, split at
@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +155,57 @@ def test_the_split_point_balances_the_work_and_splits_only_books_of_layers() -> 
     )
     assert abs(child - parent) <= 2 * check[layer]  # balanced to a key
     assert proof_split.split_point([1]) is None
+
+
+#: ``ttt-book verify`` of the 3x3 book, its proof forced into two processes and the child's half
+#: made to take a minute, so that Ctrl-C comes while both run.
+SLOW_CHILD = """
+import sys, time
+from player import proof, proof_split
+proof.SPLIT_ABOVE = 0
+checked = proof_split._check_upper
+def slowly(*args):
+    time.sleep(60)
+    return checked(*args)
+proof_split._check_upper = slowly
+sys.argv = ["ttt-book", "verify", sys.argv[1]]
+from generator.cli import run
+run()
+"""
+
+
+def test_ctrl_c_while_two_processes_prove_is_one_line_and_leaves_no_process(tmp_path: Path) -> None:
+    book = Path(__file__).resolve().parent.parent / "book" / "tictactoe.json"
+    started = subprocess.Popen(
+        [sys.executable, "-c", SLOW_CHILD, str(book)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, which Ctrl-C on a terminal signals whole
+        env={**os.environ, "TTT_PROVEN_RECORD": ""},
+    )
+    time.sleep(3)  # the child is sleeping in its half, the parent waits for its answer
+    group = ["pgrep", "-g", str(started.pid)]
+    children = subprocess.run(
+        ["pgrep", "-P", str(started.pid)], capture_output=True, text=True
+    ).stdout.split()
+    assert len(children) == 1, children  # the proof's child
+    child = int(children[0])
+    os.kill(child, signal.SIGINT)  # what the child gets of a Ctrl-C: it must let it pass
+    time.sleep(1)
+    assert running(child)
+    os.killpg(started.pid, signal.SIGINT)  # the whole Ctrl-C
+    _, err = started.communicate(timeout=30)
+    assert started.returncode == 130
+    assert err.strip() == "Interrupted.", err  # one line; the child says nothing, no traceback
+    time.sleep(0.5)
+    assert subprocess.run(group, capture_output=True).returncode == 1  # none left
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting for its parent)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
