@@ -270,11 +270,7 @@ def check_span(
             if min(orbit) < code:
                 raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
             text = texts[key]
-            facts = None
-            if type(text) is str:
-                facts = facts_of.get(text, _NOT_YET)
-                if facts is _NOT_YET:
-                    facts = facts_of[text] = _facts(text, cells)
+            facts = _known_facts(text, facts_of, cells)
             if facts is None:
                 score = _MISSHAPEN
             else:
@@ -327,15 +323,21 @@ def layer_onto(
         orbit = images(code)
         if fail is not None and min(orbit) < code:
             raise fail("entry-key", f"has entry key {key!r}, which is not in canonical form")
-        text = texts[key]
-        facts = None
-        if type(text) is str:
-            facts = facts_of.get(text, _NOT_YET)
-            if facts is _NOT_YET:
-                facts = facts_of[text] = _facts(text, rules.cells)
+        facts = _known_facts(texts[key], facts_of, rules.cells)
         score = _MISSHAPEN if facts is None else facts[1]
         for image in orbit:
             onto[image] = score
+
+
+def _known_facts(text: Any, facts_of: dict[str, Facts | None], cells: int) -> Facts | None:
+    """The facts of an entry's value (None if it is no string of the grammar), each distinct
+    string parsed once and remembered in ``facts_of``."""
+    if type(text) is not str:
+        return None
+    facts = facts_of.get(text, _NOT_YET)
+    if facts is _NOT_YET:
+        facts = facts_of[text] = _facts(text, cells)
+    return facts
 
 
 def _facts(text: str, cells: int) -> Facts | None:
