@@ -186,20 +186,28 @@ static int ttt_write_cells(uint32_t mask, int moves[], int max)
     return count;
 }}
 
-int ttt_best_moves(const char *board, int moves[], int max)
+/* The table row of `board`'s canonical key (the symmetry onto it in `sym`), or a negative
+   error: the board's own, or TTT_ERR_NOT_IN_TABLE. */
+static long ttt_row(const char *board, int *sym)
 {{
     int error = ttt_check(board);
-    int sym;
     long found;
-    uint32_t top;
-    uint32_t mask = 0;
-    int cell;
     if (error) {{
         return error;
     }}
-    found = ttt_find(ttt_canonical_code(board, &sym));
+    found = ttt_find(ttt_canonical_code(board, sym));
+    return found < 0 ? TTT_ERR_NOT_IN_TABLE : found;
+}}
+
+int ttt_best_moves(const char *board, int moves[], int max)
+{{
+    int sym;
+    long found = ttt_row(board, &sym);
+    uint32_t top;
+    uint32_t mask = 0;
+    int cell;
     if (found < 0) {{
-        return TTT_ERR_NOT_IN_TABLE;
+        return (int)found;
     }}
     top = TTT_READ_U16(&ttt_tops[found]);
     for (cell = 0; cell < TTT_CELLS; cell++) {{
@@ -245,17 +253,12 @@ int ttt_move_scores(const char *board, int scores[TTT_CELLS])
 
 int ttt_value(const char *board, int *value, int *plies)
 {{
-    int error = ttt_check(board);
     int sym;
+    long found = ttt_row(board, &sym);
     int best;
     int cell;
-    long found;
-    if (error) {{
-        return error;
-    }}
-    found = ttt_find(ttt_canonical_code(board, &sym));
     if (found < 0) {{
-        return TTT_ERR_NOT_IN_TABLE;
+        return (int)found;
     }}
     best = TTT_READ_I8(&ttt_bests[found]);
     if (best > 0) {{

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from negamax import Negamax, preference
+from scripted import random_human_moves
 
 from player import hints as teach
 from player.book import Book, load_book
@@ -118,14 +119,7 @@ def test_4x4_scripted_games_near_the_end_play_the_best_moves_by_an_independent_s
     rng = random.Random(seed)
     human = "X" if seed % 2 == 0 else "O"
     game = Game(book_4x4, levels={"O" if human == "X" else "X": "perfect"}, rng=random.Random(seed))
-    moves = []
-    while not game.is_over:
-        if game.computer_to_move:
-            game.computer_move()
-            continue
-        cell = rng.choice(game.free_cells())
-        moves.append(cell + 1)
-        game.play(cell)
+    moves = random_human_moves(game, rng)
     done = play_cli(
         proven_4x4, "--mark", human, "--seed", str(seed), "--json", "--moves", ",".join(map(str, moves))
     )

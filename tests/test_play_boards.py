@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from negamax import Negamax, preference
+from scripted import random_human_moves
 
 from player import hints as teach
 from player.board import EMPTY, winning_lines
@@ -79,14 +80,7 @@ def test_3x4_scripted_games_play_the_best_moves_by_an_independent_solver(
     human = "X" if seed % 2 == 0 else "O"
     # the human's moves: random free cells, typed as people number them (1 to 12)
     game = Game(book_3x4, levels={"O" if human == "X" else "X": "perfect"}, rng=rng)
-    moves = []
-    while not game.is_over:
-        if game.computer_to_move:
-            game.computer_move()
-            continue
-        cell = rng.choice(game.free_cells())
-        moves.append(cell + 1)
-        game.play(cell)
+    moves = random_human_moves(game, rng)
     args = ["--book", str(book_3x4_path), "--mark", human, "--seed", str(seed), "--json"]
     code, out = invoke([*args, "--moves", ",".join(map(str, moves))])
     assert code == 0, out
