@@ -25,6 +25,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import gc
 import io
 import os
 import sys
@@ -345,7 +346,17 @@ def _status(command: click.Command, prog_name: str, argv: list[str] | None, clos
 
 
 def run_cli(command: click.Command, prog_name: str, argv: list[str] | None = None) -> NoReturn:
-    """Run a click command as a program: safe streams, then one status from the table."""
+    """Run a click command as a program: safe streams, then one status from the table.
+
+    The command has finished and everything it wrote is flushed when the status is known, so the
+    objects still alive are frozen (``gc.freeze``) before the interpreter exits: its last cyclic
+    collection then skips them instead of tearing down every module, class and function one by
+    one only for the process to end. The streams are still flushed and the ``atexit`` handlers
+    still run; only that collection is skipped. It takes 13 to 15 ms off every run, about an
+    eighth of a scripted game (docs/benchmarks.md, "How the player ends"); Synapse skips the same
+    collection the same way.
+    """
     closed = prepare_streams()
     status = _status(command, prog_name, argv, closed)
+    gc.freeze()
     sys.exit(status)

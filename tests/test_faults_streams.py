@@ -184,3 +184,17 @@ def test_a_file_name_that_is_not_utf8_is_printed_escaped(tmp_path: Path) -> None
     assert process.returncode == 0, text(process.stderr)
     assert "wrote \\udcff.json" in text(process.stdout)
     assert (tmp_path.joinpath(name.decode("utf-8", "surrogateescape"))).is_file()
+
+
+def test_the_exit_skips_the_last_collection_not_the_flush_or_the_atexit_handlers() -> None:
+    """``run_cli`` freezes what is alive once the command is done (docs/benchmarks.md): a handler
+    registered before the game still runs at exit and finds the collector's objects frozen, and
+    the game's last line still reaches a pipe."""
+    probe = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen:', gc.get_freeze_count() > 0, file=sys.stderr))"
+    )
+    process = run(PLAY, "--moves", "1,2,3", "--level", "easy", "--seed", "0", preamble=probe)
+    assert process.returncode in (0, 1), text(process.stderr)
+    assert text(process.stderr).splitlines() == ["frozen: True"]
+    assert text(process.stdout).splitlines()[-1].startswith("Result: ")
