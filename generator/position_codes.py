@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from player.board import EMPTY, FIRST, SECOND
+from player.board_codes import DIGITS
 from player.rules import MAX_CELLS, Cell, Rules
 
 #: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
@@ -31,12 +32,12 @@ CODE = np.uint32
 assert np.iinfo(CODE).bits >= 2 * MAX_CELLS
 Codes = npt.NDArray[np.uint32]
 
-EMPTY_DIGIT = 0
-SECOND_DIGIT = 1
-FIRST_DIGIT = 2
+#: Each mark's digit, the player's board codes' (player/board_codes.py): ``.`` 0, ``O`` 1, ``X`` 2.
+EMPTY_DIGIT = DIGITS[EMPTY]
+SECOND_DIGIT = DIGITS[SECOND]
+FIRST_DIGIT = DIGITS[FIRST]
 #: The board character of each digit, indexed by digit (3 never occurs).
 CHARACTERS = (EMPTY + SECOND + FIRST + "?").encode("ascii")
-_DIGIT_OF = {EMPTY: EMPTY_DIGIT, SECOND: SECOND_DIGIT, FIRST: FIRST_DIGIT}
 
 
 def shift(cells: int, cell: Cell) -> int:
@@ -53,7 +54,7 @@ def encode(board: str) -> int:
     """The code of a board string (any length up to 16; ``X``, ``O`` and ``.`` only)."""
     code = 0
     for mark in board:
-        code = code << 2 | _DIGIT_OF[mark]
+        code = code << 2 | DIGITS[mark]
     return code
 
 

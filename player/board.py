@@ -122,9 +122,10 @@ def canonicalizer(rules: Rules) -> Callable[[str], tuple[str, Symmetry]]:
     so the identity wins whenever the board is already canonical.
     """
     getters = [(itemgetter(*s.perm), s) for s in rules.symmetries]
+    identity = getters[0][1]
 
     def canonical(board: str) -> tuple[str, Symmetry]:
-        best, used = board, rules.symmetries[0]
+        best, used = board, identity
         for get, symmetry in getters[1:]:
             image = "".join(get(board))
             if image < best:

@@ -144,7 +144,7 @@ Move = tuple[Cell, "int | None", str]
 
 def successors(rules: Rules, key: str) -> list[Move]:
     """Every move of the side to move on ``key`` (a board with no full line), in cell order,
-    each scored by ``finishing_score`` when it finishes the game."""
+    each scored by ``finishing_scorer`` when it finishes the game."""
     finished = finishing_scorer(rules)
     mover = side_to_move(key)
     moves: list[Move] = []
@@ -155,19 +155,16 @@ def successors(rules: Rules, key: str) -> list[Move]:
     return moves
 
 
-def finishing_score(rules: Rules, key: str, cell: Cell, mover: str) -> int | None:
-    """The score of ``mover`` taking the empty ``cell`` of ``key`` (a board with no full line)
-    if that finishes the game, else None (the score then follows from the successor's entry).
+@cache
+def finishing_scorer(rules: Rules) -> Callable[[str, Cell, str], int | None]:
+    """``score(key, cell, mover)``: the score of ``mover`` taking the empty ``cell`` of ``key`` (a
+    board with no full line) if that finishes the game, else None (the score then follows from
+    the successor's entry).
 
     A move that completes a line of the mover scores ``cells`` (a win in 1 ply), or under misère
     ``-cells`` (a loss in 1 ply); one that fills the board otherwise scores 0 (a draw).
-    """
-    return finishing_scorer(rules)(key, cell, mover)
 
-
-@cache
-def finishing_scorer(rules: Rules) -> Callable[[str, Cell, str], int | None]:
-    """``finishing_score`` for ``rules``, its tables made once: only the lines through ``cell``
+    Its tables are made once for ``rules``: only the lines through ``cell``
     can be completed by a move there, each when its other cells all hold the mover's mark."""
     others_of = [
         [tuple(other for other in line if other != cell) for line in rules.lines_through[cell]]

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from player.board import EMPTY, FIRST, SECOND, legal_moves, other, winner
 from player.book import Book
-from player.rules import Cell, Rules
+from player.rules import Cell, Line, Rules
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,20 +47,21 @@ def novice_moves(rules: Rules, board: str, mark: str) -> list[Cell]:
     Under misère rules: the free cells that do not complete a line of its own, if there are
     any, else every free cell (docs/book-format.md, "Trap order")."""
     free = [c for c, m in enumerate(board) if m == EMPTY]
+    through = rules.lines_through  # (a derived table: read once, not once per cell)
     if rules.misere:
-        safe = [c for c in free if not _completes(rules, board, c, mark)]
+        safe = [c for c in free if not _completes(through[c], board, c, mark)]
         return safe or free
     foe = SECOND if mark == FIRST else FIRST
-    wins = [c for c in free if _completes(rules, board, c, mark)]
+    wins = [c for c in free if _completes(through[c], board, c, mark)]
     if wins:
         return wins
-    blocks = [c for c in free if _completes(rules, board, c, foe)]
+    blocks = [c for c in free if _completes(through[c], board, c, foe)]
     return blocks or free
 
 
-def _completes(rules: Rules, board: str, cell: Cell, mark: str) -> bool:
-    """Would ``mark`` on ``cell`` complete a line?"""
-    return any(all(board[c] == mark or c == cell for c in line) for line in rules.lines_through[cell])
+def _completes(lines: tuple[Line, ...], board: str, cell: Cell, mark: str) -> bool:
+    """Would ``mark`` on ``cell`` complete one of ``lines`` (the lines through ``cell``)?"""
+    return any(all(board[c] == mark or c == cell for c in line) for line in lines)
 
 
 def win_chances(

@@ -233,7 +233,7 @@ def check_span(
     the next one: ``onto`` maps the code (player/board_codes.py) of every image of every key
     of a layer to the score of a move onto it (``one_ply_back`` of the key's best), and a
     move's score is one look-up. A successor that is no image there either finishes the game
-    (``player.entry.finishing_score``; a key is never a finished board, step 12) or is
+    (``player.entry.finishing_scorer``; a key is never a finished board, step 12) or is
     missing. Holding two layers' images at a time instead of the whole book's keeps the memory
     of a 4x4 book within bounds. An entry string is parsed once, however many keys share it.
     """

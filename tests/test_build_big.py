@@ -3,8 +3,8 @@ of generator/trap.py, and the 4x4 k=4 book as ``ttt-book build`` writes it, prov
 player's own loader.
 
 4x4 with k=4: 9,722,011 reachable positions, 1,217,977 up to symmetry, 1,135,214 of them
-unfinished (the book's entries), a draw. Proving it in Python takes about a minute here
-(docs/scaling.md); the build pays it once and records the book as proven.
+unfinished (the book's entries), a draw. Proving it in Python takes about 20 s here, in two
+processes (docs/scaling.md); the build pays it once and records the book as proven.
 """
 
 from __future__ import annotations
