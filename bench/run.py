@@ -539,7 +539,7 @@ def choose_costs(book: Book, boards: list[str]) -> dict[str, Any]:
     cold = []
     for b in boards:
         # an empty cache of derived entries, and no new proof
-        fresh = Book(proven.rules, book.data, str(BOOK), trust="proven", bests=proven.bests)
+        fresh = Book(proven.rules, book.data, str(BOOK), trust="proven")
         start = time.perf_counter()
         choose_move(fresh, b, rng=rng)
         cold.append(time.perf_counter() - start)

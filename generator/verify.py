@@ -63,7 +63,7 @@ def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
         return report
     if len(raw) > record.RECORD_ABOVE:
         record.remember(record.digest(raw))
-    report.entries = len(proven.bests)
+    report.entries = len(data["entries"])
     try:
         expected = build_book(proven.rules)  # what ``ttt-book build`` writes, misère too
     except BuildToolMissing as error:

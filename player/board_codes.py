@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from operator import or_
 
 from player.board import EMPTY, FIRST, SECOND
@@ -31,6 +32,8 @@ CHUNK_CELLS = 8
 #: Each mark's digit: the order of the marks in ASCII, ``.`` < ``O`` < ``X``.
 DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
 _TO_DIGITS = str.maketrans({mark: str(digit) for mark, digit in DIGITS.items()})
+#: The character of each digit, by digit (3 is no mark: ``?``).
+_MARKS_BY_DIGIT = "".join(sorted(DIGITS, key=DIGITS.__getitem__)) + "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +43,8 @@ class BoardCodes:
 
     rules: Rules
     images: Callable[[int], list[int]]
+    #: ``board(code)``: the board string of a code (the inverse of ``code``)
+    board: Callable[[int], str]
 
     def code(self, board: str) -> int:
         """The board's code (``board`` holds ``rules.cells`` marks; not checked here)."""
@@ -66,7 +71,21 @@ def board_codes(rules: Rules) -> BoardCodes:
         tuple(_chunk_table(cells, symmetry.inverse, start, stop) for start, stop in bounds)
         for symmetry in rules.symmetries
     ]
-    return BoardCodes(rules, _imager(readers, tables))
+    return BoardCodes(
+        rules, _imager(readers, tables), _decoder(readers, [stop - start for start, stop in bounds])
+    )
+
+
+def _decoder(readers: list[tuple[int, int]], sizes: list[int]) -> Callable[[int], str]:
+    """``code -> its board``: each chunk's digits read as its text from a table of every
+    text of that many cells (``itertools.product`` lists them in the order of their codes)."""
+    texts = [["".join(marks) for marks in product(_MARKS_BY_DIGIT, repeat=size)] for size in sizes]
+    if len(readers) == 1:
+        (single,) = texts
+        return single.__getitem__
+    (shift, _), (_, mask) = readers
+    high, low = texts
+    return lambda code: high[code >> shift] + low[code & mask]
 
 
 def _chunk_table(cells: int, inverse: tuple[Cell, ...], start: int, stop: int) -> list[int]:

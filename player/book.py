@@ -251,7 +251,7 @@ def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = STA
 
     data = bookjson.parse(raw, source)
     proven = proof.prove(data, source, rules)
-    return Book(proven.rules, data, source, trust="proven", bests=proven.bests)
+    return Book(proven.rules, data, source, trust="proven")
 
 
 def _trusted(raw: bytes, source: str, expected: Rules | None, trust: str) -> Book | None:

@@ -19,7 +19,7 @@ import re
 from functools import cache
 from typing import NamedTuple
 
-from player.board import EMPTY, side_to_move
+from player.board import EMPTY, line_owners, side_to_move
 from player.format import MAX_INTEGER
 from player.rules import Cell, Rules
 from player.score import decode_score
@@ -144,41 +144,28 @@ Move = tuple[Cell, "int | None", str]
 
 def successors(rules: Rules, key: str) -> list[Move]:
     """Every move of the side to move on ``key`` (a board with no full line), in cell order,
-    each scored by ``finishing_scorer`` when it finishes the game."""
-    finished = finishing_scorer(rules)
+    each scored by ``end_score`` when it finishes the game."""
     mover = side_to_move(key)
     moves: list[Move] = []
     start = 0
     while (cell := key.find(EMPTY, start)) >= 0:
         start = cell + 1
-        moves.append((cell, finished(key, cell, mover), key[:cell] + mover + key[start:]))
+        child = key[:cell] + mover + key[start:]
+        moves.append((cell, end_score(rules, child), child))
     return moves
 
 
-@cache
-def finishing_scorer(rules: Rules) -> Callable[[str, Cell, str], int | None]:
-    """``score(key, cell, mover)``: the score of ``mover`` taking the empty ``cell`` of ``key`` (a
-    board with no full line) if that finishes the game, else None (the score then follows from
-    the successor's entry).
+def end_score(rules: Rules, board: str) -> int | None:
+    """The score of the move that made ``board`` (from a board with no full line) if the game
+    is over there, else None (the score then follows from the board's entry).
 
-    A move that completes a line of the mover scores ``cells`` (a win in 1 ply), or under misère
-    ``-cells`` (a loss in 1 ply); one that fills the board otherwise scores 0 (a draw).
-
-    Its tables are made once for ``rules``: only the lines through ``cell``
-    can be completed by a move there, each when its other cells all hold the mover's mark."""
-    others_of = [
-        [tuple(other for other in line if other != cell) for line in rules.lines_through[cell]]
-        for cell in range(rules.cells)
-    ]
-    line_score = -rules.cells if rules.misere else rules.cells
-
-    def score(key: str, cell: Cell, mover: str) -> int | None:
-        for others in others_of[cell]:
-            if all(key[other] == mover for other in others):
-                return line_score
-        return 0 if key.count(EMPTY) == 1 else None
-
-    return score
+    A move that completes a line scores ``cells`` (a win in 1 ply), or under misère ``-cells``
+    (a loss in 1 ply); one that fills the board otherwise scores 0 (a draw). These are
+    ``one_ply_back`` of a finished board's own score for the side to move there:
+    ``-(cells + 1)`` after a line (``cells + 1`` under misère), 0 after a draw."""
+    if line_owners(rules)(board):
+        return -rules.cells if rules.misere else rules.cells
+    return None if EMPTY in board else 0
 
 
 def one_ply_back(best: int) -> int:
