@@ -1,11 +1,10 @@
-"""Time the retrograde solver (generator/retrograde.py) on one rules value and print its counts.
+"""Time the retrograde solver (generator/solve.py) on one rules value and print its counts.
 
     .venv/bin/python bench/retro.py --rules 4x4:4
     /usr/bin/time -v .venv/bin/python bench/retro.py --rules 4x4:4     # and the peak memory
 
-``--compare`` also times the recursive solver (generator/solve.py, up to 12 cells) in the same
-process, best of ``--repeat`` runs each, and prints the ratio. The peak is this process's VmHWM
-(bench/run.py reads it the same way); timings are indicative, the machines are shared.
+``--repeat`` times the solve that many times and prints the best. The peak is this process's
+VmHWM (bench/run.py reads it the same way); timings are indicative, the machines are shared.
 """
 
 from __future__ import annotations
@@ -16,8 +15,7 @@ from pathlib import Path
 
 import click
 
-from generator import solve as recursive
-from generator.retrograde import solve
+from generator.solve import solve
 from player.rules import Rules, RulesError
 
 
@@ -42,9 +40,8 @@ def best_time(run: Callable[[], object], repeat: int) -> float:
 @click.command()
 @click.option("--rules", "spec", default="4x4:4", show_default=True, help="ROWSxCOLS:K")
 @click.option("--misere", is_flag=True, help="Completing a line loses.")
-@click.option("--compare", is_flag=True, help="Also time generator.solve (12 cells at most).")
 @click.option("--repeat", default=1, show_default=True, help="Runs to take the best time of.")
-def main(spec: str, misere: bool, compare: bool, repeat: int) -> None:
+def main(spec: str, misere: bool, repeat: int) -> None:
     """Solve RULES by retrograde analysis; print stage times, counts and the peak memory."""
     try:
         rules = Rules.parse(spec)
@@ -93,14 +90,9 @@ def main(spec: str, misere: bool, compare: bool, repeat: int) -> None:
         f"  moves of canonical positions {moves:,}; result arrays {held / 2**20:.1f} MiB "
         f"({held / counts.canonical:.0f} bytes a position)"
     )
-    if repeat > 1 or compare:
+    if repeat > 1:
         retro_s = best_time(lambda: solve(rules, misere=misere), repeat)
         click.echo(f"  best of {repeat}: {retro_s * 1000:.1f} ms")
-    if compare:
-        old_s = best_time(lambda: recursive.solve(rules), repeat)
-        click.echo(
-            f"  generator.solve best of {repeat}: {old_s * 1000:.1f} ms, {old_s / retro_s:.1f}x slower"
-        )
     click.echo(f"  peak memory (VmHWM) {peak_mib():.0f} MiB")
 
 

@@ -5,41 +5,35 @@ the best score and the optimal moves in trap order; readers derive every move's 
 successors' entries.
 
 ``ttt-book build`` solves with arrays, for every board up to 16 cells and misère rules too
-(generator/retrograde.py, generator/trap_arrays.py, generator/book_arrays.py: numpy, imported
-only when a book is built, so the other commands run without it). ``book_from`` assembles the
-same document from the recursive solver's ``Solution`` and exact ``TrapOrder`` (boards up to 12
-cells, normal rules); the tests compare the two.
+(generator/solve.py, generator/trap.py, generator/book_arrays.py: numpy, imported
+only when a book is built, so the other commands run without it).
 """
 
 from __future__ import annotations
 
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from generator.atomic import check_targets, write_files
-from generator.solve import SOLVER_MAX_CELLS, Solution
-from generator.trap import TrapOrder
-from generator.vectors import build_vectors, encode_vectors
+from generator.vectors import VECTORS_MAX_CELLS, build_vectors, encode_vectors
 from player import record
-from player.board import EMPTY, FIRST, SECOND, canonicalizer
+from player.board import EMPTY, FIRST, SECOND
 from player.book import parse_book
-from player.entry import entry_text
 from player.format import CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION
 from player.rules import Rules
 
 if TYPE_CHECKING:  # numpy modules, imported where a book is built
     from collections.abc import Callable
 
-    from generator.retrograde import Progress
-    from generator.trap_arrays import TrapArrays
+    from generator.solve import Progress
+    from generator.trap import TrapArrays
 
 
 def build_book(rules: Rules, *, progress: Progress | None = None) -> dict[str, Any]:
     """Solve ``rules`` and return the book as plain JSON-ready data: what ``ttt-book build``
-    writes. ``progress`` is the solver's (generator/retrograde.py)."""
+    writes. ``progress`` is the solver's (generator/solve.py)."""
     return book_from_arrays(solve_arrays(rules, progress=progress))
 
 
@@ -48,15 +42,15 @@ def solve_arrays(rules: Rules, *, progress: Progress | None = None) -> TrapArray
 
     Raises ``BuildToolMissing`` if numpy, a build-time tool, is not installed."""
     try:
-        from generator import retrograde
-        from generator.trap_arrays import trap_arrays
+        from generator import solve
+        from generator.trap import trap_arrays
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise
         raise BuildToolMissing(
             "building a book needs numpy, a build-time tool: pip install 'tictactoe-book[build]'"
         ) from None
-    result = retrograde.solve(rules, misere=rules.misere, progress=progress)
+    result = solve.solve(rules, misere=rules.misere, progress=progress)
     return trap_arrays(result, progress=progress)
 
 
@@ -78,33 +72,6 @@ def book_from_arrays(traps: TrapArrays) -> dict[str, Any]:
         trap_order_member(traps),
         trap_rates_member(traps),
     )
-
-
-def book_from(solution: Solution, traps: TrapOrder) -> dict[str, Any]:
-    """Assemble the book document from a solution and its (exact) trap order."""
-    rules = solution.rules
-    canonical = canonicalizer(rules)
-    entries: dict[str, str] = {}
-    for board, scores in solution.move_scores.items():
-        key, _ = canonical(board)
-        if key == board:
-            entries[key] = entry_text(max(scores.values()), traps.tiers[key])
-    canonical_finished = {canonical(board)[0] for board in solution.finished}
-    counts = {
-        "entries": len(entries),
-        "positions": solution.reachable,
-        "unfinished": len(solution.move_scores),
-        "finished": len(solution.finished),
-        "canonical_positions": len(entries) + len(canonical_finished),
-        "canonical_finished": len(canonical_finished),
-        "tree_nodes": solution.tree_nodes,
-        "games": solution.games.total,
-        "first_wins": solution.games.first_wins,
-        "second_wins": solution.games.second_wins,
-        "draws": solution.games.draws,
-    }
-    rates = {"first": _rates(traps.first_player_rates), "second": _rates(traps.second_player_rates)}
-    return document(rules, entries, counts, {"method": "exact", "tolerance": "0"}, rates)
 
 
 def document(
@@ -140,15 +107,6 @@ def document(
     }
 
 
-def _rates(rates: tuple[Fraction, Fraction]) -> dict[str, str]:
-    """Exact win chances as ``"numerator/denominator"`` strings (no float formatting to drift)."""
-    novice, random = rates
-    return {
-        "novice": f"{novice.numerator}/{novice.denominator}",
-        "random": f"{random.numerator}/{random.denominator}",
-    }
-
-
 def encode(book: dict[str, Any]) -> bytes:
     """Deterministic bytes: keys sorted, compact, one trailing newline."""
     return orjson.dumps(book, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
@@ -169,7 +127,7 @@ def write_book(
     The targets are checked before the solve, so a bad one fails at once. Raises
     ``generator.atomic.OutputError`` naming the file that could not be written, ValueError if
     the two paths are the same file or vectors are asked for rules that have none (misère, or
-    over SOLVER_MAX_CELLS cells: the vectors list every board), and ``BuildToolMissing``
+    over VECTORS_MAX_CELLS cells: the vectors list every board), and ``BuildToolMissing``
     without numpy. A book larger than 1 MB is proven before it is written and then recorded as
     proven (``player.record``), so its first load skips the proof. ``on_encoded`` is called
     with the book's bytes as soon as they are encoded, before that proof.
@@ -185,10 +143,7 @@ def write_book(
     sha256 = prove_for_record(data, str(path))
     vectors = None
     if vectors_path is not None:
-        from generator.retro_solution import as_solution
-        from generator.trap_arrays import as_trap_order
-
-        vectors = encode_vectors(build_vectors(as_solution(traps.result), as_trap_order(traps), data))
+        vectors = encode_vectors(build_vectors(traps, data))
     files = {targets[0]: data}
     if vectors is not None:
         files[targets[1]] = vectors
@@ -200,8 +155,8 @@ def write_book(
 
 def has_vectors(rules: Rules) -> bool:
     """Whether ``write_book`` can write conformance vectors for ``rules``: they list every
-    reachable board (generator/vectors.py), so normal rules of at most SOLVER_MAX_CELLS cells."""
-    return not rules.misere and rules.cells <= SOLVER_MAX_CELLS
+    reachable board (generator/vectors.py), so normal rules of at most VECTORS_MAX_CELLS cells."""
+    return not rules.misere and rules.cells <= VECTORS_MAX_CELLS
 
 
 def prove_for_record(data: bytes, source: str) -> str | None:

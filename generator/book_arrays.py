@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from generator.position_codes import decode
-from generator.retrograde import Retrograde
-from generator.trap_arrays import TOLERANCE_TEXT, Rate, TrapArrays
+from generator.codes import decode
+from generator.solve import Retrograde
+from generator.trap import TOLERANCE_TEXT, Rate, TrapArrays
 from player.rules import MAX_CELLS
 
 

@@ -168,10 +168,10 @@ def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[st
 
 
 def misere_base() -> str:
-    """The misère 3x3 book's text: solved by generator.retrograde, written with a placeholder trap
+    """The misère 3x3 book's text: solved by generator.solve, written with a placeholder trap
     order (one tier of all optimal moves: validity does not decide the order of the tiers)."""
     from generator.retro_book import retro_book_bytes  # numpy: build time only
-    from generator.retrograde import solve
+    from generator.solve import solve
     from player.rules import Rules
 
     return retro_book_bytes(solve(Rules(), misere=True)).decode("ascii")

@@ -116,7 +116,7 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
 
     from generator.book import BuildToolMissing, has_vectors, write_book
     from generator.progress import stage_bars
-    from generator.solve import SOLVER_MAX_CELLS
+    from generator.vectors import VECTORS_MAX_CELLS
 
     for name, value in (("'-o' / '--output'", output), ("'--vectors'", vectors)):
         if value == "-":
@@ -128,7 +128,7 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
     if vectors is not None and not has_vectors(rules):
         raise click.BadParameter(
             f"{rules}: vectors list every board, so they are written for normal rules of at most "
-            f"{SOLVER_MAX_CELLS} cells",
+            f"{VECTORS_MAX_CELLS} cells",
             param_hint="'--vectors'",
         )
     book_path = Path(output)

@@ -1,7 +1,7 @@
 """A long build's progress on a terminal: a bar for each stage of the solver.
 
 The solver reports ``progress(stage, done, total)`` after each layer of marks
-(generator/retrograde.py, generator/trap_arrays.py); this turns those calls into the project's
+(generator/solve.py, generator/trap.py); this turns those calls into the project's
 one progress bar, ``player.console.progress``: on standard error, only on a terminal (never in
 a pipe, a file or a CI log), once the stage has taken a moment, erased when it ends.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from player.console import progress
 
 if TYPE_CHECKING:  # numpy: the command line imports this module before it knows it will build
-    from generator.retrograde import Progress
+    from generator.solve import Progress
 
 #: What each stage of a build does, as its bar's label.
 LABELS = {"reach": "Finding every position", "solve": "Solving", "trap": "Ordering the traps"}

@@ -1,4 +1,4 @@
-"""A version-2 book straight from a retrograde result (generator/retrograde.py), with a
+"""A version-2 book straight from a retrograde result (generator/solve.py), with a
 placeholder trap order: one tier holding all of each entry's optimal moves.
 
 Validity does not decide the order of the tiers, only that together they are exactly the
@@ -15,8 +15,8 @@ import numpy as np
 
 from generator.book import document, encode
 from generator.book_arrays import counts_member
-from generator.position_codes import decode
-from generator.retrograde import Retrograde
+from generator.codes import decode
+from generator.solve import Retrograde
 from player.entry import entry_text
 from player.rules import Rules
 

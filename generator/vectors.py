@@ -8,36 +8,44 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from generator.solve import Solution
-from generator.trap import TrapOrder
 from player.board import EMPTY, FIRST, SECOND, canonicalizer, other, side_to_move, swap_marks, transform
+from player.board_codes import board_codes
 from player.book import Book, parse_book
 from player.format import FORMAT_VERSION
 from player.levels import LEVELS, candidates
-from player.rules import Rules
+from player.rules import Cell, Rules
 from player.score import VALUE_WORDS, decode_score
+
+if TYPE_CHECKING:
+    from generator.trap import TrapArrays
 
 VECTORS_FORMAT = "tictactoe-book-vectors"
 RANDOM_ORIENTATIONS = 400
+#: Vectors list every reachable board: normal rules of at most this many cells (3x4: 111,973).
+VECTORS_MAX_CELLS = 12
 SEED = 20261122
 
+#: A board as a game holds it, from the solve: each legal move's score, and the top trap tier.
+Solved = tuple[dict[Cell, int], tuple[Cell, ...]]
 
-def build_vectors(solution: Solution, traps: TrapOrder, book_bytes: bytes) -> dict[str, Any]:
+
+def build_vectors(traps: TrapArrays, book_bytes: bytes) -> dict[str, Any]:
     """Every unfinished position as an X-first game, plus seeded random orientations of random
     positions, half of them from O-first games, plus invalid boards with the error to report."""
-    rules = solution.rules
+    rules = traps.result.rules
     canonical = canonicalizer(rules)
-    boards = sorted(solution.move_scores)
+    solved = every_board(traps)
+    boards = sorted(solved)
     book = parse_book(book_bytes, "<built book>", rules=rules)
-    valid = [_vector(solution, traps, book, canonical, board, FIRST) for board in boards]
+    valid = [_vector(rules, solved[board], book, canonical, board, FIRST) for board in boards]
     rng = random.Random(SEED)
     for _ in range(RANDOM_ORIENTATIONS):
         board = transform(rng.choice(boards), rng.choice(rules.symmetries))
-        valid.append(_vector(solution, traps, book, canonical, board, rng.choice((FIRST, SECOND))))
+        valid.append(_vector(rules, solved[board], book, canonical, board, rng.choice((FIRST, SECOND))))
     return {
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
@@ -48,13 +56,30 @@ def build_vectors(solution: Solution, traps: TrapOrder, book_bytes: bytes) -> di
     }
 
 
+def every_board(traps: TrapArrays) -> dict[str, Solved]:
+    """Every reachable unfinished board, each in its own orientation: the solve keeps one row per
+    canonical position, and its image ``board[i] = key[perm[i]]`` under a symmetry has at cell
+    ``i`` the canonical cell ``perm[i]``'s move, whose tier holds the cells ``inverse[c]``."""
+    result = traps.result
+    board_of = board_codes(result.rules).board
+    found: dict[str, Solved] = {}
+    for row in result.unfinished().tolist():
+        key, scores, top = board_of(int(result.codes[row])), result.scores[row].tolist(), traps.tiers(row)[0]
+        for symmetry in result.rules.symmetries:
+            board = transform(key, symmetry)
+            moves = {
+                cell: scores[source] for cell, source in enumerate(symmetry.perm) if board[cell] == EMPTY
+            }
+            found[board] = moves, tuple(sorted(symmetry.inverse[cell] for cell in top))
+    return found
+
+
 def _vector(
-    solution: Solution, traps: TrapOrder, book: Book, canonical: Any, board: str, first: str
+    rules: Rules, solved: Solved, book: Book, canonical: Any, board: str, first: str
 ) -> dict[str, Any]:
     """One board as a game holds it, with the answers. ``levels`` (each weaker level's choices)
     comes from ``player.levels``: it tests other ports against the Python player."""
-    rules = solution.rules
-    scores = solution.move_scores[board]
+    scores, top = solved
     best = max(scores.values())
     value, plies = decode_score(best, board.count(EMPTY), rules.cells)
     key, symmetry = canonical(board)
@@ -71,7 +96,7 @@ def _vector(
         "value": VALUE_WORDS[value],
         "plies": plies,
         "optimal": sorted(c for c, s in scores.items() if s == best),
-        "top": list(traps.tiers[board][0]),
+        "top": list(top),
         "levels": levels,
         "scores": [scores.get(c) for c in range(rules.cells)],
         "tags": _tags(rules, board, scores, best),

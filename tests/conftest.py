@@ -11,12 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from generator import retrograde
-from generator.retro_solution import as_solution
-from generator.retrograde import Retrograde
-from generator.solve import Solution, solve
-from generator.trap import TrapOrder, trap_order
-from generator.trap_arrays import TrapArrays, trap_arrays
+from generator.solve import Retrograde, solve
+from generator.trap import TrapArrays, trap_arrays
 from player.book import Book, load_book
 from player.rules import Rules
 
@@ -29,6 +25,7 @@ os.environ["TTT_PROVEN_RECORD"] = ""
 
 import oracle  # noqa: E402
 from judges import JsJudge  # noqa: E402
+from negamax import Negamax  # noqa: E402
 
 settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile(
@@ -38,19 +35,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(scope="session")
-def solution() -> Solution:
-    return solve(Rules())
-
-
-@pytest.fixture(scope="session")
-def traps(solution: Solution) -> TrapOrder:
-    return trap_order(solution)
-
-
-@pytest.fixture(scope="session")
 def retro() -> Retrograde:
     """3x3, solved once by the array solver."""
-    return retrograde.solve(Rules())
+    return solve(Rules())
 
 
 @pytest.fixture(scope="session")
@@ -61,21 +48,21 @@ def exact(retro: Retrograde) -> TrapArrays:
 
 @pytest.fixture(scope="session")
 def retro_3x4() -> Retrograde:
-    """3x4 with k=3, solved once by the array solver for every test that needs it (a tenth of a
-    second; generator.solve takes seconds, and test_build_big.py compares the two)."""
-    return retrograde.solve(Rules(3, 4, 3))
+    """3x4 with k=3, solved once by the array solver for every test that needs it."""
+    return solve(Rules(3, 4, 3))
 
 
 @pytest.fixture(scope="session")
-def solution_3x4(retro_3x4: Retrograde) -> Solution:
-    """Every reachable 3x4 board with its move scores, unfolded from the array solve."""
-    return as_solution(retro_3x4)
+def boards_3x4() -> list[str]:
+    """Every reachable unfinished 3x4 board (k = 3), from the independent negamax's walk."""
+    negamax = Negamax(3, 4, 3)
+    negamax.solve("." * 12)
+    return sorted(negamax.memo)
 
 
 @pytest.fixture(scope="session")
 def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A 3x4 k=3 book file, as ``ttt-book build`` writes it (the same bytes as from
-    generator.solve and generator.trap: test_build_big.py checks)."""
+    """A 3x4 k=3 book file, as ``ttt-book build`` writes it."""
     from generator.book import build_book, encode
 
     path = tmp_path_factory.mktemp("3x4") / "3x4.json"

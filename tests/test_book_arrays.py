@@ -17,9 +17,9 @@ from generator.book_arrays import (
     trap_order_member,
     trap_rates_member,
 )
-from generator.position_codes import decode
-from generator.retrograde import Retrograde, solve
-from generator.trap_arrays import TrapArrays, trap_arrays
+from generator.codes import decode
+from generator.solve import Retrograde, solve
+from generator.trap import TrapArrays, trap_arrays
 from player.board import canonical
 from player.entry import entry_text
 from player.rules import Rules

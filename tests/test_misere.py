@@ -1,4 +1,4 @@
-"""Misère books: completing a line of k loses. A 3x3 misère book, solved by generator.retrograde
+"""Misère books: completing a line of k loses. A 3x3 misère book, solved by generator.solve
 and written by generator/retro_book.py (one placeholder tier of all optimal moves), proves; its
 answers are those of an independent negamax on every board; and the game's facts hold."""
 
@@ -10,13 +10,13 @@ import pytest
 from negamax import Negamax
 
 from generator.retro_book import retro_book_bytes
-from generator.retrograde import solve
-from generator.solve import Solution
+from generator.solve import solve
 from player.book import Book, load_book, parse_book
 from player.errors import BoardError, BookError
 from player.levels import choose_move
 from player.rules import STANDARD, Rules
 
+Reachable = tuple[set[str], set[str]]
 MISERE = Rules(3, 3, 3, misere=True)
 
 
@@ -65,11 +65,13 @@ def test_completing_a_line_loses(misere_book: Book) -> None:
     assert normal.evaluate("....OOX.X").scores[7] == 9
 
 
-def test_every_answer_is_an_independent_negamax(misere_book: Book, solution: Solution) -> None:
+def test_every_answer_is_an_independent_negamax(
+    misere_book: Book, reachable: tuple[set[str], set[str]]
+) -> None:
     """Every reachable unfinished board (the same 4,520 as in normal play: the games end on the
     same boards), in its own orientation, against a solver that shares nothing with the book."""
     negamax = Negamax(3, 3, 3, misere=True)
-    for board in solution.move_scores:
+    for board in reachable[0]:
         answer = misere_book.evaluate(board)
         expected = {cell: negamax.moves(board)[cell] for cell in answer.scores}
         assert {cell: answer.outcome(cell) for cell in answer.scores} == expected, board

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from generator.progress import stage_bars
-from generator.retrograde import solve
-from generator.trap_arrays import trap_arrays
+from generator.solve import solve
+from generator.trap import trap_arrays
 from player import console
 from player.rules import Rules
 

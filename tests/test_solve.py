@@ -1,11 +1,11 @@
-"""The retrograde solver (generator/retrograde.py) against the project's facts, the recursive
-solver (generator/solve.py) and two independent minimaxes (tests/oracle.py, tests/negamax.py).
+"""The solver (generator/solve.py) against the project's facts and two independent minimaxes
+(tests/oracle.py, tests/negamax.py).
 
 3x3: 5,478 reachable positions (4,520 unfinished, 958 finished), 765 up to symmetry (627 and
 138), 549,946 game-tree nodes, 255,168 games (131,184 / 77,904 / 46,080), a draw. 3x4 with
 k=3: 111,973 reachable, 28,275 up to symmetry, a first-player win. Misère 3x3 is a draw and the
-centre is the only first move that does not lose. The 4x4 facts are in test_retrograde_big.py;
-the 3x4 comparison with the recursive solver, which takes seconds, in test_build_big.py.
+centre is the only first move that does not lose. The 4x4 facts are in test_solve_big.py;
+the 3x4 comparison with the negamax, which takes seconds, in test_build_big.py.
 """
 
 from __future__ import annotations
@@ -18,17 +18,15 @@ import oracle
 import pytest
 from negamax import Negamax, Result
 
-from generator.book import book_from, encode
-from generator.position_codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
-from generator.position_codes import encode as encode_code
-from generator.retro_lookup import move_scores, rows_of
-from generator.retro_solution import as_solution
-from generator.retrograde import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Retrograde, solve
-from generator.solve import Outcomes, Solution
-from generator.trap import novice_moves, trap_order
+from generator.book import build_book, encode
+from generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
+from generator.solve import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Outcomes, Retrograde, solve
 from player.board import EMPTY, canonical
+from player.novice import novice_moves
 from player.rules import Rules
 from player.score import decode_score
+
+Reachable = tuple[set[str], set[str]]
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +57,13 @@ def entries(result: Retrograde) -> dict[str, dict[int, int]]:
     }
 
 
+def move_scores(found: dict[str, dict[int, int]], rules: Rules, board: str) -> dict[int, int]:
+    """The move scores of any reachable unfinished ``board``, in its own orientation, from its
+    canonical position's (``found``: ``entries``): its canonical cell ``j`` is its cell ``perm[j]``."""
+    key, symmetry = canonical(rules, board)
+    return {symmetry.perm[cell]: score for cell, score in found[key].items()}
+
+
 def test_3x3_counts(retro: Retrograde) -> None:
     counts = retro.counts
     assert (counts.reachable, counts.unfinished, counts.finished) == (5478, 4520, 958)
@@ -73,30 +78,19 @@ def test_3x3_is_a_draw(retro: Retrograde) -> None:
     assert (int(retro.best[0]), int(retro.value[0]), int(retro.plies[0])) == (0, 0, 9)
 
 
-def test_3x3_every_canonical_position_scores_as_the_recursive_solver(
-    retro: Retrograde, solution: Solution
+def test_3x3_every_board_scores_as_the_oracle(
+    retro: Retrograde, reachable: Reachable, cached_oracle: functools._lru_cache_wrapper[Result]
 ) -> None:
     found = entries(retro)
     assert len(found) == 627
-    assert found == {board: solution.move_scores[board] for board in found}
-
-
-def test_3x3_every_board_scores_as_the_recursive_solver_and_the_oracle(
-    retro: Retrograde, solution: Solution, cached_oracle: functools._lru_cache_wrapper[Result]
-) -> None:
-    listed = as_solution(retro)
-    assert listed.move_scores == solution.move_scores  # all 4,520
-    assert listed.finished == solution.finished  # all 958, with the winner
-    assert (listed.tree_nodes, listed.games) == (solution.tree_nodes, solution.games)
-    for board, scores in listed.move_scores.items():
+    unfinished, _ = reachable
+    for board in unfinished:  # all 4,520, each in its own orientation
         expected = {c: book_score(r, 9) for c, r in oracle.move_results(board, cached_oracle).items()}
-        assert scores == expected, board
-        assert move_scores(retro, board) == scores
+        assert move_scores(found, retro.rules, board) == expected, board
 
 
-def test_3x3_book_from_the_retrograde_solve_is_the_shipped_book(retro: Retrograde) -> None:
-    listed = as_solution(retro)
-    assert encode(book_from(listed, trap_order(listed))) == (ROOT / "book" / "tictactoe.json").read_bytes()
+def test_3x3_book_from_the_solve_is_the_shipped_book() -> None:
+    assert encode(build_book(Rules())) == (ROOT / "book" / "tictactoe.json").read_bytes()
 
 
 def test_value_and_plies_decode_the_best_score(retro: Retrograde) -> None:
@@ -132,14 +126,16 @@ def test_successors_are_the_canonical_children(retro_3x4: Retrograde) -> None:
                 assert boards[child_row] == canonical(rules, child)[0]
 
 
-def test_finished_positions_say_how_they_ended(retro: Retrograde, solution: Solution) -> None:
+def test_finished_positions_say_how_they_ended(retro: Retrograde, reachable: Reachable) -> None:
+    unfinished, finished = reachable
     boards = decode(retro.codes, 9)
-    winner = {FIRST_LINE: "X", SECOND_LINE: "O", FULL: None}
+    how = {FIRST_LINE: "X", SECOND_LINE: "O", FULL: None}
     for board, status in zip(boards, retro.status.tolist(), strict=True):
         if status == UNFINISHED:
-            assert board in solution.move_scores
+            assert board in unfinished
         else:
-            assert solution.finished[board] == winner[status]
+            assert board in finished
+            assert oracle.winner(board) == how[status], board
 
 
 def test_3x4_counts_and_first_player_win(retro_3x4: Retrograde) -> None:
@@ -158,12 +154,12 @@ def test_misere_3x3_is_a_draw_and_only_the_centre_does_not_lose(misere: Retrogra
 
 
 def test_misere_3x3_every_board_scores_as_an_independent_negamax(
-    misere: Retrograde, solution: Solution
+    misere: Retrograde, reachable: Reachable
 ) -> None:
-    negamax = Negamax(3, 3, 3, misere=True)
-    for board in solution.move_scores:  # the same 4,520 boards: misère ends games the same way
+    negamax, found = Negamax(3, 3, 3, misere=True), entries(misere)
+    for board in reachable[0]:  # the same 4,520 boards: misère ends games the same way
         expected = {c: book_score(r, 9) for c, r in negamax.moves(board).items()}
-        assert move_scores(misere, board) == expected, board
+        assert move_scores(found, misere.rules, board) == expected, board
 
 
 def test_misere_counts_swap_the_winners(retro: Retrograde, misere: Retrograde) -> None:
@@ -172,28 +168,10 @@ def test_misere_counts_swap_the_winners(retro: Retrograde, misere: Retrograde) -
     assert (reversed_.reachable, reversed_.canonical, reversed_.tree_nodes) == (5478, 765, 549946)
 
 
-def test_a_misere_result_is_no_solution(misere: Retrograde) -> None:
-    with pytest.raises(ValueError, match="misère"):
-        as_solution(misere)
-
-
 def test_progress_is_reported_per_layer() -> None:
     calls: list[tuple[str, int, int]] = []
     solve(Rules(2, 3, 2), progress=lambda stage, done, total: calls.append((stage, done, total)))
     assert calls == [("reach", m, 6) for m in range(1, 7)] + [("solve", m, 7) for m in range(1, 8)]
-
-
-def test_rows_of_finds_reachable_boards_and_refuses_others(retro: Retrograde) -> None:
-    # reachable: one mark, two marks, X has won; not: too many X, both have a line, X has a line
-    # but O moved last
-    boards = ["X........", "....X...O", "XXX.OO...", "XX.......", "XXXOOO...", "XXXOO.O.."]
-    rows = rows_of(retro, np.array([encode_code(b) for b in boards], dtype=np.uint32)).tolist()
-    assert [row >= 0 for row in rows] == [True, True, True, False, False, False]
-    assert decode(retro.codes[rows[:3]], 9) == [canonical(Rules(), b)[0] for b in boards[:3]]
-    with pytest.raises(KeyError, match="not a reachable"):
-        move_scores(retro, "XX.......")
-    with pytest.raises(KeyError, match="finished"):
-        move_scores(retro, "XXX.OO...")
 
 
 def test_completing_cells_give_the_novices_moves(retro_3x4: Retrograde) -> None:
