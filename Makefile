@@ -33,7 +33,7 @@ venv: $(STAMP)
 book: $(BUILDTOOLS)
 	$(BIN)/ttt-book build
 	$(BIN)/ttt-book build --rules 3x3:3 --misere --no-vectors -o book/tictactoe-misere.json
-	$(BIN)/python -m generator.book_vectors
+	$(BIN)/python tests/book_vectors.py
 
 play: $(RUNTIME)
 	$(BIN)/ttt-play

@@ -1,5 +1,5 @@
 """Build hook: ship the books inside the wheel (3x3, and 3x3 misère for ``ttt-play --misere``),
-each proven, with the CRC-32 of its bytes beside it (``player.book.packaged_digest``).
+each proven, with the CRC-32 of its bytes beside it (``player.trust.packaged_digest``).
 
 The player proves every book it loads, except the packaged one whose bytes have exactly the
 hash recorded here (docs/book-format.md, "Trusting the packaged book"). So the hash is
@@ -40,18 +40,19 @@ class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
             raw = book.read_bytes()  # a wheel without its books would not play: fail loudly
             sys.path.insert(0, self.root)
             try:
-                from player.book import RECORD_SUFFIX, packaged_digest, parse_book
-                from player.rules import Rules
+                from player.game import Rules
+                from player.reader import parse_book
+                from player.trust import PACKAGED_SUFFIX, packaged_digest
 
                 # raises BookError, with its reason code, if it does not prove for these rules
                 parse_book(raw, str(book), rules=Rules.parse(rules_text))
                 digest = packaged_digest(raw)
             finally:
                 sys.path.remove(self.root)
-            record = Path(self._record_folder) / (book.name + RECORD_SUFFIX)
+            record = Path(self._record_folder) / (book.name + PACKAGED_SUFFIX)
             record.write_text(digest + "\n", encoding="ascii")
             build_data["force_include"][str(book)] = packaged
-            build_data["force_include"][str(record)] = packaged + RECORD_SUFFIX
+            build_data["force_include"][str(record)] = packaged + PACKAGED_SUFFIX
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         folder = getattr(self, "_record_folder", None)

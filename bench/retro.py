@@ -16,7 +16,8 @@ from pathlib import Path
 import click
 
 from generator.solve import solve
-from player.rules import Rules, RulesError
+from player.errors import RulesError
+from player.game import Rules
 
 
 def peak_mib() -> float:

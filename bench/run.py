@@ -40,15 +40,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 import oracle  # noqa: E402  (the tests' independent, naive minimax: the baseline)
 
 from generator.atomic import write_atomically  # noqa: E402
-from generator.book import book_from_arrays, encode  # noqa: E402
 from generator.solve import solve  # noqa: E402
 from generator.trap import trap_arrays  # noqa: E402
 from generator.vectors import every_board  # noqa: E402
-from player import bookjson, proof  # noqa: E402
-from player.book import Book, load_book, parse_book  # noqa: E402
-from player.levels import choose_move  # noqa: E402
-from player.rules import STANDARD, Rules  # noqa: E402
-from player.script import play_script  # noqa: E402
+from generator.writer import book_document, encode  # noqa: E402
+from player import reader  # noqa: E402
+from player.apps.script import play_script  # noqa: E402
+from player.game import STANDARD, Rules  # noqa: E402
+from player.play import choose_move  # noqa: E402
+from player.reader import Book, load_book, parse_book  # noqa: E402
 
 BIN = Path(sys.executable).parent
 PYTHON = sys.executable
@@ -272,7 +272,7 @@ def installed_wheel() -> Iterator[Path]:
 PACKAGED_PROBE = """\
 import json, statistics, sys, time
 import player
-from player.book import load_book
+from player.reader import load_book
 book = load_book()
 with open(book.source, 'rb') as handle:
     text = handle.read().decode()
@@ -338,7 +338,7 @@ def startup(book: Book) -> dict[str, Any]:
         )
         times = {name: statistics.median(values) for name, values in samples.items()}
         ratio = paired_ratio(samples["packaged"], samples["click"])
-        game_code = f"sys.argv = ['ttt-play', *{args!r}]\nfrom player.cli import run\nrun()"
+        game_code = f"sys.argv = ['ttt-play', *{args!r}]\nfrom player.apps.cli import run\nrun()"
         memory = {
             "packaged_kib": peak_memory_kib(game_code, packaged_env, work),
             "dev_kib": peak_memory_kib(game_code, clean_env(), work),
@@ -370,12 +370,12 @@ def startup(book: Book) -> dict[str, Any]:
 def proof_costs(raw: bytes) -> dict[str, Any]:
     """Each step from the book's bytes to a proven book, against ``json.loads`` on the same text."""
     text = raw.decode()
-    data = bookjson.parse(raw, BOOK)
+    data = reader.parse_json(raw, BOOK)
     times = alternate_calls(
         {
             "json_loads": lambda: json.loads(text),
-            "strict_json": lambda: bookjson.parse(raw, BOOK),
-            "prove": lambda: proof.prove(data, BOOK, STANDARD),
+            "strict_json": lambda: reader.parse_json(raw, BOOK),
+            "prove": lambda: reader.prove(data, BOOK, STANDARD),
             "parse_book": lambda: parse_book(raw, str(BOOK)),
         },
         21,
@@ -453,7 +453,7 @@ def generator_costs(rules: Rules) -> dict[str, Any]:
     solve_only_s = median_time(lambda: solve(rules), 5)
     solve_s = median_time(lambda: trap_arrays(solve(rules)), 5)
     traps = trap_arrays(solve(rules))
-    book_doc = book_from_arrays(traps)
+    book_doc = book_document(traps)
     with tempfile.TemporaryDirectory() as tmp:
         write_s = median_time(lambda: write_atomically(Path(tmp) / "book.json", encode(book_doc)), 5)
         build = Process([str(BIN / "ttt-book"), "build", "-o", str(Path(tmp) / "b.json")])
@@ -529,11 +529,11 @@ def choose_costs(book: Book, boards: list[str]) -> dict[str, Any]:
     """``choose_move`` on every position, warm and on a fresh book, against the naive minimax."""
     rng = random.Random(1)
     warm = [per_call(lambda b=b: choose_move(book, b, rng=rng), 200) for b in boards]  # type: ignore[misc]
-    proven = proof.prove(book.data, BOOK, STANDARD)
+    rules = reader.prove(book.data, BOOK, STANDARD)
     cold = []
     for b in boards:
         # an empty cache of derived entries, and no new proof
-        fresh = Book(proven.rules, book.data, str(BOOK), trust="proven")
+        fresh = Book(rules, book.data, str(BOOK), trust="proven")
         start = time.perf_counter()
         choose_move(fresh, b, rng=rng)
         cold.append(time.perf_counter() - start)
@@ -690,13 +690,13 @@ def render(f: dict[str, Any]) -> str:
                     f"{p['bytes'] / p['gzip_bytes']:.1f}x",
                 ),
                 (
-                    "strict JSON: bookjson.parse",
+                    "strict JSON: reader.parse_json",
                     f"{p['strict_json_ms']:.2f} ms",
                     f"json.loads {json_ms:.2f} ms",
                     times_over(p["strict_json_ms"], json_ms),
                 ),
                 (
-                    "the proof alone: proof.prove",
+                    "the proof alone: reader.prove",
                     f"{p['prove_ms']:.2f} ms",
                     f"json.loads {json_ms:.2f} ms",
                     times_over(p["prove_ms"], json_ms),

@@ -15,7 +15,7 @@ from pettingzoo.classic.tictactoe import (
     tictactoe as tictactoe_v3,
 )  # tictactoe_v3 without its deprecation warning
 
-from generator.levels_table import level_policy, match, opponent_policy
+from generator.reports.levels import level_policy, match, opponent_policy
 from player import load_book
 from player.integrations.pettingzoo import BookPolicy
 

@@ -31,25 +31,9 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from player.errors import InputFileError, OutputError
+
 TEMP_MARK = ".ttt-tmp-"
-
-
-class OutputError(OSError):
-    """A file that cannot be written: ``str()`` is one line naming it and the reason."""
-
-    def __init__(self, path: object, reason: str) -> None:
-        super().__init__(f"cannot write {path}: {reason}")
-        self.path = path
-        self.reason = reason
-
-
-class InputFileError(OSError):
-    """A file that cannot be read as asked: ``str()`` is one line naming it and the reason."""
-
-    def __init__(self, path: object, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
-        self.path = path
-        self.reason = reason
 
 
 def _reason(error: OSError) -> str:

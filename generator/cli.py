@@ -1,53 +1,42 @@
-"""``ttt-book``: build, query and verify the book from the command line.
+"""``ttt-book``: build, query, verify and report on the book from the command line.
 
-A thin layer: each command parses its options, calls the library, and prints.
+A thin layer over the library: each command parses its options, calls a function of
+generator/ or player/, and prints what it returns. Each command imports what it needs when it
+runs (click's lazy subcommands): the build's solver needs numpy (``generator.build_tools``),
+which no other command does. The library's errors end the command with one line and the status
+of player/apps/console.py's table.
 """
 
 from __future__ import annotations
 
-import gzip
+import dataclasses
 import json
-import os
 import sys
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from generator.atomic import (
-    InputFileError,
-    OutputError,
-    check_targets,
-    read_regular_file,
-    target,
-    write_files,
-)
-from player import __version__
-from player.board import FIRST, SECOND, parse_board
-from player.book import Book, Evaluation, load_book
-from player.console import (
+from generator import build_tools
+from generator.atomic import check_targets, target, write_files
+from player import __version__, reader
+from player.apps.console import (
     NEGATIVE,
     FilePath,
-    InputProblem,
+    Group,
     OutputProblem,
     book_in_use,
     echo,
+    exit_statuses,
     progress,
     run_cli,
 )
-from player.errors import BoardError, BookError
-from player.rules import Rules, RulesError
-from player.score import VALUE_WORDS, outcome_words
-from player.screen import grid
-
-if TYPE_CHECKING:
-    from generator.levels_table import Table
-    from generator.verify import Report
+from player.errors import BoardError, RulesError
+from player.game import FIRST, SECOND, Rules, parse_board
+from player.reader import Book, load_book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
-MAX_UPDATE_BYTES = 16 * 1024 * 1024  # a README to update; far above any real one
 BOOK_OPTION = click.option(
     "--book",
     "book_path",
@@ -72,13 +61,24 @@ class RulesParam(click.ParamType):  # type: ignore[type-arg]
             self.fail(str(error), param, ctx)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=exit_statuses())
 @click.version_option(__version__, prog_name="ttt-book")
 def main() -> None:
     """Build, query and verify the tic-tac-toe book."""
 
 
-@main.command()
+def run(argv: list[str] | None = None) -> None:
+    """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
+    run_cli(main, "ttt-book", argv)
+
+
+def not_standard_output(name: str, value: str | None) -> None:
+    """A usage error for ``-`` as a file name: the commands write files, not standard output."""
+    if value == "-":
+        raise click.BadParameter("'-' (standard output) is not offered: name a file", param_hint=name)
+
+
+@main.command(epilog=exit_statuses())
 @click.option(
     "-o",
     "--output",
@@ -110,92 +110,35 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
     Any board of up to 16 cells, normal or misère: 4x4 takes seconds and about a gigabyte. On a
     terminal, a bar shows each stage of a long build.
     """
-    # the solver, the trap order and the vectors: imported by this command only (the others
-    # start 40 ms sooner without them)
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from generator.book import BuildToolMissing, has_vectors, write_book
     from generator.progress import stage_bars
     from generator.vectors import VECTORS_MAX_CELLS
 
-    for name, value in (("'-o' / '--output'", output), ("'--vectors'", vectors)):
-        if value == "-":
-            raise click.BadParameter("'-' (standard output) is not offered: name a file", param_hint=name)
+    not_standard_output("'-o' / '--output'", output)
+    not_standard_output("'--vectors'", vectors)
     if no_vectors and vectors is not None:
         raise click.UsageError("--vectors and --no-vectors contradict each other")
-    if misere:
-        rules = Rules(rules.rows, rules.cols, rules.k, misere=True)
-    if vectors is not None and not has_vectors(rules):
-        raise click.BadParameter(
-            f"{rules}: vectors list every board, so they are written for normal rules of at most "
-            f"{VECTORS_MAX_CELLS} cells",
-            param_hint="'--vectors'",
-        )
-    book_path = Path(output)
-    vectors_path = Path(vectors) if vectors is not None else None
-    try:  # every target checked before the solve, which can take seconds
-        target(book_path)
-        if vectors_path is None and not no_vectors and rules == Rules():
-            vectors_path = default_vectors_path(book_path)
-        targets = [book_path] if vectors_path is None else [book_path, vectors_path]
-        check_targets(targets)
-    except ValueError:
+    rules = dataclasses.replace(rules, misere=True) if misere else rules
+    writer = build_tools()
+    if vectors is not None and not writer.has_vectors(rules):
+        message = f"{rules}: vectors list every board, so they are written for normal rules of at most"
+        raise click.BadParameter(f"{message} {VECTORS_MAX_CELLS} cells", param_hint="'--vectors'")
+    try:
+        with stage_bars() as bars:
+            vectors_path = Path(vectors) if vectors else None
+            written = writer.build_files(
+                Path(output), rules, vectors_path, no_vectors=no_vectors, progress=bars
+            )
+    except ValueError:  # the same file twice
         raise click.UsageError(
             f"--output and --vectors both name {output}; give two different files"
         ) from None
-    except OutputError as error:
-        raise OutputProblem(str(error)) from None
-    existed = [os.path.exists(path) for path in targets]
-    started = time.perf_counter()
-    # the gzipped size, for the report: measured in a thread (zlib lets go of the GIL) while the
-    # build proves the book, 2 s of a 4x4 build's 35 otherwise
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        gzipped: list[Future[int]] = []
-        try:
-            with stage_bars() as bars:
-                data, vector_data = write_book(
-                    book_path,
-                    rules,
-                    vectors_path,
-                    progress=bars,
-                    on_encoded=lambda data: gzipped.append(pool.submit(gzipped_size, data)),
-                )
-        except OutputError as error:
-            raise OutputProblem(str(error)) from None
-        except BuildToolMissing as error:
-            raise click.ClickException(str(error)) from None
-        size = gzipped[0].result()
-    elapsed = time.perf_counter() - started
+    verbs = ["replaced" if replaced else "wrote" for replaced in written.replaced]
     echo(
-        f"{'replaced' if existed[0] else 'wrote'} {book_path}: {len(data):,} bytes "
-        f"({size:,} gzipped), {rules}, in {elapsed:.2f} s"
+        f"{verbs[0]} {written.book}: {written.book_bytes:,} bytes ({written.gzipped_bytes:,} gzipped), "
+        f"{rules}, in {written.seconds:.2f} s"
     )
-    if vector_data is not None:
-        echo(f"{'replaced' if existed[1] else 'wrote'} {vectors_path}: {len(vector_data):,} bytes")
-
-
-def gzipped_size(data: bytes) -> int:
-    """The size of ``data`` gzipped at gzip's default level (-9 takes ten times as long on a 4x4
-    book for 3 % less)."""
-    return len(gzip.compress(data, 6))
-
-
-def default_vectors_path(book: Path) -> Path:
-    """Where the vectors go unless told: ``vectors.json`` beside a book named ``tictactoe.json``
-    (the repository's layout), else ``NAME.vectors.json`` beside ``NAME.json``, so that building
-    another book never replaces a vectors file that belongs to a different one."""
-    if book.name == DEFAULT_BOOK.name:
-        return book.with_name("vectors.json")
-    stem = book.name.removesuffix(".json") or book.name
-    return book.with_name(f"{stem}.vectors.json")
-
-
-def _load(path: str | None, rules: Rules | None) -> Book:
-    """The book, or one line naming it and status 3."""
-    try:
-        return load_book(path, rules=rules)
-    except BookError as error:
-        raise InputProblem(str(error)) from None
+    if written.vectors is not None:
+        echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
 
 
 @main.command()
@@ -226,66 +169,19 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     0, as the book file and the libraries do, in every member that names a cell (optimal,
     tiers, the keys of moves, symmetry.perm), and says so in its member "cells_from": 0.
     """
-    book = _load(book_path, None)
+    from generator.reports.query import describe, evaluation_json
+
+    book = load_book(book_path)
     first = first.upper()
     try:
         cells = parse_board(board, book.rules, first)
         evaluation = book.evaluate(cells, first=first)
     except BoardError as error:
         raise click.BadParameter(str(error), param_hint="BOARD") from None
-    except BookError as error:  # an entry found bad only when used
-        raise InputProblem(str(error)) from None
     if as_json:
         echo(json.dumps(evaluation_json(evaluation, cells, first), sort_keys=True))
     else:
         echo(describe(evaluation, cells, first, book.rules))
-
-
-def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:
-    """The answer of ``query --json``: the board as given, marks as the game holds them."""
-    return {
-        "cells_from": 0,  # every cell below is numbered from 0, as in the book file
-        "board": board,
-        "first": first,
-        "turn": evaluation.turn,
-        "value": VALUE_WORDS[evaluation.value],
-        "plies": evaluation.plies,
-        "key": evaluation.key,
-        "symmetry": {"name": evaluation.symmetry.name, "perm": list(evaluation.symmetry.perm)},
-        "optimal": list(evaluation.optimal),
-        "tiers": [list(t) for t in evaluation.tiers],
-        "moves": {
-            str(cell): {"score": score, "value": VALUE_WORDS[v], "plies": p}
-            for cell, score in sorted(evaluation.scores.items())
-            for v, p in [evaluation.outcome(cell)]
-        },
-    }
-
-
-def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> str:
-    """A readable page for one board: cells numbered from 1, as people (and ttt-play) number
-    them, the free ones shown by their numbers on the board."""
-    turn = evaluation.turn
-    lines = [
-        grid(board, rules),
-        "",
-        f"cells are numbered 1-{rules.cells} in reading order, as on the board above",
-        f"{turn} to move: {outcome_words(evaluation.value, evaluation.plies)} with best play "
-        f"(plies to the end, this move included)",
-        f"canonical key {evaluation.key} via {evaluation.symmetry.name}",
-        "optimal moves, trap order (best first): "
-        + " | ".join(" ".join(str(c + 1) for c in tier) for tier in evaluation.tiers),
-        "every move (cell: outcome for the side to move):",
-    ]
-    for cell in sorted(evaluation.scores):
-        value, plies = evaluation.outcome(cell)
-        lines.append(f"  {cell + 1}: {outcome_words(value, plies)}")
-    return "\n".join(lines)
-
-
-def run(argv: list[str] | None = None) -> None:
-    """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
-    run_cli(main, "ttt-book", argv)
 
 
 @main.command()
@@ -310,67 +206,29 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     A progress bar shows on standard error while the games are enumerated (a few seconds),
     when it is a terminal.
     """
-    from generator.levels_table import MATCHES, TableMarkerError, markdown_table, plain_table, replace_table
+    from generator.reports.levels import MATCHES, level_rates, markdown_table, plain_table, update_file
+
+    def rates(book: Book) -> Any:
+        with progress(MATCHES, PROGRESS_LABEL) as advance:
+            return level_rates(book, advance=advance)
 
     if readme is None:
-        book = _load(book_path, Rules())
-        with book_in_use(book):
-            table = _rates(book)
-            echo(markdown_table(book, table) if markdown else plain_table(table))
-        return
-    path = Path(readme)
-    try:  # everything that can be refused is refused before the table is computed
-        raw, read = read_regular_file(path, MAX_UPDATE_BYTES)
-        text = _utf8(raw, path)
-        replace_table(text, "", path)
-    except (InputFileError, TableMarkerError) as error:
-        raise InputProblem(str(error)) from None
-    try:
-        target(path)
-    except OutputError as error:
-        raise OutputProblem(str(error)) from None
-    book = _load(book_path, Rules())
-    with book_in_use(book), progress(MATCHES, PROGRESS_LABEL) as advance:
-        published = markdown_table(book, advance=advance)
-    updated = replace_table(text, published, path)
-    if updated == text:
+        book = load_book(book_path, rules=Rules())
+        table = rates(book)
+        echo(markdown_table(book, table) if markdown else plain_table(table))
+    elif update_file(
+        Path(readme), lambda: markdown_table(book := load_book(book_path, rules=Rules()), rates(book))
+    ):
+        echo(f"updated the levels table in {readme}")
+    else:
         echo(f"the levels table in {readme} is already current")
-        return
-    if _changed(path, read):
-        raise InputProblem(f"{readme}: changed while the table was computed; nothing written, run again")
-    try:
-        write_files({path: updated.encode()})
-    except OutputError as error:
-        raise OutputProblem(str(error)) from None
-    echo(f"updated the levels table in {readme}")
 
 
-def _rates(book: Book) -> Table:
-    """Every level's rates, with a progress bar on a terminal."""
-    from generator.levels_table import MATCHES, level_rates
-
-    with progress(MATCHES, PROGRESS_LABEL) as advance:
-        return level_rates(book, advance=advance)
-
-
-def _utf8(raw: bytes, path: Path) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputFileError(path, f"is not UTF-8 text (byte {error.start})") from None
-
-
-def _changed(path: Path, read: os.stat_result) -> bool:
-    """Whether ``path`` is no longer the file that was read (replaced, resized or rewritten)."""
-    try:
-        now = os.stat(path)
-    except OSError:
-        return True
-    fields = ("st_dev", "st_ino", "st_size", "st_mtime_ns")
-    return any(getattr(now, f) != getattr(read, f) for f in fields)
-
-
-@main.command()
+@main.command(
+    epilog=exit_statuses(
+        success="valid and exact", negative="invalid, or valid but not exact", bad_input="unreadable"
+    )
+)
 @click.argument("path", type=FilePath(), required=False)
 @click.option(
     "--max-differences",
@@ -388,45 +246,19 @@ def verify(path: str | None, max_differences: int) -> None:
     of every entry, counts, trap_rates, symmetry names, and the exact bytes `build` writes.
     Exit status: 0 valid and exact; 1 invalid, or valid but not exact; 3 unreadable.
     """
-    from generator.verify import verify_book
-    from player.book import default_book_path
+    from generator.verify import render, verify_book
 
-    paths = [path] if path is not None else [default_book_path(), default_book_path(misere=True)]
-    exact = True
-    for where in paths:
-        try:
-            report = verify_book(where)
-        except BookError as error:  # it cannot be read at all: status 3, as for every command
-            raise InputProblem(str(error)) from None
-        exact = _print_report(report, max_differences) and exact
-    if not exact:
+    paths = (
+        [path] if path is not None else [reader.default_book_path(misere=misere) for misere in (False, True)]
+    )
+    reports = [verify_book(where) for where in paths]  # (a book that cannot be read: status 3)
+    for report in reports:
+        echo(render(report, max_differences))
+    if not all(report.ok for report in reports):
         sys.exit(NEGATIVE)
 
 
-def _print_report(report: Report, max_differences: int) -> bool:
-    """Print one book's verdict; whether it is valid and exact."""
-    if report.invalid is not None:
-        echo(f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}")
-        return False
-    proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
-    if report.skipped is not None:
-        echo(f"{proved}; beyond validity: not checked ({report.skipped})")
-        return True
-    if report.ok:
-        echo(f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built")
-        return True
-    shown = report.differences[:max_differences]
-    more = len(report.differences) - len(shown)
-    echo(
-        f"{proved}; beyond validity: {len(report.differences)} difference(s) from a fresh build"
-        + (f", the first {len(shown)}:" if more else ":")
-    )
-    for line in shown:
-        echo(f"  {line}")
-    return False
-
-
-@main.command()
+@main.command(epilog=exit_statuses())
 @click.option(
     "--side",
     type=click.Choice([FIRST, SECOND], case_sensitive=False),
@@ -450,46 +282,32 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
     With --teaching, draw instead one figure of X's three distinct first moves (corner, edge,
     centre) and O's distinct replies, each with its value and the book's move.
     """
-    from generator.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
+    from generator.reports.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
 
     if teaching == (side is not None):
         raise click.UsageError("give --side X, --side O or --teaching (one of them)")
     if teaching and no_fold:
         raise click.UsageError("--no-fold does nothing with --teaching")
-    if output == "-":
-        raise click.BadParameter(
-            "'-' (standard output) is not offered: name a file", param_hint="'-o' / '--output'"
-        )
-    path = Path(output)
-    try:
-        target(path)
-    except OutputError as error:
-        raise OutputProblem(str(error)) from None
-    book = _load(book_path, Rules())
-    with book_in_use(book):
-        if side is None:
-            svg = render_teaching(teaching_rows(book), book.rules)
-            what = "the teaching figure"
-        else:
-            side = side.upper()
-            tree = poster_tree(book, side, fold=not no_fold)
-            svg = render_poster(tree, book.rules, side)
-            what = f"the poster for {side}"
-    data = svg.encode()
-    try:
-        write_files({path: data})
-    except OutputError as error:
-        raise OutputProblem(str(error)) from None
-    echo(f"wrote {what} to {output}: {len(data):,} bytes, {svg.count(BOARD_TAG):,} boards")
+    not_standard_output("'-o' / '--output'", output)
+    path = target(Path(output))
+    book = load_book(book_path, rules=Rules())
+    if side is None:
+        svg, what = render_teaching(teaching_rows(book), book.rules), "the teaching figure"
+    else:
+        tree = poster_tree(book, side.upper(), fold=not no_fold)
+        svg, what = render_poster(tree, book.rules, side.upper()), f"the poster for {side.upper()}"
+    write_files({path: svg.encode()})
+    echo(f"wrote {what} to {output}: {len(svg.encode()):,} bytes, {svg.count(BOARD_TAG):,} boards")
 
 
-class ProgramProblem(click.ClickException):
-    """The audited program will not run: status 2, as for a usage error (docs/reliability.md)."""
-
-    exit_code = 2
-
-
-@main.command(context_settings={"ignore_unknown_options": True})
+@main.command(
+    context_settings={"ignore_unknown_options": True},
+    epilog=exit_statuses(
+        success="it never loses",
+        negative="it can lose (a losing line, or a failure, which forfeits)",
+        usage="a usage error, or the program will not run",
+    ),
+)
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @click.option(
     "--callable",
@@ -538,29 +356,20 @@ def audit(
     every loss (a line of moves from the empty board), missed and slower wins, draws thrown
     away, illegal or unreadable answers, time-outs and crashes, and its exact win / draw / loss
     rates against the random and novice opponents and the book's own player.
-
-    Exit status: 0 it never loses; 1 it can lose (a losing line, or a failure, which forfeits);
-    2 a usage error, or the program will not run; 3 the book cannot be used.
     """
-    from generator.audit import CallableProgram, ProcessProgram, ProgramWontRun, load_callable, render
-    from generator.audit import audit as run_audit
+    from generator.reports.audit import CallableProgram, ProcessProgram, load_callable, render
+    from generator.reports.audit import audit as run_audit
 
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
-    book = _load(book_path, None)
+    book = load_book(book_path)
     if function is not None:
-        try:
-            program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
-        except ValueError as error:
-            raise ProgramProblem(str(error)) from None
+        program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function
     else:
         program, name = ProcessProgram(list(command), timeout=timeout), " ".join(command)
-    try:
-        with book_in_use(book):
-            report = run_audit(program, book, repeat=repeat)
-    except ProgramWontRun as error:
-        raise ProgramProblem(str(error)) from None
+    with book_in_use(book):
+        report = run_audit(program, book, repeat=repeat)
     if as_json:
         echo(json.dumps({"program": name, **report.as_json()}, sort_keys=True))
     else:
@@ -569,7 +378,7 @@ def audit(
         click.get_current_context().exit(NEGATIVE)
 
 
-@main.command()
+@main.command(epilog=exit_statuses())
 @click.option(
     "--lang",
     type=click.Choice(["c", "rust"], case_sensitive=False),
@@ -602,7 +411,7 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
     """
     from generator.export_c import c_book, c_strategy
     from generator.export_rust import rust_book
-    from generator.export_tables import ExportTooLarge, full_table, strategy_table
+    from generator.export_tables import full_table, strategy_table
 
     lang = lang.lower()
     if strategy is not None and lang != "c":
@@ -610,20 +419,14 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
     directory = Path(folder)
     if not directory.is_dir():
         raise OutputProblem(f"cannot write into {folder}: there is no such folder")
-    book = _load(book_path, None)
-    try:
-        with book_in_use(book):
-            if strategy is not None:
-                files = c_strategy(strategy_table(book, strategy.upper()))
-            else:
-                table = full_table(book)
-                files = c_book(table) if lang == "c" else rust_book(table)
-    except ExportTooLarge as error:
-        raise InputProblem(f"{book.source}: {error}") from None
-    try:
-        check_targets([directory / name for name in files])
-        write_files({directory / name: text.encode() for name, text in sorted(files.items())})
-    except OutputError as error:
-        raise OutputProblem(str(error)) from None
+    book = load_book(book_path)
+    with book_in_use(book):
+        if strategy is not None:
+            files = c_strategy(strategy_table(book, strategy.upper()))
+        else:
+            table = full_table(book)
+            files = c_book(table) if lang == "c" else rust_book(table)
+    check_targets([directory / name for name in files])
+    write_files({directory / name: text.encode() for name, text in sorted(files.items())})
     for name, text in sorted(files.items()):
         echo(f"wrote {directory / name}: {len(text.encode()):,} bytes")

@@ -34,9 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from player.board import EMPTY, FIRST, SECOND
-from player.board_codes import DIGITS
-from player.rules import MAX_CELLS, Cell, Rules
+from player.game import DIGITS, EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules
 
 #: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
 CODE = np.uint32

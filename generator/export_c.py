@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from generator.export_tables import FullTable, StrategyTable
 from generator.export_text import describe_rules, key_bits, packed_moves, win_score, wrapped
-from player.rules import Rules
+from player.game import Rules
 
 BOOK_HEADER = "tictactoe_book.h"
 BOOK_SOURCE = "tictactoe_book.c"

@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from player.board import EMPTY, FIRST, SECOND, canonicalizer, side_to_move, winner
-from player.book import Book
-from player.rules import Cell, Rules
+from player.errors import ExportTooLarge
+from player.game import EMPTY, FIRST, SECOND, Cell, Rules, canonical, side_to_move, winner
+from player.reader import Book
 
 #: Code of each mark in a key code (the ASCII order of the marks).
 DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
@@ -34,10 +34,6 @@ DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
 #: (1,135,214 entries) is not (docs/porting.md, "Exports": 8 MB of tables, a 30 MB source).
 MAX_EXPORT_ENTRIES = 200_000
-
-
-class ExportTooLarge(ValueError):
-    """A book or strategy above ``MAX_EXPORT_ENTRIES`` entries; the message names the count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +105,10 @@ def strategy_table(book: Book, side: str) -> StrategyTable:
     if side not in (FIRST, SECOND):
         raise ValueError(f"side must be 'X' or 'O', got {side!r}")
     rules = book.rules
-    canonical = canonicalizer(rules)
     faced: dict[str, Cell] = {}
     # Walk the game in canonical keys, a ply at a time: a position reached in any orientation is
     # the same row of the table.
-    frontier = {canonical(EMPTY * rules.cells)[0]}
+    frontier = {canonical(rules, EMPTY * rules.cells)[0]}
     while frontier:
         following: set[str] = set()
         for key in sorted(frontier):
@@ -126,7 +121,7 @@ def strategy_table(book: Book, side: str) -> StrategyTable:
                 children = [_play(key, cell) for cell, mark in enumerate(key) if mark == EMPTY]
             for child in children:
                 if winner(rules, child) is None and EMPTY in child:
-                    following.add(canonical(child)[0])
+                    following.add(canonical(rules, child)[0])
         frontier = following
     check_size(len(faced), f"the {rules} strategy for {side}")
     rows = sorted((key_code(key), move) for key, move in faced.items())
@@ -137,9 +132,8 @@ def whole_tier_positions(book: Book, side: str) -> int:
     """How many positions ``side`` can face when it may play any cell of the top tier (what a
     strategy table keeping the whole tier would hold): the cost figure of docs/porting.md."""
     rules = book.rules
-    canonical = canonicalizer(rules)
     faced: set[str] = set()
-    frontier = {canonical(EMPTY * rules.cells)[0]}
+    frontier = {canonical(rules, EMPTY * rules.cells)[0]}
     while frontier:
         following: set[str] = set()
         for key in frontier:
@@ -153,7 +147,7 @@ def whole_tier_positions(book: Book, side: str) -> int:
             for cell in cells:
                 child = _play(key, cell)
                 if winner(rules, child) is None and EMPTY in child:
-                    following.add(canonical(child)[0])
+                    following.add(canonical(rules, child)[0])
         frontier = following
     return len(faced)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from generator.export_tables import FullTable, StrategyTable
-from player.rules import Rules
+from player.game import Rules
 
 WIDTH = 100  # characters per line of an array, its indent included
 

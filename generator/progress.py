@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
-from player.console import progress
+from player.apps.console import progress
 
 if TYPE_CHECKING:  # numpy: the command line imports this module before it knows it will build
     from generator.solve import Progress

@@ -52,7 +52,7 @@ from generator.codes import (
     shift,
     stabilizer_sizes,
 )
-from player.rules import MAX_CELLS, Rules
+from player.game import MAX_CELLS, Rules
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ from generator.codes import (
     digits_at,
 )
 from generator.solve import FIRST_LINE, SECOND_LINE, UNFINISHED, Progress, Retrograde
-from player.rules import MAX_CELLS, Cell
+from player.game import MAX_CELLS, Cell
 
 Method = Literal["exact", "float"]
 #: A chance: exact, or a float64 (``Method``).

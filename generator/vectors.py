@@ -12,13 +12,23 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from player.board import EMPTY, FIRST, SECOND, canonicalizer, other, side_to_move, swap_marks, transform
-from player.board_codes import board_codes
-from player.book import Book, parse_book
-from player.format import FORMAT_VERSION
-from player.levels import LEVELS, candidates
-from player.rules import Cell, Rules
-from player.score import VALUE_WORDS, decode_score
+from player.game import (
+    EMPTY,
+    FIRST,
+    SECOND,
+    VALUE_WORDS,
+    Cell,
+    Rules,
+    board_codes,
+    canonical,
+    decode_score,
+    other,
+    side_to_move,
+    swap_marks,
+    transform,
+)
+from player.play import LEVELS, candidates
+from player.reader import FORMAT_VERSION, Book, parse_book
 
 if TYPE_CHECKING:
     from generator.trap import TrapArrays
@@ -37,15 +47,14 @@ def build_vectors(traps: TrapArrays, book_bytes: bytes) -> dict[str, Any]:
     """Every unfinished position as an X-first game, plus seeded random orientations of random
     positions, half of them from O-first games, plus invalid boards with the error to report."""
     rules = traps.result.rules
-    canonical = canonicalizer(rules)
     solved = every_board(traps)
     boards = sorted(solved)
     book = parse_book(book_bytes, "<built book>", rules=rules)
-    valid = [_vector(rules, solved[board], book, canonical, board, FIRST) for board in boards]
+    valid = [_vector(rules, solved[board], book, board, FIRST) for board in boards]
     rng = random.Random(SEED)
     for _ in range(RANDOM_ORIENTATIONS):
         board = transform(rng.choice(boards), rng.choice(rules.symmetries))
-        valid.append(_vector(rules, solved[board], book, canonical, board, rng.choice((FIRST, SECOND))))
+        valid.append(_vector(rules, solved[board], book, board, rng.choice((FIRST, SECOND))))
     return {
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
@@ -74,15 +83,13 @@ def every_board(traps: TrapArrays) -> dict[str, Solved]:
     return found
 
 
-def _vector(
-    rules: Rules, solved: Solved, book: Book, canonical: Any, board: str, first: str
-) -> dict[str, Any]:
+def _vector(rules: Rules, solved: Solved, book: Book, board: str, first: str) -> dict[str, Any]:
     """One board as a game holds it, with the answers. ``levels`` (each weaker level's choices)
     comes from ``player.levels``: it tests other ports against the Python player."""
     scores, top = solved
     best = max(scores.values())
     value, plies = decode_score(best, board.count(EMPTY), rules.cells)
-    key, symmetry = canonical(board)
+    key, symmetry = canonical(rules, board)
     evaluation = book.evaluate(board)
     levels = {level: list(candidates(evaluation, level)) for level in LEVELS if level != "perfect"}
     held = board if first == FIRST else swap_marks(board)

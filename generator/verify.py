@@ -3,7 +3,7 @@ does not decide, against a fresh solve.
 
 Validity (docs/book-format.md, "A valid book") is the player's own proof, with the same reason
 codes: this module calls it rather than re-implementing it, and records a proven book larger
-than 1 MB as ``load_book`` does (``player.record``). Beyond validity it re-solves the rules and
+than 1 MB as ``load_book`` does (player/trust.py). Beyond validity it re-solves the rules and
 compares what a valid book may still get wrong or leave stale: the trap order of every entry,
 the informational members (``counts``, ``trap_order``, ``trap_rates``, symmetry names), and
 whether the bytes are exactly what ``ttt-book build`` writes.
@@ -15,11 +15,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.book import BuildToolMissing, build_book, encode
-from player import bookjson, proof, record
-from player.book import default_book_path, read_book_bytes
-from player.entry import parse_entry
-from player.errors import BookError
+from generator import build_tools
+from player import trust
+from player.errors import BookError, BuildToolMissing
+from player.reader import default_book_path, parse_entry, parse_json, prove, read_book_bytes
 
 
 @dataclass
@@ -54,26 +53,26 @@ def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
     report = Report(where)
     try:
         raw = read_book_bytes(where)  # BookError "unreadable" goes to the caller
-        data = bookjson.parse(raw, where)
-        proven = proof.prove(data, where, None)
+        data = parse_json(raw, where)
+        rules = prove(data, where, None)
     except BookError as error:
         if error.code == "unreadable":
             raise
         report.invalid = error
         return report
-    if len(raw) > record.RECORD_ABOVE:
-        record.remember(record.digest(raw))
+    trust.remember(raw)
     report.entries = len(data["entries"])
     try:
-        expected = build_book(proven.rules)  # what ``ttt-book build`` writes, misère too
+        writer = build_tools()
     except BuildToolMissing as error:
         report.skipped = f"{error}; only validity was checked"
         return report
-    report.differences.extend(_beyond_validity(data, expected, raw))
+    expected = writer.build_book(rules)  # what ``ttt-book build`` writes, misère too
+    report.differences.extend(_beyond_validity(data, expected, writer.encode(expected), raw))
     return report
 
 
-def _beyond_validity(data: dict[str, Any], expected: dict[str, Any], raw: bytes) -> list[str]:
+def _beyond_validity(data: dict[str, Any], expected: dict[str, Any], built: bytes, raw: bytes) -> list[str]:
     """What a valid book can still differ in: trap order, informational members, the bytes."""
     found: list[str] = []
     cells = expected["rules"]["cells"]
@@ -89,7 +88,7 @@ def _beyond_validity(data: dict[str, Any], expected: dict[str, Any], raw: bytes)
     names = [item.get("name") for item in data["symmetries"]]
     if names != [item["name"] for item in expected["symmetries"]]:
         found.append(f"symmetry names {_short(names)} are not the usual ones")
-    if not found and raw != encode(expected):
+    if not found and raw != built:
         found.append("the bytes are not exactly what `ttt-book build` writes (order, spacing, members)")
     return found
 
@@ -99,3 +98,21 @@ def _short(value: Any, limit: int = 80) -> str:
 
     text = json.dumps(value, sort_keys=True, ensure_ascii=True)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def render(report: Report, max_differences: int = 10) -> str:
+    """One book's verdict as ``ttt-book verify`` prints it, and (at most ``max_differences`` of)
+    the differences beyond validity."""
+    if report.invalid is not None:
+        return f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}"
+    proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
+    if report.skipped is not None:
+        return f"{proved}; beyond validity: not checked ({report.skipped})"
+    if report.ok:
+        return f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built"
+    shown = report.differences[:max_differences]
+    more = len(report.differences) - len(shown)
+    head = f"{proved}; beyond validity: {len(report.differences)} difference(s) from a fresh build"
+    return "\n".join(
+        [head + (f", the first {len(shown)}:" if more else ":"), *(f"  {line}" for line in shown)]
+    )

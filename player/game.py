@@ -1,138 +1,516 @@
-"""A game session: the board as the game holds it, whose turn, undo, hints, the computer's move.
+"""The game: an m,n,k-game's rules and derived tables, its boards, their canonical form, and the
+book's score scale.
 
-Cells here are the book's (0 to ``cells - 1``); the screen shows them to people from 1. Marks are the
-game's own: when O moves first, the book is asked with ``first="O"`` and swaps them itself.
+* A *cell* is an ``int`` from 0 to ``rows * cols - 1`` in reading order: on 3x3, 0 1 2 / 3 4 5 /
+  6 7 8. A *line* is a tuple of ``k`` cells in a row, column or diagonal; owning a whole line
+  wins (under *misère* rules, completing one loses).
+* A *board* is a string of ``rules.cells`` characters in reading order: ``X`` for the first
+  player's mark, ``O`` for the second's, ``.`` for an empty cell (``"X.O.X...."``). The first
+  player is always ``X``: a game where O moves first swaps the marks to ask the book.
+* A *symmetry* is a permutation ``perm`` of the cells that builds the image
+  ``image[i] = board[perm[i]]``: 8 on a square board (the dihedral group), 4 on a rectangle.
+* The *canonical* form of a board is its smallest image (``.`` < ``O`` < ``X``), reached first
+  by the symmetries in order; a move ``c`` on the canonical board is cell ``perm[c]`` on the board.
+* A board's *code* reads its string as a number in base 4, the first cell the most significant:
+  ``.`` is 0, ``O`` 1, ``X`` 2. Codes compare as their boards do, so the smallest image code is
+  the canonical key's (``BoardCodes``): the one integer encoding every array and export mirrors.
+* A *score*, for the side to move on ``N`` cells: a win ``p`` plies from now (this move
+  included) scores ``N + 1 - p``, a loss ``-(N + 1 - p)``, a draw 0. Higher is better.
+
+Every table is computed from ``(rows, cols, k)``, never typed in by hand; every function is pure.
 """
 
 from __future__ import annotations
 
-from player.board import EMPTY, FIRST, SECOND, legal_moves, other, winner
-from player.book import Book
-from player.errors import IllegalMoveError
-from player.levels import check_level, choose_move
-from player.rules import Cell
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import product
+from operator import itemgetter, or_
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from player.errors import BoardError, IllegalMoveError, RulesError
+
 if TYPE_CHECKING:
-    import random
+    from collections.abc import Callable, Sequence
+
+Cell = int
+Line = tuple[Cell, ...]
+Permutation = tuple[Cell, ...]
+
+#: Boards this package takes: the game tree must stay small enough to enumerate.
+MAX_CELLS = 16
+EMPTY = "."
+FIRST = "X"
+SECOND = "O"
+MARKS = frozenset((EMPTY, FIRST, SECOND))
 
 
-def check_mark(mark: str, what: str = "mark") -> str:
-    """``X`` or ``O`` (any case), else ValueError naming the value."""
-    if type(mark) is not str or mark.upper() not in (FIRST, SECOND):
-        raise ValueError(f"{what} must be X or O, got {mark!r}")
-    return mark.upper()
+# ---------------------------------------------------------------- rules and their tables
 
 
-class Game:
-    """One game: moves so far, and the levels the computer plays each mark at.
+@dataclass(frozen=True, slots=True)
+class Symmetry:
+    """A named rotation or reflection of the board: ``image[i] = board[perm[i]]``."""
 
-    ``levels`` maps each mark the computer plays to its level; the other mark (if any) is the
-    human's. The session mutates; every board it holds is an immutable string.
-    """
+    name: str
+    perm: Permutation
+    #: the permutation that undoes this one: ``inverse[perm[i]] == i``
+    inverse: Permutation = field(init=False, repr=False, compare=False)
 
-    def __init__(
-        self,
-        book: Book,
-        *,
-        first: str = FIRST,
-        levels: dict[str, str] | None = None,
-        rng: random.Random | None = None,
-    ) -> None:
-        self.book = book
-        self.first = check_mark(first, "first")
-        self.levels = {check_mark(m): check_level(lv) for m, lv in (levels or {}).items()}
-        self.rng = rng
-        self.board = EMPTY * book.rules.cells
-        self.moves: list[tuple[str, Cell]] = []
+    def __post_init__(self) -> None:
+        inverse = [0] * len(self.perm)
+        for i, source in enumerate(self.perm):
+            inverse[source] = i
+        object.__setattr__(self, "perm", tuple(self.perm))
+        object.__setattr__(self, "inverse", tuple(inverse))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Rules:
+    """An m,n,k-game: a ``rows`` x ``cols`` board, ``k`` in a row wins (loses if ``misere``), X
+    first. Its tables are derived from the shape, once per shape; ``Rules.parse("3x4:3")``
+    reads the spelling the command lines take."""
+
+    rows: int = 3
+    cols: int = 3
+    k: int = 3
+    misere: bool = False
+
+    def __post_init__(self) -> None:
+        for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
+            if type(value) is not int or value < 1:
+                raise RulesError(f"{name} must be a positive integer, got {value!r}")
+        if type(self.misere) is not bool:
+            raise RulesError(f"misere must be True or False, got {self.misere!r}")
+        if self.rows * self.cols > MAX_CELLS:
+            raise RulesError(
+                f"board {self.rows}x{self.cols} has {self.rows * self.cols} cells; at most {MAX_CELLS}"
+            )
+        if self.k > max(self.rows, self.cols):
+            raise RulesError(f"k={self.k} does not fit on a {self.rows}x{self.cols} board")
+
+    @property
+    def cells(self) -> int:
+        """Number of cells on the board."""
+        return self.rows * self.cols
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        """Every winning line, derived from the shape."""
+        return _tables(self.rows, self.cols, self.k)[0]
+
+    @property
+    def symmetries(self) -> tuple[Symmetry, ...]:
+        """The board's rotations and reflections, identity first."""
+        return _tables(self.rows, self.cols, self.k)[1]
+
+    @property
+    def lines_through(self) -> tuple[tuple[Line, ...], ...]:
+        """For each cell, the winning lines through it."""
+        return _tables(self.rows, self.cols, self.k)[2]
+
+    def __str__(self) -> str:
+        return f"{self.rows}x{self.cols} k={self.k}" + (" misere" if self.misere else "")
+
+    def __repr__(self) -> str:
+        return f"Rules({self.rows}, {self.cols}, {self.k}" + (", misere=True)" if self.misere else ")")
+
+    def __reduce__(self) -> tuple[type[Rules], tuple[int, int, int, bool]]:
+        """Unpickled through the constructor, so a tampered pickle is checked like any call."""
+        return Rules, (self.rows, self.cols, self.k, self.misere)
+
+    @classmethod
+    def parse(cls, text: str) -> Rules:
+        """Parse ``"RxC"``, ``"RxC:K"`` (``"3x4:3"``), and either followed by ``":misere"``
+        (``"3x3:3:misere"``, ``"3x3:misere"``; ``misère`` too); ``k`` defaults to ``min(R, C)``."""
+        parts = text.strip().lower().split(":")
+        misere = len(parts) > 1 and parts[-1] in ("misere", "misère")
+        if misere:
+            parts.pop()
+        rows_text, sep, cols_text = parts[0].partition("x")
+        try:
+            if not sep or len(parts) > 2:
+                raise ValueError
+            rows, cols = _digits(rows_text), _digits(cols_text)
+            k = _digits(parts[1]) if len(parts) == 2 else min(rows, cols)
+        except ValueError:
+            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {text!r}") from None
+        return cls(rows, cols, k, misere)
+
+
+STANDARD = Rules()
+
+
+def _digits(text: str) -> int:
+    """A count written in ASCII digits (``int()`` would also take ``"+3"``, ``" 3"``, ``"٣"``)."""
+    if not (text.isascii() and text.isdigit()):
+        raise ValueError(text)
+    return int(text)
+
+
+@cache
+def _tables(
+    rows: int, cols: int, k: int
+) -> tuple[tuple[Line, ...], tuple[Symmetry, ...], tuple[tuple[Line, ...], ...]]:
+    """The lines, the symmetries and the lines through each cell of a shape, once per shape."""
+    lines = _winning_lines(rows, cols, k)
+    through = tuple(tuple(line for line in lines if cell in line) for cell in range(rows * cols))
+    return lines, _symmetries(rows, cols), through
+
+
+def _winning_lines(rows: int, cols: int, k: int) -> tuple[Line, ...]:
+    """Every run of ``k`` cells along a row, column or diagonal, in a fixed order."""
+    lines: list[Line] = []
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for r in range(rows):
+            for c in range(cols):
+                end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
+                if 0 <= end_r < rows and 0 <= end_c < cols:
+                    lines.append(tuple((r + dr * i) * cols + c + dc * i for i in range(k)))
+    return tuple(lines)
+
+
+def _symmetries(rows: int, cols: int) -> tuple[Symmetry, ...]:
+    """The board's rotations and reflections, identity first: every combination of transpose
+    (square boards only), mirror top-bottom and mirror left-right (the dihedral group D4 on a
+    square; a mirror across a single cell changes nothing and is dropped)."""
+    names = {
+        (False, False, False): "identity",
+        (False, True, False): "mirror top-bottom",
+        (False, False, True): "mirror left-right",
+        (False, True, True): "rotate 180",
+        (True, False, False): "transpose (main diagonal)",
+        (True, True, False): "rotate 90 clockwise",
+        (True, False, True): "rotate 90 counter-clockwise",
+        (True, True, True): "transpose (anti-diagonal)",
+    }
+    found: list[Symmetry] = []
+    for transpose in (False, True) if rows == cols else (False,):
+        for flip_rows in (False, True):
+            for flip_cols in (False, True):
+                perm = []
+                for r in range(rows):
+                    for c in range(cols):
+                        # Where does the cell shown at (r, c) of the image come from?
+                        sr, sc = (c, r) if transpose else (r, c)
+                        sr = rows - 1 - sr if flip_rows else sr
+                        sc = cols - 1 - sc if flip_cols else sc
+                        perm.append(sr * cols + sc)
+                if all(tuple(perm) != s.perm for s in found):  # a 1-cell-wide board repeats some
+                    found.append(Symmetry(names[(transpose, flip_rows, flip_cols)], tuple(perm)))
+    return tuple(found)
+
+
+# ---------------------------------------------------------------- boards
+
+
+def side_to_move(board: str) -> str:
+    """``X`` when the marks are level (X moves first by the book's convention), else ``O``."""
+    return FIRST if board.count(FIRST) == board.count(SECOND) else SECOND
+
+
+def other(mark: str) -> str:
+    """The opponent of ``mark``."""
+    return SECOND if mark == FIRST else FIRST
+
+
+def swap_marks(board: str) -> str:
+    """Exchange X and O: how a game where O moved first is put into the book's convention."""
+    return board.translate(_SWAP)
+
+
+_SWAP = str.maketrans({FIRST: SECOND, SECOND: FIRST})
+
+
+def legal_moves(board: str) -> list[Cell]:
+    """The free cells, in increasing order."""
+    return [i for i, mark in enumerate(board) if mark == EMPTY]
+
+
+def play(board: str, cell: Cell) -> str:
+    """The board after the side to move takes ``cell``; raises IllegalMoveError if it can't."""
+    if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(board):
+        raise IllegalMoveError(f"cell {cell!r} is off the board (0 to {len(board) - 1})")
+    if board[cell] != EMPTY:
+        raise IllegalMoveError(f"cell {cell} of {board!r} is taken by {board[cell]}")
+    return board[:cell] + side_to_move(board) + board[cell + 1 :]
+
+
+@cache
+def line_owners(rules: Rules) -> Callable[[str], str]:
+    """A fast ``board -> the marks owning a complete line``: ``""``, ``"X"``, ``"O"`` or ``"XO"``.
+    One item getter reads every line at once, each followed by a separator (the character after
+    the board), so a mark owns a line when ``k`` of it stand in a row in what it reads."""
+    read = itemgetter(*[cell for line in rules.lines for cell in (*line, rules.cells)])
+    first_full, second_full = FIRST * rules.k, SECOND * rules.k
+
+    def owners(board: str) -> str:
+        lines = "".join(read(board + "|"))
+        return (FIRST if first_full in lines else "") + (SECOND if second_full in lines else "")
+
+    return owners
+
+
+def winner(rules: Rules, board: str) -> str | None:
+    """The mark that owns a whole line, or None. Callers have checked both cannot."""
+    return line_owners(rules)(board)[:1] or None
+
+
+def winning_lines(rules: Rules, board: str) -> list[Line]:
+    """Every line owned whole by one mark (a last move can complete two at once)."""
+    return [line for line in rules.lines if board[line[0]] != EMPTY and len({board[c] for c in line}) == 1]
+
+
+def is_over(rules: Rules, board: str) -> bool:
+    """True when a mark owns a line or no cell is free."""
+    return EMPTY not in board or winner(rules, board) is not None
+
+
+def completing(rules: Rules, board: str, mark: str) -> list[Cell]:
+    """The free cells where ``mark`` would complete a line, in increasing order."""
+    return [
+        cell
+        for cell in legal_moves(board)
+        if any(all(board[c] == mark or c == cell for c in line) for line in rules.lines_through[cell])
+    ]
+
+
+def transform(board: str, symmetry: Symmetry) -> str:
+    """The image of ``board`` under ``symmetry``: ``image[i] = board[perm[i]]``."""
+    return "".join(board[i] for i in symmetry.perm)
+
+
+def canonical(rules: Rules, board: str) -> tuple[str, Symmetry]:
+    """The canonical key of ``board`` (its smallest image) and the symmetry that maps ``board``
+    onto it, the first in ``rules.symmetries`` order on a tie (the identity when ``board`` is
+    canonical). ``board`` holds marks only (``check`` it first)."""
+    codes = board_codes(rules)
+    images = codes.images(codes.code(board))
+    smallest = min(images)
+    return codes.board(smallest), rules.symmetries[images.index(smallest)]
+
+
+def check(rules: Rules, board: str, first: str = FIRST) -> str:
+    """``board`` if it is well-formed with possible mark counts (``first`` moved first), else
+    BoardError; ``check_playable`` also decides whether it is reachable and not finished."""
+    if not isinstance(board, str):
+        raise BoardError("character", f"a board must be a string, got {type(board).__name__}")
+    if len(board) != rules.cells:
+        raise BoardError("length", f"board {board!r} has {len(board)} cells; {rules} needs {rules.cells}")
+    bad = next((ch for ch in board if ch not in MARKS), None)
+    if bad is not None:
+        raise BoardError("character", f"board {board!r} has {bad!r}; use X, O and . only")
+    second = other(first)
+    a, b = board.count(first), board.count(second)
+    if a - b not in (0, 1):
+        raise BoardError(
+            "counts",
+            f"board {board!r} has {a} {first} and {b} {second}; {first} moved first, "
+            f"so it must have as many marks as {second} or one more",
+        )
+    return board
+
+
+def check_playable(rules: Rules, board: str, first: str = FIRST) -> str:
+    """``board`` if it is a reachable position with a move to make (``first`` moved first),
+    else BoardError."""
+    check(rules, board, first)
+    won = line_owners(rules)(board)
+    if len(won) > 1:
+        raise BoardError("unreachable", f"board {board!r} is unreachable: both X and O have a line")
+    if won:
+        last_mover = first if board.count(first) > board.count(other(first)) else other(first)
+        if won != last_mover:
+            raise BoardError(
+                "unreachable", f"board {board!r} is unreachable: {won} has a line but did not move last"
+            )
+        result = "lost" if rules.misere else "won"  # misère: completing a line loses
+        raise BoardError("over", f"board {board!r} is finished: {won} has {result}")
+    if EMPTY not in board:
+        raise BoardError("over", f"board {board!r} is finished: a draw")
+    return board
+
+
+def parse_board(text: str, rules: Rules, first: str = FIRST) -> str:
+    """Read a board typed by a person: ``X``/``x``, ``O``/``o``, ``.``/``-``/``_`` for empty;
+    ``/``, ``|``, spaces and commas between cells are ignored. Checks the form, not the play."""
+    if not isinstance(text, str):
+        raise BoardError("character", f"a board must be a string, got {type(text).__name__}")
+    if len(text) > 4 * rules.cells + 16:
+        raise BoardError("length", f"board text of {len(text)} characters is far too long")
+    return check(rules, text.translate(_READ), first)
+
+
+_READ = str.maketrans(
+    {"x": "X", "o": "O", "-": ".", "_": ".", "/": None, "|": None, " ": None, ",": None, "\n": None}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A board under some rules: an immutable value whose ``str`` is the book's notation, and
+    ``Position.parse(str(p), p.rules) == p`` for every position."""
+
+    board: str
+    rules: Rules = STANDARD
+
+    def __post_init__(self) -> None:
+        check(self.rules, self.board)
+
+    @classmethod
+    def parse(cls, text: str, rules: Rules = STANDARD) -> Position:
+        """Read the book's notation or a person's looser spelling (see ``parse_board``)."""
+        return cls(parse_board(text, rules), rules)
+
+    @classmethod
+    def empty(cls, rules: Rules = STANDARD) -> Position:
+        """The start of the game."""
+        return cls(EMPTY * rules.cells, rules)
+
+    def __str__(self) -> str:
+        return self.board
+
+    def __repr__(self) -> str:
+        suffix = "" if self.rules == STANDARD else f", {self.rules!r}"
+        return f"Position({self.board!r}{suffix})"
 
     @property
     def turn(self) -> str:
-        """The mark to move."""
-        return self.first if len(self.moves) % 2 == 0 else other(self.first)
-
-    @property
-    def line_owner(self) -> str | None:
-        """The mark that has completed a line, if any (under misère rules, the loser)."""
-        return winner(self.book.rules, self.board)
+        """The mark to move next (X moves first)."""
+        return side_to_move(self.board)
 
     @property
     def winner(self) -> str | None:
-        """The mark that has won, if any: the one that completed a line, or under misère rules
-        the other one."""
-        owner = winner(self.book.rules, self.board)
-        if owner is not None and self.book.rules.misere:
-            return other(owner)
-        return owner
+        """The mark that owns a line, if any."""
+        return winner(self.rules, self.board)
 
     @property
     def is_over(self) -> bool:
-        """Someone has completed a line, or the board is full."""
-        return EMPTY not in self.board or winner(self.book.rules, self.board) is not None
+        """True when someone has completed a line or the board is full."""
+        return is_over(self.rules, self.board)
 
-    @property
-    def computer_to_move(self) -> bool:
-        """True when the mark to move is played by the computer."""
-        return not self.is_over and self.turn in self.levels
-
-    def free_cells(self) -> list[Cell]:
-        """Cells still free (none once the game is over)."""
+    def legal_moves(self) -> list[Cell]:
+        """Free cells, or none once the game is over."""
         return [] if self.is_over else legal_moves(self.board)
 
-    def play(self, cell: Cell) -> None:
-        """Put the side to move's mark on ``cell``; raises IllegalMoveError and changes nothing
-        if the cell is off the board or taken, or the game is over."""
+    def play(self, cell: Cell) -> Position:
+        """A new position with ``cell`` taken by the side to move; raises IllegalMoveError."""
         if self.is_over:
-            raise IllegalMoveError(f"the game is over; cell {cell!r} cannot be played")
-        if type(cell) is not int or not 0 <= cell < len(self.board):
-            raise IllegalMoveError(f"cell {cell!r} is off the board")
-        if self.board[cell] != EMPTY:
-            raise IllegalMoveError(f"cell {cell + 1} is taken by {self.board[cell]}")
-        mark = self.turn
-        self.board = self.board[:cell] + mark + self.board[cell + 1 :]
-        self.moves.append((mark, cell))
+            raise IllegalMoveError(f"the game {self.board!r} is over; no move {cell!r}")
+        return Position(play(self.board, cell), self.rules)
 
-    def computer_move(self) -> Cell:
-        """Choose (from the book) and play the computer's move; returns the cell."""
-        level = self.levels[self.turn]
-        cell = choose_move(self.book, self.board, level, first=self.first, rng=self.rng)
-        self.play(cell)
-        return cell
 
-    def undo(self) -> list[tuple[str, Cell]]:
-        """Take back the human's last move and every computer move after it; returns them.
+# ---------------------------------------------------------------- board codes
 
-        Nothing is undone (empty list) when the human has not moved yet.
-        """
-        humans = [i for i, (mark, _) in enumerate(self.moves) if mark not in self.levels]
-        if not humans:
-            return []
-        undone = self.moves[humans[-1] :]
-        del self.moves[humans[-1] :]
-        board = EMPTY * self.book.rules.cells
-        for mark, cell in self.moves:
-            board = board[:cell] + mark + board[cell + 1 :]
-        self.board = board
-        return undone
 
-    def hints(self) -> dict[Cell, tuple[int, int]]:
-        """Every free cell's (value, plies) for the side to move, from the book."""
-        if self.is_over:
-            return {}
-        evaluation = self.book.evaluate(self.board, first=self.first)
-        return {cell: evaluation.outcome(cell) for cell in sorted(evaluation.scores)}
+#: Each mark's digit in a code: the order of the marks in ASCII, ``.`` < ``O`` < ``X``.
+DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
+_TO_DIGITS = str.maketrans({mark: str(digit) for mark, digit in DIGITS.items()})
+_MARKS_BY_DIGIT = "".join(sorted(DIGITS, key=DIGITS.__getitem__)) + "?"  # 3 is no mark
+#: The most cells one image table covers (4**8 = 65,536 entries).
+CHUNK_CELLS = 8
 
-    def misere_note(self) -> str:
-        """Under misère rules once a line is complete, ``X completed a line, which loses under
-        misère rules``; else empty (who completed a line is who lost: say so)."""
-        owner = winner(self.book.rules, self.board)
-        if owner is None or not self.book.rules.misere:
-            return ""
-        return f"{owner} completed a line, which loses under misere rules"
 
-    def result(self) -> str:
-        """``X wins``, ``O wins``, ``draw``, or ``unfinished``."""
-        if not self.is_over:
-            return "unfinished"
-        won = self.winner
-        return f"{won} wins" if won else "draw"
+def shift(cells: int, cell: Cell) -> int:
+    """Where ``cell``'s digit starts in a code of ``cells`` cells: cell 0 highest."""
+    return 2 * (cells - 1 - cell)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCodes:
+    """The codes of one game's boards: ``code(board)``, ``board(code)``, ``images(code)`` (one
+    code per symmetry, in ``rules.symmetries`` order, the identity first) and ``placed(mark,
+    cell)``, what playing ``mark`` on the empty ``cell`` adds to a code."""
+
+    rules: Rules
+    images: Callable[[int], list[int]]
+    board: Callable[[int], str]
+
+    def code(self, board: str) -> int:
+        """The board's code (``board`` holds ``rules.cells`` marks; not checked here)."""
+        return int(board.translate(_TO_DIGITS), 4)
+
+    def placed(self, mark: str, cell: Cell) -> int:
+        """What playing ``mark`` on the empty ``cell`` adds to a code."""
+        return DIGITS[mark] << shift(self.rules.cells, cell)
+
+
+@cache
+def board_codes(rules: Rules) -> BoardCodes:
+    """The codes of ``rules``' boards, their tables built once a process. An image of a code is
+    the OR of one look-up per chunk of at most CHUNK_CELLS cells: the chunk's digits where the
+    symmetry sends them (cell ``c`` to ``inverse[c]``), every image's at once (docs/scaling.md)."""
+    cells = rules.cells
+    count = -(-cells // CHUNK_CELLS)
+    sizes = [cells // count + (1 if j < cells % count else 0) for j in range(count)]
+    bounds = [(sum(sizes[:j]), sum(sizes[: j + 1])) for j in range(count)]
+    by_symmetry = [
+        [_chunk_table(cells, s.inverse, start, stop) for start, stop in bounds] for s in rules.symmetries
+    ]
+    parts = [list(zip(*(tables[j] for tables in by_symmetry), strict=True)) for j in range(count)]
+    texts = [["".join(marks) for marks in product(_MARKS_BY_DIGIT, repeat=size)] for size in sizes]
+    if count == 1:
+        (single,), (text,) = parts, texts
+        return BoardCodes(rules, lambda code: list(single[code]), text.__getitem__)
+    (high, low), (high_text, low_text) = parts, texts
+    low_bits, low_mask = 2 * sizes[1], 4 ** sizes[1] - 1
+    return BoardCodes(
+        rules,
+        lambda code: list(map(or_, high[code >> low_bits], low[code & low_mask])),
+        lambda code: high_text[code >> low_bits] + low_text[code & low_mask],
+    )
+
+
+def _chunk_table(cells: int, inverse: Sequence[Cell], start: int, stop: int) -> list[int]:
+    """For every value of the digits of cells ``start`` to ``stop - 1``: those digits where the
+    symmetry puts them."""
+    table = [0]
+    for cell in range(start, stop):  # the first cell the most significant digit of the index
+        table = [partial | digit << shift(cells, inverse[cell]) for partial in table for digit in range(4)]
+    return table
+
+
+# ---------------------------------------------------------------- scores
+
+
+VALUE_WORDS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def decode_score(score: int, empties: int, cells: int) -> tuple[int, int]:
+    """A score as (+1 win / 0 draw / -1 loss, plies to the end); ``empties`` counts free cells
+    before the move (a draw lasts until the board is full)."""
+    if score > 0:
+        return 1, cells + 1 - score
+    if score < 0:
+        return -1, cells + 1 + score
+    return 0, empties
+
+
+def outcome_words(value: int, plies: int) -> str:
+    """``win in 3``, ``draw`` or ``loss in 4``: plies to the end, this move included."""
+    return "draw" if value == 0 else f"{VALUE_WORDS[value]} in {plies}"
+
+
+def one_ply_back(best: int) -> int:
+    """The score of a move whose successor's best score is ``best`` (the other side's view):
+    the same result for the other side, one ply later."""
+    if best > 0:
+        return 1 - best
+    if best < 0:
+        return -best - 1
+    return 0
+
+
+def after_line(rules: Rules) -> int:
+    """The score, for the side to move, of a board whose last move completed a line: the game
+    ended 0 plies ago, lost (won under misère, where completing a line loses)."""
+    return rules.cells + 1 if rules.misere else -(rules.cells + 1)
+
+
+def end_score(rules: Rules, board: str) -> int | None:
+    """The score of the move that made ``board`` (from a board with no full line) if the game
+    is over there, else None (the score then follows from the board's entry): one ply back from
+    ``after_line`` after a line (``cells``, or ``-cells`` under misère), 0 for a full board."""
+    if line_owners(rules)(board):
+        return one_ply_back(after_line(rules))
+    return None if EMPTY in board else 0

@@ -1,30 +1,33 @@
 """Hints that teach: every free cell's outcome, the move the book would play, and why.
 
-Pure functions over a ``Game``: the line mode (``player.session``) and the screen
-(``player.screen_session``) show the same hint. Cells are the book's (0 up); the text shows them
+Pure functions of a book and a board: the line mode (player/apps/lines.py) and the screen
+(player/apps/screen.py) show the same hint. Cells are the book's (0 up); the text shows them
 as people number them (1 up). The "why" compares the book's move with the others by the two
-numbers the book ranks its optimal moves by (``player.novice``): first the chance of winning
-against a novice, then against a random player.
+numbers the book ranks its optimal moves by (``player.play.win_chances``): first the chance of
+winning against a novice, then against a random player.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from player.game import Game
-from player.novice import Chances, TooManyLines, win_chances
-from player.rules import Cell
+from player.errors import TooManyLines
+from player.game import FIRST, Cell, is_over
+from player.play import Chances, win_chances
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from player.play import PlayOut
+    from player.reader import Book
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 KINDS = {1: WIN, 0: DRAW, -1: LOSS}
 BOOK_MARK = "*"
 LEGEND = "W win, D draw, L loss with best play; * the book's move"
 PLIES_NOTE = "the number after W or L: plies to the end, both players' moves counted, this one included"
-#: New positions each opponent's walk may visit for one hint (player.novice.win_chances): all of
+#: New positions each opponent's walk may visit for one hint (player.play.win_chances): all of
 #: 3x3 (at most 2,735 from the empty board) and of 3x4 (8,083); on 4x4 k=4 a hint then costs
 #: at most 0.3-0.7 s of CPU (measured on a loaded 2-core machine), and the chances are counted
 #: from about the sixth ply on. Past it the hint shows the outcomes without the chances.
@@ -35,7 +38,8 @@ UNCOUNTED = (
 )
 
 
-class MoveHint(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class MoveHint:
     """One free cell as the hint shows it."""
 
     cell: Cell
@@ -60,14 +64,18 @@ class MoveHint(NamedTuple):
         return DRAW if self.value == 0 else f"{self.kind} in {self.plies}"
 
 
-def move_hints(game: Game) -> list[MoveHint]:
-    """Every free cell's hint, in cell order; empty when the game is over."""
-    if game.is_over:
+def move_hints(
+    book: Book, board: str, *, first: str = FIRST, walks: dict[tuple[str, str], PlayOut] | None = None
+) -> list[MoveHint]:
+    """Every free cell's hint for the side to move on ``board`` (``first`` moved first), in
+    cell order; empty when the game is over. ``walks``: as for ``win_chances``, kept by the
+    caller for the game's later hints."""
+    if is_over(book.rules, board):
         return []
-    evaluation = game.book.evaluate(game.board, first=game.first)
+    evaluation = book.evaluate(board, first=first)
     try:
         chances: dict[Cell, Chances | None] = dict(
-            win_chances(game.book, game.board, first=game.first, budget=HINT_BUDGET)
+            win_chances(book, board, first=first, budget=HINT_BUDGET, walks=walks)
         )
     except TooManyLines:  # early on a big board: the outcomes, without the chances
         chances = dict.fromkeys(evaluation.scores)

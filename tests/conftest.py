@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, settings
 
 from generator.solve import Retrograde, solve
 from generator.trap import TrapArrays, trap_arrays
-from player.book import Book, load_book
-from player.rules import Rules
+from player.game import Rules
+from player.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -63,7 +63,7 @@ def boards_3x4() -> list[str]:
 @pytest.fixture(scope="session")
 def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 3x4 k=3 book file, as ``ttt-book build`` writes it."""
-    from generator.book import build_book, encode
+    from generator.writer import build_book, encode
 
     path = tmp_path_factory.mktemp("3x4") / "3x4.json"
     path.write_bytes(encode(build_book(Rules(3, 4, 3))))

@@ -21,7 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
-PLAY = "from player.cli import run; run()"
+PLAY = "from player.apps.cli import run; run()"
 BOOK_CLI = "from generator.cli import run; run()"
 TEMP_MARK = ".ttt-tmp-"
 

@@ -18,8 +18,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from player.book import parse_book
 from player.errors import BookError
+from player.reader import parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 JS_JUDGE = Path(__file__).resolve().parent / "js_judge.mjs"

@@ -18,8 +18,8 @@ import pytest
 from enumerate_games import match, novice_player, random_player
 from oracle import to_move, winner
 
-from generator.audit import CallableProgram, audit
-from player.book import Book
+from generator.reports.audit import CallableProgram, audit
+from player.reader import Book
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"

@@ -7,9 +7,7 @@ import random
 
 import pytest
 
-from player.board import EMPTY, FIRST, SECOND, canonical, transform
-from player.board_codes import board_codes
-from player.rules import Rules
+from player.game import EMPTY, FIRST, SECOND, Rules, board_codes, canonical, transform
 
 
 @pytest.mark.parametrize(

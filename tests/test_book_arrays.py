@@ -1,4 +1,4 @@
-"""The version-2 entry strings and members written from the arrays (generator/book_arrays.py),
+"""The version-2 entry strings and members written from the arrays (generator/writer.py),
 against the format's examples, the shipped 3x3 book, and the format's own writer
 (player.entry.entry_text, one entry at a time) on every 3x4 entry."""
 
@@ -10,19 +10,18 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.book_arrays import (
+from generator.codes import decode
+from generator.solve import Retrograde, solve
+from generator.trap import TrapArrays, trap_arrays
+from generator.writer import (
     counts_member,
     entry_strings,
     rate_text,
     trap_order_member,
     trap_rates_member,
 )
-from generator.codes import decode
-from generator.solve import Retrograde, solve
-from generator.trap import TrapArrays, trap_arrays
-from player.board import canonical
-from player.entry import entry_text
-from player.rules import Rules
+from player.game import Rules, canonical
+from player.reader import entry_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -9,10 +9,9 @@ import jsonschema
 import orjson
 import pytest
 
-from generator.book import write_book
-from player.board import canonical, legal_moves
-from player.book import Book, load_book
-from player.rules import Rules
+from generator.writer import write_book
+from player.game import Rules, canonical, legal_moves
+from player.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -77,7 +76,7 @@ def test_committed_book_and_vectors_equal_a_fresh_build(tmp_path: Path) -> None:
 
 
 def test_committed_misere_book_equals_a_fresh_build() -> None:
-    from generator.book import build_book, encode
+    from generator.writer import build_book, encode
 
     fresh = encode(build_book(Rules(3, 3, 3, misere=True)))
     assert fresh == (ROOT / "book" / "tictactoe-misere.json").read_bytes(), (

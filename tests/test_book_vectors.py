@@ -1,7 +1,7 @@
 """Every case of book/book-vectors.json against every judge of validity.
 
 Each case is rebuilt here from the base with this file's own reading of the edit rules (as a
-port would, not with ``generator.book_vectors.apply_edits``), then judged by the Python reader,
+port would, not with ``book_vectors.apply_edits``), then judged by the Python reader,
 the JavaScript reader, ``ttt-book verify`` (the code of every invalid case; once per code as a
 real process), and the spec oracle.
 """
@@ -21,10 +21,10 @@ from typing import Any
 
 import book_oracle
 import pytest
+from book_vectors import build_book_vectors, encode_book_vectors
 from click.testing import CliRunner
 from judges import JsJudge, python_verdict
 
-from generator.book_vectors import build_book_vectors, encode_book_vectors
 from generator.cli import main as book_cli
 
 ROOT = Path(__file__).resolve().parent.parent

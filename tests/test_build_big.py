@@ -22,12 +22,12 @@ import pytest
 from negamax import Negamax
 from trap_oracle import TrapOracle
 
-from generator.book_arrays import counts_member, entry_strings, trap_rates_member
 from generator.codes import decode
 from generator.solve import OCCUPIED, Retrograde, solve
 from generator.trap import TrapArrays, trap_arrays
-from player.book import load_book
-from player.rules import Rules
+from generator.writer import counts_member, entry_strings, trap_rates_member
+from player.game import Rules
+from player.reader import load_book
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from player.book import load_book
-from player.rules import Rules
+from player.game import Rules
+from player.reader import load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 

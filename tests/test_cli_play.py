@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from player.book import Book
-from player.cli import main
-from player.script import play_script
+from player.apps.cli import main
+from player.apps.script import play_script
+from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
-PLAY = [sys.executable, "-c", "from player.cli import run; run()"]
+PLAY = [sys.executable, "-c", "from player.apps.cli import run; run()"]
 
 
 def invoke(
@@ -159,8 +159,8 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
 
 
 def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
-    from generator.book import write_book
-    from player.rules import Rules
+    from generator.writer import write_book
+    from player.game import Rules
 
     other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))
@@ -373,7 +373,7 @@ def test_help_stands_on_its_own() -> None:
 def test_watch_pauses_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from player import cli, watch
+    from player.apps import cli, watch
 
     slept: list[float] = []
     monkeypatch.setattr(watch.time, "sleep", slept.append)
@@ -406,7 +406,7 @@ def test_plain_is_refused_where_no_game_is_prompted(args: list[str], stdin: str 
 def test_the_screen_needs_two_terminals_and_a_real_term(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from player.cli import screen_possible
+    from player.apps.cli import screen_possible
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -461,11 +461,11 @@ def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None
     code = (
         "import sys\n"
         f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '9']\n"
-        "from player.cli import run\n"
+        "from player.apps.cli import run\n"
         "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('generator', 'curses')"
-        " or m in ('player.tui', 'player.hints', 'fractions')))\n"
+        " or m == 'player.apps.tui'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout
-    assert out.stdout.strip().endswith("LOADED []")  # nor curses, the screen, or the hint's fractions
+    assert out.stdout.strip().endswith("LOADED []")  # nor curses and the screen's terminal layer

@@ -1,5 +1,5 @@
 """Position codes and their symmetry tables (generator/codes.py, generator/codes.py)
-agree with the board strings and with ``player.board.canonicalizer``, key and symmetry alike."""
+agree with the board strings and with ``player.game.canonical``, key and symmetry alike."""
 
 from __future__ import annotations
 
@@ -20,8 +20,7 @@ from generator.codes import (
     marks_of,
     stabilizer_sizes,
 )
-from player.board import canonicalizer, transform
-from player.rules import Rules
+from player.game import Rules, canonical, transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3), Rules(4, 3, 3)]
 EVERY_3X3_STRING = ["".join(t) for t in itertools.product(".OX", repeat=9)]
@@ -59,8 +58,7 @@ def test_each_table_is_its_symmetry(rules: Rules) -> None:
 
 
 def same_as_canonicalizer(rules: Rules, boards: list[str]) -> None:
-    canonical = canonicalizer(rules)
-    expected = [canonical(b) for b in boards]
+    expected = [canonical(rules, b) for b in boards]
     symmetries = code_symmetries(rules)
     keys, used = canonical_with_symmetry(symmetries, codes_of(boards))
     assert decode(keys, rules.cells) == [key for key, _ in expected]

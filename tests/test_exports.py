@@ -23,7 +23,7 @@ from generator.cli import main
 from generator.export_c import c_book, c_strategy, strategy_names
 from generator.export_rust import rust_book
 from generator.export_tables import full_table, strategy_table
-from player.book import Book, load_book, parse_book
+from player.reader import Book, load_book, parse_book
 
 pytestmark = pytest.mark.exports
 

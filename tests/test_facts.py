@@ -8,9 +8,8 @@ over, 138 over); 549,946 nodes in the game tree; 255,168 games (131,184 first-pl
 from __future__ import annotations
 
 from generator.solve import Retrograde
-from player.board import canonical
-from player.book import Book
-from player.rules import Rules
+from player.game import Rules, canonical
+from player.reader import Book
 
 Reachable = tuple[set[str], set[str]]
 

@@ -35,9 +35,10 @@ from faultkit import (
 )
 
 from generator import atomic
-from generator.atomic import OutputError, write_files
-from generator.book import write_book
-from player.rules import Rules
+from generator.atomic import write_files
+from generator.writer import write_book
+from player.errors import OutputError
+from player.game import Rules
 
 TINY = ["--rules", "2x3:2"]
 OLD_BOOK, OLD_VECTORS = b"old book\n", b"old vectors\n"

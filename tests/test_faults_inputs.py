@@ -28,8 +28,8 @@ from faultkit import (
 )
 
 from generator import cli as book_cli
-from generator import levels_table
-from generator.levels_table import END, START
+from generator.reports import levels as levels_table
+from generator.reports.levels import END, START
 
 # name: (program, arguments before the book option, after it, standard input)
 BOOK_PATHS: dict[str, tuple[str, list[str], bytes]] = {
@@ -66,7 +66,7 @@ def test_the_book_from_the_environment_too(tmp_path: Path) -> None:
 # the loader's own (from a missing file), so nothing here depends on its constructor.
 FAILING_ENTRY = {
     "BookError": """
-from player.book import Book, load_book
+from player.reader import Book, load_book
 from player.errors import BookError
 try:
     load_book("/nonexistent/damaged-entry.json")
@@ -77,7 +77,7 @@ def _evaluate(self, board, *, first="X"):
 Book.evaluate = _evaluate
 """,
     "BoardError": """
-from player.book import Book
+from player.reader import Book
 from player.errors import BoardError
 def _evaluate(self, board, *, first="X"):
     raise BoardError("unreachable", f"board {board!r} is not in the book: it cannot arise in play")

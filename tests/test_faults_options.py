@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
 
-from player.cli import main as play
+from player.apps.cli import main as play
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:

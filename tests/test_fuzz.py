@@ -17,10 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.cli import main as book_cli
-from player import bookjson
-from player.book import Book, load_book, parse_book
+from player.apps.lines import run_session
 from player.errors import BookError
-from player.session import run_session
+from player.reader import Book, load_book, parse_book, parse_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -137,7 +136,7 @@ def test_structural_damage_is_refused_or_changes_nothing_that_matters(rng: rando
 @given(st.text(max_size=200))
 def test_strict_json_accepts_only_what_json_accepts_with_the_same_value(text: str) -> None:
     try:
-        strict = bookjson.parse(text.encode("utf-8", "surrogatepass"), "<fuzz>")
+        strict = parse_json(text.encode("utf-8", "surrogatepass"), "<fuzz>")
     except BookError as error:
         assert error.code in ("json", "limits")
         return
@@ -198,7 +197,7 @@ def test_found_by_fuzzing_an_entry_stored_as_null_is_damage_not_absence() -> Non
 
 @given(st.lists(LINES, max_size=40), st.sampled_from(["X", "O"]), st.integers(0, 2**32))
 def test_keystrokes_through_the_command_line(lines: list[str], mark: str, seed: int) -> None:
-    from player.cli import main as play_cli
+    from player.apps.cli import main as play_cli
 
     stdin = "".join(line + "\n" for line in lines)
     result = CliRunner().invoke(play_cli, ["--interactive", "--mark", mark, "--seed", str(seed)], input=stdin)

@@ -9,12 +9,12 @@ from fractions import Fraction
 import pytest
 from enumerate_games import Policy, match, novice_player, random_player
 
-from player.board import EMPTY, other
-from player.book import Book
-from player.game import Game
+from player.apps.lines import hint_text
+from player.apps.session import Game
+from player.game import EMPTY, other
 from player.hints import move_hints, percent, why
-from player.novice import win_chances
-from player.session import hint_text
+from player.play import Chances, win_chances
+from player.reader import Book
 
 
 def game_at(book: Book, board: str, first: str = "X") -> Game:
@@ -108,7 +108,8 @@ def test_chances_where_o_moved_first_are_those_of_the_swapped_board(book: Book) 
     ids=["empty", "win-at-once", "must-block", "corners-only", "fork", "lost"],
 )
 def test_why_on_known_positions(book: Book, board: str, sentence: str) -> None:
-    assert why(move_hints(game_at(book, board))) == sentence
+    game = game_at(book, board)
+    assert why(move_hints(book, game.board, first=game.first)) == sentence
 
 
 def test_every_position_gets_a_hint_whose_starred_moves_are_the_books(
@@ -117,7 +118,7 @@ def test_every_position_gets_a_hint_whose_starred_moves_are_the_books(
     unfinished, _ = reachable
     for board in unfinished:
         game = game_at(book, board)
-        hints = move_hints(game)
+        hints = move_hints(game.book, game.board, first=game.first, walks=game.walks)
         assert {h.cell for h in hints if h.book} == set(book.evaluate(board).tiers[0]), board
         assert {h.cell for h in hints} == {c for c, m in enumerate(board) if m == EMPTY}
         sentence = why(hints)
@@ -125,7 +126,7 @@ def test_every_position_gets_a_hint_whose_starred_moves_are_the_books(
         starred = next(h for h in hints if h.book)
         assert starred.value == max(h.value for h in hints), board
         if starred.value > 0:  # a win with best play is forced: it beats everyone
-            assert starred.chances == (1, 1), board
+            assert starred.chances == Chances(Fraction(1), Fraction(1)), board
         if starred.value == 0:  # of the draws, the book's wins most often against a novice
             assert starred.chances == max(h.chances for h in hints if h.value == 0), board
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from player.board import winner
-from player.book import Book
+from player.game import winner
 from player.integrations.pettingzoo import board_from_observation, to_action, to_book_cell
+from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 integrations = pytest.mark.integrations
@@ -22,7 +22,7 @@ integrations = pytest.mark.integrations
 def test_the_player_never_imports_the_adapters() -> None:
     code = (
         "import sys\n"
-        "from player.cli import run\n"
+        "from player.apps.cli import run\n"
         "try:\n"
         "    run(['--watch', '--delay', '0', '--seed', '1'])\n"
         "except SystemExit:\n"

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from enumerate_games import match, novice_player, random_player
 
-from generator.levels_table import END, START, level_rates, markdown_table
-from player.board import EMPTY, legal_moves, other, swap_marks, winner
-from player.book import Book
-from player.levels import LEVELS, LevelError, candidates, choose_move
-from player.rules import Rules
+from generator.reports.levels import END, START, level_rates, markdown_table
+from player.errors import LevelError
+from player.game import EMPTY, Rules, legal_moves, other, swap_marks, winner
+from player.play import LEVELS, candidates, choose_move
+from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
@@ -22,7 +22,7 @@ Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
 
 @pytest.fixture(scope="module")
 def rates(book: Book) -> Rates:
-    """generator.levels_table's exact rates, computed once for the tests that read them."""
+    """generator.reports.levels's exact rates, computed once for the tests that read them."""
     return level_rates(book)
 
 
@@ -98,7 +98,7 @@ def test_the_books_trap_rates_are_the_known_ones(book: Book) -> None:
 def test_every_levels_rates_agree_with_the_independent_enumerator(
     book: Book, rates: Rates, level: str
 ) -> None:
-    """generator.levels_table (and, through the trap order, generator.trap's novice) against the
+    """generator.reports.levels (and, through the trap order, generator.trap's novice) against the
     tests' own enumerator and novice, written apart from them."""
     for side, mark in (("first", "X"), ("second", "O")):
         for opponent, player in (("novice", novice_player), ("random", random_player)):

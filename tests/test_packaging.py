@@ -53,7 +53,7 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = archive.read(entry_points).decode()
-        assert "ttt-play = player.cli:run" in text and "ttt-book = generator.cli:run" in text
+        assert "ttt-play = player.apps.cli:run" in text and "ttt-book = generator.cli:run" in text
 
 
 @pytest.fixture(scope="module")
@@ -71,10 +71,10 @@ def test_installed_player_runs_from_any_directory(installed: Path, tmp_path: Pat
     env = {**os.environ, "PYTHONPATH": str(target)}
     env.pop("TTT_BOOK", None)
     code = (
-        "import sys, player, player.book\n"
-        "print(player.__file__)\nprint(player.book.default_book_path())\n"
+        "import sys, player, player.reader\n"
+        "print(player.__file__)\nprint(player.reader.default_book_path())\n"
         "sys.argv = ['ttt-play', '--moves', '5', '--seed', '1']\n"
-        "from player.cli import run\nrun()\n"
+        "from player.apps.cli import run\nrun()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=env, capture_output=True, text=True)
     lines = run.stdout.splitlines()
@@ -93,7 +93,7 @@ def install(wheel: Path, target: Path) -> None:
 
 TRUST = "import player; b = player.load_book(); print(b.trust, len(b))"
 MISERE_TRUST = (
-    "from player.book import load_book; from player.rules import Rules\n"
+    "from player.reader import load_book; from player.game import Rules\n"
     "b = load_book(rules=Rules(3, 3, 3, misere=True)); print(b.trust, b.rules)"
 )
 

@@ -22,10 +22,10 @@ from negamax import Negamax, preference
 from scripted import random_human_moves
 
 from player import hints as teach
-from player.book import Book, load_book
-from player.game import Game
-from player.layout import layout, min_size
-from player.screen_session import ScreenSession
+from player.apps.layout import layout, min_size
+from player.apps.screen import ScreenSession
+from player.apps.session import Game
+from player.reader import Book, load_book
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ atexit.register(_peak)
 def test_a_4x4_game_starts_within_3_seconds_and_1_gb(proven_4x4: tuple[Path, dict[str, str]]) -> None:
     path, env = proven_4x4
     argv = ["ttt-play", "--book", str(path), "--moves", "1", "--seed", "1"]
-    game = f"sys.argv = {argv!r}\nfrom player.cli import run\nrun()\n"
+    game = f"sys.argv = {argv!r}\nfrom player.apps.cli import run\nrun()\n"
     started = time.monotonic()
     with subprocess.Popen(
         [sys.executable, "-c", PEAK_PROBE + game],
@@ -148,7 +148,7 @@ def test_4x4_screen_two_digits_hint_and_minimum_size(book_4x4: Book) -> None:
     assert layout(play.view(), height, width) is not None and layout(play.view(), height - 1, width) is None
     play.press("h")  # early on 4x4: the outcomes, and a sentence that says the chances are not counted
     started = time.process_time()
-    found = teach.move_hints(play.game)
+    found = teach.move_hints(play.game.book, play.game.board, first=play.game.first, walks=play.game.walks)
     assert time.process_time() - started < 10
     evaluation = book_4x4.evaluate(play.game.board)
     assert {h.cell: (h.value, h.plies) for h in found} == {

@@ -19,15 +19,14 @@ from negamax import Negamax, preference
 from scripted import random_human_moves
 
 from player import hints as teach
-from player.board import EMPTY, winning_lines
-from player.book import Book, load_book
-from player.cli import main
-from player.game import Game
-from player.layout import cell_text, layout, min_size
-from player.novice import novice_moves, win_chances
-from player.rules import Rules
-from player.screen_session import ScreenSession
-from player.session import hint_text, run_session
+from player.apps.cli import main
+from player.apps.layout import cell_text, layout, min_size
+from player.apps.lines import hint_text, run_session
+from player.apps.screen import ScreenSession
+from player.apps.session import Game
+from player.game import EMPTY, Rules, winning_lines
+from player.play import Chances, novice_moves, win_chances
+from player.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 MISERE_BOOK = ROOT / "book" / "tictactoe-misere.json"
@@ -135,7 +134,7 @@ def test_3x4_line_mode_names_the_range_and_takes_two_digits(book_3x4: Book) -> N
 
 def test_3x4_hint_counts_the_chances(book_3x4: Book) -> None:
     game = Game(book_3x4, levels={"O": "perfect"})
-    found = teach.move_hints(game)
+    found = teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)
     assert teach.counted(found) and len(found) == 12
     assert "against a novice" in hint_text(game)
 
@@ -143,12 +142,9 @@ def test_3x4_hint_counts_the_chances(book_3x4: Book) -> None:
 def test_a_hint_too_costly_to_count_shows_the_outcomes_and_says_so(
     book_3x4: Book, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from player import novice
-
-    monkeypatch.setattr(novice, "_MEMOS", type(novice._MEMOS)())  # nothing walked yet
     monkeypatch.setattr(teach, "HINT_BUDGET", 50)
     game = Game(book_3x4, levels={"O": "perfect"})
-    found = teach.move_hints(game)
+    found = teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)
     assert not teach.counted(found) and all(hint.chances is None for hint in found)
     evaluation = book_3x4.evaluate(game.board)
     assert {hint.cell: (hint.value, hint.plies) for hint in found} == {
@@ -159,7 +155,7 @@ def test_a_hint_too_costly_to_count_shows_the_outcomes_and_says_so(
     assert "Move by move:" in text and "%" not in text
     # a draw is where the chances would have said why: misère 3x3 from the start
     game = Game(load_book(rules=MISERE), levels={"O": "perfect"})
-    assert teach.why(teach.move_hints(game)) == (
+    assert teach.why(teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)) == (
         "5 keeps the draw; how often each move wins against a novice is not counted: too many "
         "lines of play this early on this board (ask again later in the game)."
     )
@@ -243,7 +239,7 @@ def test_the_minimum_size_holds_the_board_and_the_prompt(size: tuple[int, int]) 
     rows, cols = size
     height, width = min_size(rows, cols)
     assert (height, width) >= (11, 30)
-    from player.screen_session import CellView, Line, View
+    from player.apps.layout import CellView, Line, View
 
     cells = tuple(CellView(str(i + 1), "free", False, False, False, False) for i in range(rows * cols))
     prompt = f"Your move (X): arrows and Enter, or 1-{rows * cols}; h hint, u undo, ? help, q quit"
@@ -341,7 +337,7 @@ def test_misere_chances_count_a_completed_line_as_a_loss(misere_book: Book) -> N
     # X O X
     # X O O      X to move must complete its left column: no chance of winning at all
     # . X O
-    assert win_chances(misere_book, "XOXXOO.XO") == {6: (0, 0)}
+    assert win_chances(misere_book, "XOXXOO.XO") == {6: Chances(Fraction(0), Fraction(0))}
 
 
 def test_the_player_novice_agrees_with_the_build_trap_rates_on_misere(misere_book: Book) -> None:

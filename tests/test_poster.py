@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from generator.poster import (
+from generator.reports.poster import (
     BOARD_TAG,
     Node,
     count_boards,
@@ -26,8 +26,8 @@ from generator.poster import (
     render_teaching,
     teaching_rows,
 )
-from player.board import EMPTY, play
-from player.book import Book
+from player.game import EMPTY, play
+from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTERS = ROOT / "docs" / "posters"

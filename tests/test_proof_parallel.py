@@ -25,15 +25,14 @@ from typing import Any
 import book_oracle
 import pytest
 
-from player import bookjson, proof
-from player.board import EMPTY, transform
+from player import reader
 from player.errors import BookError
-from player.rules import Rules
+from player.game import EMPTY, Rules, transform
 
 RULES = Rules(3, 3, 3)
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
-DATA = bookjson.parse(RAW, "<3x3>")
+DATA = reader.parse_json(RAW, "<3x3>")
 KEYS_BY_LAYER: dict[int, list[str]] = {}
 for _key in DATA["entries"]:
     KEYS_BY_LAYER.setdefault(RULES.cells - _key.count(EMPTY), []).append(_key)
@@ -68,7 +67,7 @@ def damaged(kind: str, marks: int, rng: random.Random, data: dict[str, Any]) -> 
 def verdict(data: dict[str, Any], workers: int = 1) -> tuple[str, str]:
     """``(code, message)`` of the proof's refusal, or ``("valid", "")``."""
     try:
-        proof.prove(data, "<3x3>", None, workers=workers)
+        reader.prove(data, "<3x3>", None, workers=workers)
     except BookError as error:
         return error.code, str(error)
     return "valid", ""
@@ -100,16 +99,16 @@ def test_any_two_spans_give_the_one_span_finding(damage: list[tuple[str, int]]) 
     data = broken(damage)
     code, _ = verdict(data)
     assert code == book_oracle.judge(json.dumps(data).encode())
-    checker = proof.EntryChecker(RULES, data["entries"])
+    checker = reader.EntryChecker(RULES, data["entries"])
     count = len(checker.order)
     whole = checker.check((0, count))
     assert (whole[2] if whole else "valid") == code or code == "missing-entry"  # (or the empty board)
     cuts = {start + (stop - start) // 2 for start, stop in zip(checker.starts, checker.ends, strict=True)}
     for cut in sorted(cuts | set(checker.starts) | set(checker.ends)):
-        fresh = proof.EntryChecker(RULES, data["entries"])  # nothing remembered from the whole
+        fresh = reader.EntryChecker(RULES, data["entries"])  # nothing remembered from the whole
         parts = [
             fresh.check((0, cut)),
-            proof.EntryChecker(RULES, data["entries"]).check((cut, len(fresh.order))),
+            reader.EntryChecker(RULES, data["entries"]).check((cut, len(fresh.order))),
         ]
         assert min((found for found in parts if found), default=None) == whole, cut
 
@@ -123,7 +122,7 @@ def test_a_pool_of_workers_gives_the_one_process_verdict(damage: list[tuple[str,
 
 
 def test_spans_cover_the_book_once_and_even_out_the_work() -> None:
-    checker = proof.EntryChecker(RULES, DATA["entries"])
+    checker = reader.EntryChecker(RULES, DATA["entries"])
     count = len(checker.order)
     for workers in range(1, 6):
         spans = checker.spans(workers)
@@ -134,7 +133,7 @@ def test_spans_cover_the_book_once_and_even_out_the_work() -> None:
     sizes = [1, 3, 33, 219, 1413, 5514, 20122, 49935, 111737, 174568, 238920, 225404, 177276, 89454]
     sizes += [33900, 6715]
     texts = {"X" * m + "." * (16 - m) + str(n): "0 0" for m, size in enumerate(sizes) for n in range(size)}
-    big = proof.EntryChecker(Rules(4, 4, 4), texts)
+    big = reader.EntryChecker(Rules(4, 4, 4), texts)
     (start, cut), (_, stop) = big.spans(2)
 
     marks_at = [m for m in range(15, -1, -1) for _ in range(sizes[m])]  # the fullest layer first
@@ -155,16 +154,16 @@ def test_spans_cover_the_book_once_and_even_out_the_work() -> None:
 #: written to the file named second.
 SLOW_POOL = """
 import os, sys, time
-from player import proof
-proof.PARALLEL_ABOVE = 0
-checked = proof.EntryChecker.check
+from player import reader
+reader.PARALLEL_ABOVE = 0
+checked = reader.EntryChecker.check
 book, pids = sys.argv[1:]
 def slowly(self, span):
     with open(pids, "a") as out:
         out.write(f"{os.getpid()}\\n")
     time.sleep(60)
     return checked(self, span)
-proof.EntryChecker.check = slowly
+reader.EntryChecker.check = slowly
 sys.argv = ["ttt-book", "verify", book]
 from generator.cli import run
 run()

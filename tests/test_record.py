@@ -1,4 +1,4 @@
-"""The record of proven books (player/record.py): a book larger than 1 MB is proven at most once
+"""The record of proven books (player/trust.py): a book larger than 1 MB is proven at most once
 per machine; only its exact bytes skip the proof; the record never breaks a load."""
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.book import prove_for_record
 from generator.cli import main as book_cli
-from player import proof, record
-from player.book import load_book, parse_book
+from generator.writer import prove_for_record
+from player import reader, trust
 from player.errors import BookError
-from player.rules import Rules
+from player.game import Rules
+from player.reader import load_book, parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -40,20 +40,27 @@ def big_book(tmp_path: Path) -> Path:
 
 
 def count_proofs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that grows by one each time ``proof.prove`` runs."""
+    """A list that grows by one each time ``reader.prove`` runs."""
     calls: list[int] = []
-    real = proof.prove
+    real = reader.prove
 
-    def counted(*args: object, **options: object) -> proof.ProvenBook:
+    def counted(*args: object, **options: object) -> Rules:
         calls.append(1)
         return real(*args, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(proof, "prove", counted)
+    monkeypatch.setattr(reader, "prove", counted)
     return calls
 
 
+def forge(record_file: Path, raw: bytes) -> None:
+    """A line naming ``raw`` written into the record by hand, as anyone who can write it can."""
+    record_file.parent.mkdir(parents=True, exist_ok=True)
+    with record_file.open("a") as out:
+        out.write(hashlib.sha256(raw).hexdigest() + "\n")
+
+
 def test_the_padded_book_is_over_the_line() -> None:
-    assert len(BIG) > record.RECORD_ABOVE >= len(RAW)
+    assert len(BIG) > trust.RECORD_ABOVE >= len(RAW)
     assert parse_book(BIG).trust == "proven"
 
 
@@ -109,7 +116,7 @@ def test_small_books_and_parse_book_leave_the_record_alone(record_file: Path, tm
 
 def test_an_empty_variable_turns_the_record_off(big_book: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TTT_PROVEN_RECORD", "")
-    assert record.location() is None
+    assert trust.location() is None
     assert load_book(big_book).trust == "proven"
     assert load_book(big_book).trust == "proven"
 
@@ -118,12 +125,12 @@ def test_where_the_record_lives(monkeypatch: pytest.MonkeyPatch, tmp_path: Path)
     monkeypatch.delenv("TTT_PROVEN_RECORD")
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert record.location() == str(tmp_path / "xdg" / "tictactoe-book" / "proven-sha256.txt")
+    assert trust.location() == str(tmp_path / "xdg" / "tictactoe-book" / "proven-sha256.txt")
     for unset in ("", "relative/path"):  # the XDG specification ignores a relative path
         monkeypatch.setenv("XDG_CACHE_HOME", unset)
-        assert record.location() == str(tmp_path / ".cache" / "tictactoe-book" / "proven-sha256.txt")
+        assert trust.location() == str(tmp_path / ".cache" / "tictactoe-book" / "proven-sha256.txt")
     monkeypatch.delenv("XDG_CACHE_HOME")
-    assert record.location() == str(tmp_path / ".cache" / "tictactoe-book" / "proven-sha256.txt")
+    assert trust.location() == str(tmp_path / ".cache" / "tictactoe-book" / "proven-sha256.txt")
 
 
 def test_an_unwritable_record_is_no_error(
@@ -160,28 +167,29 @@ def test_a_damaged_record_keeps_only_digests(record_file: Path, big_book: Path) 
     digest = hashlib.sha256(BIG).hexdigest()
     record_file.parent.mkdir(parents=True)
     record_file.write_bytes(b"\xff\xfe garbage\n" + digest.upper().encode() + b"\n" + b"0" * 64)
-    assert not record.is_proven(digest)  # upper case is not the record's spelling
+    assert not trust.is_proven(digest)  # upper case is not the record's spelling
     assert load_book(big_book).trust == "proven"
     assert record_file.read_text() == "0" * 64 + "\n" + digest + "\n"
     assert load_book(big_book).trust == "recorded"
 
 
 def test_the_record_keeps_its_newest_lines_within_its_size(record_file: Path) -> None:
-    old = [f"{n:064x}" for n in range(record.MAX_RECORD_BYTES // 65)]
+    old = [f"{n:064x}" for n in range(trust.MAX_RECORD_BYTES // 65)]
     record_file.parent.mkdir(parents=True)
     record_file.write_text("".join(line + "\n" for line in old))
-    new = hashlib.sha256(b"new").hexdigest()
-    record.remember(new)
+    raw = b" " * (trust.RECORD_ABOVE + 1)
+    new = hashlib.sha256(raw).hexdigest()
+    trust.remember(raw)
     lines = record_file.read_text().splitlines()
     assert lines[-1] == new and lines[0] == old[1] and len(lines) == len(old)
-    assert record.is_proven(new) and not record.is_proven(old[0])
+    assert trust.is_proven(new) and not trust.is_proven(old[0])
 
 
 def test_a_record_that_names_bytes_no_proof_accepts_is_ignored(record_file: Path, tmp_path: Path) -> None:
     """A hand-written line cannot turn bytes that are not even a book into one."""
     junk = tmp_path / "junk.json"
     junk.write_bytes(b"[" + b" " * 1_000_001 + b"]")
-    record.remember(hashlib.sha256(junk.read_bytes()).hexdigest())
+    forge(record_file, junk.read_bytes())
     with pytest.raises(BookError) as caught:
         load_book(junk)
     assert caught.value.code == "format"
@@ -195,8 +203,8 @@ def test_verify_records_a_big_book_it_proves(record_file: Path, big_book: Path) 
 
 
 def test_the_build_proves_what_it_will_record() -> None:
-    assert prove_for_record(RAW, "<small>") is None  # nothing to record: no proof needed
-    assert prove_for_record(BIG, "<big>") == hashlib.sha256(BIG).hexdigest()
+    assert not prove_for_record(RAW, "<small>")  # nothing to record: no proof needed
+    assert prove_for_record(BIG, "<big>")
     with pytest.raises(BookError) as caught:
         prove_for_record(BIG.replace(b'"........X":"0 4"', b'"........X":"0 5"'), "<big>")
     assert caught.value.code == "entry-inconsistent"
@@ -208,7 +216,7 @@ def test_a_forged_record_gives_book_errors_not_tracebacks(record_file: Path, tmp
     it is first used, which the command lines print as one line."""
     forged = tmp_path / "forged.json"
     forged.write_bytes(BIG.replace(b'"........X":"0 4"', b'"........X":7', 1))
-    record.remember(hashlib.sha256(forged.read_bytes()).hexdigest())
+    forge(record_file, forged.read_bytes())
     book = load_book(forged)
     assert book.trust == "recorded"
     with pytest.raises(BookError) as caught:

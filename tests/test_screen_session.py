@@ -12,11 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from player.board import EMPTY, winner
-from player.book import Book, load_book
-from player.layout import MIN_COLS, MIN_ROWS, cell_text, layout
-from player.rules import STANDARD
-from player.screen_session import ScreenSession, View
+from player.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
+from player.apps.screen import ScreenSession
+from player.game import EMPTY, STANDARD, winner
+from player.reader import Book, load_book
 
 BOOK = load_book()  # for the hypothesis tests, which take no fixtures
 
@@ -198,15 +197,15 @@ def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
 ) -> None:
     import curses
 
-    from player import tui
-    from player.console import CANNOT_WRITE, OutputProblem
+    from player.apps import tui
+    from player.apps.console import CANNOT_WRITE, OutputProblem
 
     def fail(*args: object) -> None:
         raise curses.error("no input")
 
     monkeypatch.setattr(curses, "wrapper", fail)
     with pytest.raises(OutputProblem) as caught:
-        tui.play(BOOK, human="X", first="X", level="perfect", rng=None, colour=False)
+        tui.play(ScreenSession(BOOK, human="X", first="X", level="perfect"), colour=False)
     assert caught.value.exit_code == CANNOT_WRITE
     assert str(caught.value) == "the game screen failed (no input); ttt-play --plain plays line by line"
 
@@ -214,7 +213,7 @@ def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
 def test_key_names() -> None:
     import curses
 
-    from player.tui import key_name
+    from player.apps.tui import key_name
 
     assert key_name(curses.KEY_UP) == "up" and key_name(curses.KEY_RESIZE) == "resize"
     assert key_name("\n") == key_name("\r") == key_name(" ") == key_name(curses.KEY_ENTER) == "enter"

@@ -18,13 +18,11 @@ import oracle
 import pytest
 from negamax import Negamax, Result
 
-from generator.book import build_book, encode
 from generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
 from generator.solve import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Outcomes, Retrograde, solve
-from player.board import EMPTY, canonical
-from player.novice import novice_moves
-from player.rules import Rules
-from player.score import decode_score
+from generator.writer import build_book, encode
+from player.game import EMPTY, Rules, canonical, decode_score
+from player.play import novice_moves
 
 Reachable = tuple[set[str], set[str]]
 

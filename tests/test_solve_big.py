@@ -15,8 +15,7 @@ from negamax import Negamax, Result
 
 from generator.codes import decode
 from generator.solve import Retrograde, solve
-from player.board import transform
-from player.rules import Rules
+from player.game import Rules, transform
 
 pytestmark = pytest.mark.big
 

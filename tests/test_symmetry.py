@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
 
-from player.board import canonical, transform
-from player.rules import Rules, RulesError
+from player.errors import RulesError
+from player.game import Rules, canonical, transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3)]
 
@@ -107,10 +108,11 @@ def test_rules_are_immutable_values() -> None:
     assert repr(rules) == "Rules(3, 4, 3)"
     with pytest.raises(AttributeError):
         rules.k = 4  # type: ignore[misc]
+    assert rules != (3, 4, 3, False)  # a value of its own, not a tuple
     # every way of making one is checked: a copy with a field replaced, and unpickling
-    assert rules._replace(k=2) == Rules(3, 4, 2)
+    assert dataclasses.replace(rules, k=2) == Rules(3, 4, 2)
     with pytest.raises(RulesError, match="board 9x4 has 36 cells"):
-        rules._replace(rows=9)
+        dataclasses.replace(rules, rows=9)
     import pickle
 
     tampered = pickle.dumps(rules).replace(pickle.dumps(3)[2:-1], pickle.dumps(9)[2:-1], 1)

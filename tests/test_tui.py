@@ -18,11 +18,11 @@ from pathlib import Path
 import pexpect
 import pyte
 
-from player.book import Book
-from player.script import play_script
+from player.apps.script import play_script
+from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAY = "from player.cli import run; run()"
+PLAY = "from player.apps.cli import run; run()"
 ROWS, COLS = 24, 80
 
 
@@ -159,8 +159,7 @@ def losing_moves(book: Book) -> tuple[list[int], str]:
 
 
 def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
-    from player.board import winning_lines
-    from player.rules import STANDARD
+    from player.game import STANDARD, winning_lines
 
     moves, board = losing_moves(book)
     term = game(colour=True)
@@ -208,7 +207,7 @@ def test_watch_waits_between_moves_on_a_terminal_only() -> None:
         "import time, sys\n"
         "slept = []\n"
         "time.sleep = slept.append\n"
-        "from player.cli import run\n"
+        "from player.apps.cli import run\n"
         "try:\n    run(['--watch', '--seed', '1'])\n"
         "except SystemExit:\n    pass\n"
         "print('SLEPT', sorted(set(slept)), len(slept))\n"

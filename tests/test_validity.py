@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from player.book import Book, load_book, parse_book
 from player.errors import BOOK_REASONS, BoardError, BookError
-from player.levels import choose_move
-from player.rules import STANDARD, Rules
+from player.game import STANDARD, Rules
+from player.play import choose_move
+from player.reader import Book, load_book, parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -310,16 +310,16 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
     assert 2 in good.best_moves("XX..OXOO.") and good.evaluate("XX..OXOO.").plies == 1
 
 
-def test_a_book_for_other_rules_is_refused_unless_asked_for(tmp_path: Path) -> None:
-    from generator.book import write_book
+def test_a_book_is_read_by_its_own_rules_unless_the_caller_names_others(tmp_path: Path) -> None:
+    from generator.writer import write_book
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))
-    with pytest.raises(BookError) as caught:
-        load_book(path)
-    assert caught.value.code == "rules"
-    assert load_book(path, rules=None).rules == Rules(2, 3, 2)
+    assert load_book(path).rules == Rules(2, 3, 2)  # a library user who loads a 2x3 file
     assert load_book(path, rules=Rules(2, 3, 2)).trust == "proven"
+    with pytest.raises(BookError) as caught:
+        load_book(path, rules=Rules())  # the caller plays 3x3
+    assert caught.value.code == "rules"
 
 
 def test_answers_are_in_the_games_own_marks(book: Book) -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from player.book import Book
 from player.errors import BoardError
-from player.score import VALUE_WORDS
+from player.game import VALUE_WORDS
+from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())

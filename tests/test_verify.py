@@ -11,8 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from player.book import load_book
 from player.errors import BookError
+from player.reader import load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -46,14 +46,14 @@ def test_verify_with_no_path_fails_when_one_packaged_book_is_damaged(
 ) -> None:
     """The misère book damaged (its first tier's move moved to a non-optimal cell): status 1,
     the 3x3 book still reported valid."""
-    import player.book
+    import player.reader
 
     damaged = json.loads((ROOT / "book" / "tictactoe-misere.json").read_bytes())
     damaged["entries"]["." * 9] = "0 0"  # the centre is the only first move that does not lose
     (tmp_path / "tictactoe-misere.json").write_text(json.dumps(damaged))
     (tmp_path / "tictactoe.json").write_bytes(BOOK.read_bytes())
     monkeypatch.setattr(
-        player.book,
+        player.reader,
         "default_book_path",
         lambda *, misere=False: str(tmp_path / ("tictactoe-misere.json" if misere else "tictactoe.json")),
     )

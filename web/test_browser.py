@@ -499,8 +499,8 @@ PIXEL_STATS = """async (url) => {
 
 @pytest.mark.parametrize("name", sorted(POSTER_SIDES))
 def test_the_posters_render_with_every_board(browser: Browser, server: str, name: str) -> None:
-    from generator.poster import count_boards, poster_tree
-    from player.book import load_book
+    from generator.reports.poster import count_boards, poster_tree
+    from player.reader import load_book
 
     expected = count_boards(poster_tree(load_book(ROOT / "book" / "tictactoe.json"), POSTER_SIDES[name]))
     context = browser.new_context(viewport={"width": 1123, "height": 1587})

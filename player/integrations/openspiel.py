@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from player.board import EMPTY, FIRST, SECOND
-from player.book import Book, load_book
-from player.levels import check_level, choose_move
+from player.game import EMPTY, FIRST, SECOND
+from player.play import check_level, choose_move
+from player.reader import Book, load_book
 
 _MARKS = {"x": FIRST, "o": SECOND, ".": EMPTY}
 

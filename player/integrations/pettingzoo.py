@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from player.board import EMPTY, FIRST, SECOND
-from player.book import Book, load_book
-from player.levels import check_level, choose_move
-from player.rules import Cell
+from player.game import EMPTY, FIRST, SECOND, Cell
+from player.play import check_level, choose_move
+from player.reader import Book, load_book
 
 SIZE = 3
 

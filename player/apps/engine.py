@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from player.board import FIRST, SECOND
-from player.book import Book, Evaluation
-from player.errors import BoardError
-from player.levels import LEVELS, choose_move
+from player.errors import BoardError, RequestError
+from player.game import FIRST, SECOND
+from player.play import LEVELS, choose_move
+from player.reader import Book, Evaluation
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
@@ -34,17 +33,6 @@ OPS = ("evaluate", "choose", "rules")
 #: Characters of one request line; a longer line is one ``too-long`` error (the rest is dropped).
 MAX_LINE = 4096
 MAX_SEED = 2**64 - 1
-#: Every error code an answer can carry (docs/engine.md lists them with examples).
-ERROR_CODES = ("json", "request", "op", "board", "first", "level", "seed", "too-long")
-
-
-class RequestError(ValueError):
-    """A request the engine cannot answer; ``code`` is one of ERROR_CODES."""
-
-    def __init__(self, code: str, message: str, **detail: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.detail = detail
 
 
 class Engine:

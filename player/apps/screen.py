@@ -15,24 +15,22 @@ terminal shows it.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
-from player.board import EMPTY, other, winning_lines
-from player.book import Book
-from player.game import Game
-from player.levels import check_level
-from player.rules import STANDARD, Cell, Rules
-from player.script import outcome_for
-from player.session import Tally
+from player import hints as teach
+from player.apps.layout import QUIT_KEYS, CellView, Line, View
+from player.apps.session import Game, Tally, outcome_for
+from player.apps.text import goal, numbering
+from player.game import EMPTY, STANDARD, Cell, Rules, other, winning_lines
+from player.play import check_level
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
 
     from player.hints import MoveHint
+    from player.reader import Book
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
-QUIT_KEYS = ("q", "ctrl-d")
 HELP = (
     "How to play",
     "",
@@ -60,7 +58,6 @@ def help_page(rules: Rules) -> tuple[str, ...]:
     digit keys and line told for this board (the layout wraps the lines)."""
     if rules == STANDARD:
         return HELP
-    from player.screen import goal, numbering
 
     last = rules.cells
     keys = [f"{f'  1-{last}':<11}play that cell"]
@@ -83,37 +80,6 @@ def help_page(rules: Rules) -> tuple[str, ...]:
         "",
         HELP[-1],
     )
-
-
-class Line(NamedTuple):
-    """One line of text below the board; ``kind`` says how to show it, ``keep`` how much it
-    matters when the terminal is too short for every line (lower goes first)."""
-
-    text: str
-    kind: str
-    keep: int
-
-
-class CellView(NamedTuple):
-    """One cell as it is to be drawn."""
-
-    text: str  # X, O, the cell's number, or a hint label (W3, D*, L4)
-    kind: str  # X, O, free, or win / draw / loss (a hint, or the winning line's colour)
-    cursor: bool  # the highlighted cell that Enter plays
-    last: bool  # the computer's last move
-    winning: bool  # on the winning line, once the game is over
-    book: bool  # the book's own move, in a hint
-
-
-class View(NamedTuple):
-    """Everything the screen shows."""
-
-    title: str
-    rows: int
-    cols: int
-    cells: tuple[CellView, ...]
-    lines: tuple[Line, ...]
-    help: tuple[str, ...]  # when not empty, the help page is shown instead of the game
 
 
 class ScreenSession:
@@ -297,15 +263,16 @@ class ScreenSession:
     def _hints(self) -> dict[Cell, MoveHint]:
         if not self.hints_on or self.game.is_over:
             return {}
-        from player.hints import move_hints  # exact fractions: only once a hint is asked for
-
-        return {hint.cell: hint for hint in move_hints(self.game)}
+        return {
+            hint.cell: hint
+            for hint in teach.move_hints(
+                self.game.book, self.game.board, first=self.game.first, walks=self.game.walks
+            )
+        }
 
     def _lines(self, hints: dict[Cell, MoveHint]) -> list[Line]:
         lines = list(self.message)
         if hints:
-            from player import hints as teach
-
             found = list(hints.values())
             lines.append(Line(teach.why(found), "why", 3))
             note = f" ({teach.PLIES_NOTE})" if teach.shows_plies(found) else ""

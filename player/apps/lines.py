@@ -6,19 +6,20 @@ problem gets one line and a new prompt.
 
 from __future__ import annotations
 
-from player.board import other
-from player.book import Book
-from player.game import Game
-from player.rules import STANDARD, Rules
-from player.screen import grid, plain, wrap_entries
-from player.script import outcome_for, result_line
+import textwrap
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from player import hints as teach
+from player.apps.session import Game, Tally, outcome_for, result_line
+from player.apps.text import goal, grid, numbering, plain, wrap_entries
+from player.game import STANDARD, Rules, other
+
 if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
-    from player.screen import Paint
+    from player.apps.text import Paint
+    from player.reader import Book
 
     ReadLine = Callable[[str], str | None]
     Write = Callable[[str], None]
@@ -37,43 +38,15 @@ def help_text(rules: Rules) -> str:
     """HELP on 3x3; on another board its numbering and goal instead of the keypad's."""
     if rules == STANDARD:
         return HELP
-    import textwrap
-
-    from player.screen import goal, numbering
-
     opening = f"{goal(rules)} Type a free cell's number and press Enter. {numbering(rules)}"
     return "\n".join(textwrap.wrap(opening, 90)) + "\n" + HELP.split("\n", 2)[2]
-
-
-class Tally:
-    """Wins, draws and losses of the human across the games of one session."""
-
-    def __init__(self) -> None:
-        self.wins = 0
-        self.draws = 0
-        self.losses = 0
-
-    def add(self, outcome: str) -> None:
-        if outcome == "win":
-            self.wins += 1
-        elif outcome == "draw":
-            self.draws += 1
-        elif outcome == "loss":
-            self.losses += 1
-
-    def __str__(self) -> str:
-        return f"you {self.wins} won, {self.draws} drawn, {self.losses} lost"
 
 
 def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
     """Each free cell labelled W<n> (win in n plies), D (draw) or L<n> (loss in n plies), the
     book's move marked, one sentence of why, and every move in words; no line over ``width``
     columns, and the list broken only between its entries."""
-    import textwrap
-
-    from player import hints as teach  # its exact fractions cost a scripted game nothing
-
-    found = teach.move_hints(game)
+    found = teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)
     labels = {hint.cell: hint.label for hint in found}
     kinds = {hint.cell: hint.kind + (" book" if hint.book else "") for hint in found}
     lines = textwrap.wrap(f"Hint for {game.turn} ({teach.LEGEND}):", width - 1)

@@ -11,12 +11,10 @@ the computer's last move ``[O]``, the winning line ``*X*``, the book's move in a
 from __future__ import annotations
 
 import textwrap
-from typing import NamedTuple
+from dataclasses import dataclass
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from player.screen_session import CellView, Line, View
-
+#: The keys that end a session (named as ``player.apps.tui.key_name`` names them).
+QUIT_KEYS = ("q", "ctrl-d")
 #: Below this the game is not drawn (the screen says so; at start the line mode is played);
 #: a board larger than 3x3 needs more (``min_size``).
 MIN_COLS = 30
@@ -29,7 +27,42 @@ PROMPT_KEEP = 5  # a line kept at any height
 TEXT_ROWS = 6
 
 
-class Span(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of text below the board; ``kind`` says how to show it, ``keep`` how much it
+    matters when the terminal is too short for every line (lower goes first)."""
+
+    text: str
+    kind: str
+    keep: int
+
+
+@dataclass(frozen=True, slots=True)
+class CellView:
+    """One cell as it is to be drawn."""
+
+    text: str  # X, O, the cell's number, or a hint label (W3, D*, L4)
+    kind: str  # X, O, free, or win / draw / loss (a hint, or the winning line's colour)
+    cursor: bool  # the highlighted cell that Enter plays
+    last: bool  # the computer's last move
+    winning: bool  # on the winning line, once the game is over
+    book: bool  # the book's own move, in a hint
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything the screen shows."""
+
+    title: str
+    rows: int
+    cols: int
+    cells: tuple[CellView, ...]
+    lines: tuple[Line, ...]
+    help: tuple[str, ...]  # when not empty, the help page is shown instead of the game
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
     """Text at row ``y``, column ``x``, shown in the styles named (``X``, ``cursor``, ...)."""
 
     y: int

@@ -7,26 +7,22 @@ refused whole; ``transcript_text`` and ``transcript_json`` render the result.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from player.board import FIRST, other
-from player.book import Book
-from player.errors import IllegalMoveError
-from player.game import Game, check_mark
-from player.levels import check_level
-from player.rules import STANDARD
-from player.screen import grid
+from player.apps.session import Game, check_mark, outcome_for, result_line
+from player.apps.text import grid
+from player.errors import IllegalMoveError, ScriptError
+from player.game import FIRST, STANDARD, other
+from player.play import check_level
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
     from typing import Any
 
+    from player.reader import Book
+
 MAX_SCRIPT_CHARS = 1000
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
-
-
-class ScriptError(ValueError):
-    """A move list that cannot be played: not numbers, off the board, taken, or past the end."""
 
 
 def parse_moves(text: str) -> list[int]:
@@ -87,14 +83,6 @@ def play_script(
     return game
 
 
-def outcome_for(game: Game, human: str) -> str:
-    """``win``, ``draw``, ``loss`` from the human's side, or ``unfinished``."""
-    if not game.is_over:
-        return "unfinished"
-    won = game.winner
-    return "draw" if won is None else "win" if won == human else "loss"
-
-
 def transcript_json(game: Game, human: str | None, level: str, seed: int | None) -> str:
     """A machine-readable transcript (cells numbered from 1, as typed); ``human=None`` when the
     computer played both sides."""
@@ -138,15 +126,3 @@ def transcript_text(game: Game, human: str, level: str) -> str:
     lines.append("")
     lines.append(result_line(game, human))
     return "\n".join(lines)
-
-
-def result_line(game: Game, human: str) -> str:
-    """One line: who won, from the human's side."""
-    outcome = outcome_for(game, human)
-    if outcome == "unfinished":
-        return "Unfinished: the moves ran out before the game ended."
-    if outcome == "draw":
-        return "Result: draw."
-    note = game.misere_note()
-    because = f" ({note})" if note else ""
-    return f"Result: {game.winner} wins{because} — you {'win' if outcome == 'win' else 'lose'}."

@@ -8,7 +8,8 @@ order (docs/conformance.md). Every edit's ``find`` must occur exactly once in th
 point, which this module checks as it builds each case, so a stale base fails here, loudly.
 
 Each case trips one step, or is crafted so the step it names comes first when two could fire;
-its description says why. ``python -m generator.book_vectors`` writes the file beside the book.
+its description says why. ``python tests/book_vectors.py`` (``make book``) writes the file beside
+the book. The builder is test data, kept out of the package: no reader needs it.
 """
 
 from __future__ import annotations
@@ -20,9 +21,14 @@ from pathlib import Path
 from typing import Any
 
 import click
+import numpy as np
 
 from generator.atomic import write_atomically
-from player.format import FORMAT_NAME, MAX_BOOK_BYTES, MAX_DEPTH, MAX_INTEGER, MAX_STRUCTURE
+from generator.codes import decode
+from generator.solve import Retrograde, solve
+from generator.writer import counts_member, document, encode
+from player.game import Rules
+from player.reader import FORMAT_NAME, MAX_BOOK_BYTES, MAX_DEPTH, MAX_INTEGER, MAX_STRUCTURE, entry_text
 
 BOOK_VECTORS_FORMAT = "tictactoe-book-book-vectors"
 BOOK_VECTORS_VERSION = 1
@@ -33,6 +39,27 @@ PLACEHOLDERS = ("<open>", "<close>", "<commas>", "<spaces>")
 
 Edit = dict[str, Any]
 Path_ = tuple[str | int, ...]
+
+
+#: The ``trap_order`` member of a book whose tiers are not a trap order.
+PLACEHOLDER = {"method": "placeholder", "tolerance": "0"}
+
+
+def placeholder_book(result: Retrograde) -> dict[str, Any]:
+    """A book of ``result`` whose entries hold all their optimal moves in one tier: valid
+    (validity does not decide the order of the tiers) but not what ``ttt-book build`` writes (its
+    ``trap_order.method`` says ``"placeholder"``, and it has no ``trap_rates``)."""
+    base = result.rules
+    rules = Rules(base.rows, base.cols, base.k, misere=result.misere)
+    rows = result.unfinished()
+    keys = decode(result.codes[rows], rules.cells)
+    bests = result.best[rows].tolist()
+    scores = result.scores[rows]
+    optimal = scores == result.best[rows][:, None]
+    entries = {}
+    for key, best, row in zip(keys, bests, optimal, strict=True):
+        entries[key] = entry_text(best, [np.flatnonzero(row).tolist()])
+    return document(rules, entries, counts_member(result), PLACEHOLDER, {})
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
@@ -170,11 +197,7 @@ def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[st
 def misere_base() -> str:
     """The misère 3x3 book's text: solved by generator.solve, written with a placeholder trap
     order (one tier of all optimal moves: validity does not decide the order of the tiers)."""
-    from generator.retro_book import retro_book_bytes  # numpy: build time only
-    from generator.solve import solve
-    from player.rules import Rules
-
-    return retro_book_bytes(solve(Rules(), misere=True)).decode("ascii")
+    return encode(placeholder_book(solve(Rules(), misere=True))).decode("ascii")
 
 
 def encode_book_vectors(vectors: dict[str, Any]) -> bytes:

@@ -16,12 +16,25 @@ from typing import Any
 import click
 
 from player import __version__
-from player.board import FIRST, SECOND
-from player.book import Book, load_book
-from player.console import FilePath, InputProblem, book_in_use, echo, is_terminal, refuse_unused, run_cli
-from player.errors import BookError
-from player.levels import LEVELS
-from player.script import ScriptError, parse_moves, play_script, transcript_json, transcript_text
+from player.apps.console import (
+    Command,
+    FilePath,
+    InputProblem,
+    book_in_use,
+    echo,
+    is_terminal,
+    refuse_unused,
+    run_cli,
+)
+from player.apps.engine import MAX_LINE, Engine, serve
+from player.apps.lines import run_session
+from player.apps.screen import ScreenSession
+from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
+from player.apps.watch import watch_game
+from player.errors import BookError, ScriptError
+from player.game import FIRST, SECOND, Rules
+from player.play import LEVELS
+from player.reader import Book, load_book
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
@@ -106,8 +119,6 @@ def open_book(path: str | None, misere: bool = False) -> Book:
         if path is None:
             if not misere:
                 return load_book()
-            from player.rules import Rules
-
             return load_book(rules=Rules(3, 3, 3, misere=True))
         book = load_book(path, rules=None)
     except BookError as error:
@@ -119,7 +130,7 @@ def open_book(path: str | None, misere: bool = False) -> Book:
     return book
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--mark", type=MARK, default=FIRST, show_default=True, help="The mark you play.")
 @click.option("--first", type=MARK, default=FIRST, show_default=True, help="Which mark moves first.")
 @click.option(
@@ -286,8 +297,6 @@ def main(
     write = echo
     with book_in_use(book):
         if watch:
-            from player.watch import watch_game
-
             game = watch_game(
                 book,
                 first=first,
@@ -318,11 +327,14 @@ def main(
             )
             return
         if not (plain or interactive) and screen_possible(sys.stdin, sys.stdout):
-            from player import tui  # curses only here: no other path pays for it
+            # curses only here: a scripted game or a pipe never needs it, nor Windows, where
+            # Python has no curses
+            from player.apps import tui
 
             problem = tui.unusable(book.rules.rows, book.rules.cols)
             if problem is None:
-                tally = tui.play(book, human=mark, first=first, level=level, rng=rng, colour=colour)
+                session = ScreenSession(book, human=mark, first=first, level=level, rng=rng)
+                tally = tui.play(session, colour=colour)
                 echo(f"Goodbye. Tally: {tally}.")
                 return
             echo(f"Playing line by line: {problem}.")
@@ -335,8 +347,6 @@ ENGINE_OPTIONS = ("engine", "seed", "book_path", "misere")
 
 def serve_engine(book: Book, rng: random.Random) -> None:
     """``--engine``: answer request lines until standard input ends (``player.engine``)."""
-    from player.engine import MAX_LINE, Engine, serve
-
     if sys.stdin is None:
         raise InputProblem("standard input is closed: the engine reads its requests there")
 
@@ -426,8 +436,6 @@ def session_loop(  # type: ignore[no-untyped-def]
     book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint, write
 ) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
-
-    from player.session import run_session  # only games typed at a prompt need it
 
     def prompt_and_read(prompt: str) -> str | None:
         echo(prompt, nl=False)

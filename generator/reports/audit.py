@@ -38,20 +38,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Protocol
 
-from player.board import EMPTY, FIRST, SECOND, legal_moves, side_to_move, winner
-from player.book import Book
-from player.levels import candidates
-from player.novice import novice_moves
-from player.rules import Cell
+from player.errors import ProgramWontRun
+from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, side_to_move, winner
+from player.play import candidates, novice_moves
+from player.reader import Book
 
 #: Characters of one answer line kept; a longer answer is unreadable.
 MAX_ANSWER = 64
 OPPONENTS = ("random", "novice", "book")
 FAILURES = ("illegal", "unreadable", "timeout", "crash")
-
-
-class ProgramWontRun(Exception):
-    """The program cannot be started, or ends before answering its first question."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,19 +197,20 @@ class CallableProgram:
 
 
 def load_callable(spec: str) -> Callable[[str], object]:
-    """``module:function`` (the current folder importable, as with ``python -m``)."""
+    """``module:function`` (the current folder importable, as with ``python -m``);
+    ProgramWontRun if there is no such function."""
     module_name, sep, name = spec.partition(":")
     if not sep or not module_name or not name:
-        raise ValueError(f"{spec!r} is not MODULE:FUNCTION")
+        raise ProgramWontRun(f"{spec!r} is not MODULE:FUNCTION")
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ValueError(f"cannot import {module_name!r}: {error}") from None
+        raise ProgramWontRun(f"cannot import {module_name!r}: {error}") from None
     function = getattr(module, name, None)
     if not callable(function):
-        raise ValueError(f"{module_name!r} has no function {name!r}")
+        raise ProgramWontRun(f"{module_name!r} has no function {name!r}")
     return function  # type: ignore[no-any-return]
 
 

@@ -7,10 +7,10 @@ terminal library.
 
 from __future__ import annotations
 
-from player.board import EMPTY
-from player.rules import STANDARD, Rules
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False
+from player.game import EMPTY, STANDARD, Rules
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 

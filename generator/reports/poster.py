@@ -31,9 +31,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from player.board import EMPTY, FIRST, SECOND, is_over, legal_moves, other, play, transform, winning_lines
-from player.book import Book
-from player.rules import Cell, Rules
+from player.game import (
+    EMPTY,
+    FIRST,
+    SECOND,
+    Cell,
+    Rules,
+    is_over,
+    legal_moves,
+    other,
+    play,
+    transform,
+    winning_lines,
+)
+from player.reader import Book
 
 __all__ = [
     "BOARD_TAG",

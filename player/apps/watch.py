@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import math
 import time
+from typing import TYPE_CHECKING
 
-from player.book import Book
-from player.game import Game
-from player.screen import grid, plain
+from player.apps.session import Game
+from player.apps.text import grid, plain
+from player.reader import Book
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
 
-    from player.screen import Paint
-    from player.session import Write
+    from player.apps.lines import Write
+    from player.apps.text import Paint
 
 
 def watch_game(

@@ -9,15 +9,17 @@ with a legend (``plain_table``), or as the README publishes it (``markdown_table
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache, partial
+from pathlib import Path
 
-from player.board import EMPTY, FIRST, SECOND, legal_moves, side_to_move, winner
-from player.book import Book
-from player.levels import LEVELS, candidates
-from player.novice import novice_moves
-from player.rules import Cell, Rules
+from generator.atomic import read_regular_file, target, write_files
+from player.errors import InputFileError, TableMarkerError
+from player.game import EMPTY, FIRST, SECOND, Cell, Rules, legal_moves, side_to_move, winner
+from player.play import LEVELS, candidates, novice_moves
+from player.reader import Book
 
 Policy = Callable[[str], tuple[Cell, ...]]
 Outcome = Callable[[str], str | None]
@@ -153,10 +155,6 @@ def plain_table(table: Table) -> str:
     return "\n".join(lines)
 
 
-class TableMarkerError(ValueError):
-    """A file whose levels-table markers are missing, repeated or out of order."""
-
-
 def replace_table(text: str, table: str, source: object = "<text>") -> str:
     """``text`` with everything from its start marker to its end marker replaced by ``table``
     (which carries the markers itself). Raises TableMarkerError naming ``source``."""
@@ -169,3 +167,39 @@ def replace_table(text: str, table: str, source: object = "<text>") -> str:
     if end < start:
         raise TableMarkerError(f"{source}: the end marker {END} comes before the start marker {START}")
     return text[:start] + table + text[end + len(END) :]
+
+
+#: The largest file ``update_file`` reads: a README, far above any real one.
+MAX_UPDATE_BYTES = 16 * 1024 * 1024
+
+
+def update_file(path: Path, table: Callable[[], str]) -> bool:
+    """Replace the table between the markers of the file at ``path`` by ``table()``, keeping
+    its mode; whether it changed. Everything that can be refused is refused before ``table``
+    is called (it takes seconds): InputFileError or TableMarkerError for a file that cannot be
+    read or has no markers, OutputError for one that cannot be written; and InputFileError if
+    the file changed meanwhile (nothing written)."""
+    raw, read = read_regular_file(path, MAX_UPDATE_BYTES)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputFileError(path, f"is not UTF-8 text (byte {error.start})") from None
+    replace_table(text, "", path)
+    target(path)
+    updated = replace_table(text, table(), path)
+    if updated == text:
+        return False
+    if _changed(path, read):
+        raise InputFileError(path, "changed while the table was computed; nothing written, run again")
+    write_files({path: updated.encode()})
+    return True
+
+
+def _changed(path: Path, read: os.stat_result) -> bool:
+    """Whether ``path`` is no longer the file that was read (replaced, resized or rewritten)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return True
+    fields = ("st_dev", "st_ino", "st_size", "st_mtime_ns")
+    return any(getattr(now, f) != getattr(read, f) for f in fields)

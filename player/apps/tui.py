@@ -21,17 +21,15 @@ import curses
 import os
 import sys
 import textwrap
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from player.console import OutputProblem
-from player.layout import Span, layout, min_size, too_small
-from player.screen_session import QUIT_KEYS, ScreenSession
+from player.apps.console import OutputProblem
+from player.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import random
-
-    from player.book import Book
-    from player.session import Tally
+    from player.apps.screen import ScreenSession
+    from player.apps.session import Tally
 
 SPECIAL_KEYS = {
     curses.KEY_UP: "up",
@@ -70,10 +68,9 @@ def unusable(rows: int = 3, cols: int = 3) -> str | None:
     return None
 
 
-def play(book: Book, *, human: str, first: str, level: str, rng: random.Random | None, colour: bool) -> Tally:
-    """Play games on the screen until the player quits; returns the tally. Call ``unusable``
-    first."""
-    session = ScreenSession(book, human=human, first=first, level=level, rng=rng)
+def play(session: ScreenSession, *, colour: bool) -> Tally:
+    """Play ``session``'s games on the screen until the player quits; returns the tally. Call
+    ``unusable`` first."""
     os.environ.setdefault("ESCDELAY", "25")  # Esc alone answers at once, not after a second
     sys.stdout.flush()
     try:
@@ -143,7 +140,7 @@ def _draw(screen: curses.window, session: ScreenSession, styles: dict[str, int],
     else:
         for span in spans:
             if box and span.style == ("grid",):
-                span = span._replace(text=span.text.translate(BOX))
+                span = replace(span, text=span.text.translate(BOX))
             _put(screen, span, styles)
     screen.refresh()
     return spans is not None

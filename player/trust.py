@@ -1,40 +1,87 @@
-"""The record of proven books: prove a big book at most once per book per machine
-(docs/book-format.md, "The proven-book record"; issue 13, item 6).
+"""When a book's proof may be skipped: for bytes proven before, each recognised by a hash of its
+bytes, so any other bytes (one digit changed) are proven (docs/book-format.md, "Trusting the
+packaged book", "The proven-book record").
 
-Proving a 4x4 book takes many seconds in Python. Once a proof has succeeded, the SHA-256 of the
-book's bytes goes into a text file, one lowercase hex digest per line; a later load of exactly
-those bytes skips the proof (``trust == "recorded"``). Any other bytes are proven: one changed
-digit is another digest. Only books larger than ``RECORD_ABOVE`` are recorded: a smaller one
-proves in well under a second, about what hashing and reading the record cost anyway.
-
-Where: ``$TTT_PROVEN_RECORD`` if set (an empty value: no record at all, nothing read or
-written), else ``$XDG_CACHE_HOME/tictactoe-book/proven-sha256.txt``, ``$XDG_CACHE_HOME`` being
-``~/.cache`` when unset or not absolute (as the XDG base directory specification says).
+* **The packaged book**: when the package is built (hatch_build.py), the packaged books are
+  proven and the CRC-32 of each one's bytes is written beside it as NAME + ``.crc32``. Only a
+  book loaded as the packaged one (no path given) is compared with its record: a book passed
+  by path is proven whatever lies beside it. The record detects accidents (a hand edit, a bad
+  copy: a CRC-32 catches every change of up to 32 bits in a row and all but one in 2**32 of the
+  others), not tampering: whoever can write the installed package can write a book and a
+  record that match (four bytes of padding forge a CRC-32), as they could replace the player
+  itself. ``ttt-book verify`` never trusts it.
+* **The machine's record**: proving a 4x4 book takes seconds in Python, so once a proof of a
+  book larger than ``RECORD_ABOVE`` has succeeded, the SHA-256 of its bytes goes into a text
+  file, one lowercase hex digest per line, and a later load of exactly those bytes skips the
+  proof (``trust == "recorded"``). Where: ``$TTT_PROVEN_RECORD`` if set (empty: no record at
+  all, nothing read or written), else ``$XDG_CACHE_HOME/tictactoe-book/proven-sha256.txt``
+  (``~/.cache`` when ``XDG_CACHE_HOME`` is unset or not absolute, as the XDG base directory
+  specification says). The record is as trustworthy as the folder it lives in.
 
 Nothing here raises. A record that cannot be read is empty; one that cannot be written (a
 read-only home, a full disk) stays as it was, and the next load proves the book again. A new
 line is written by rewriting the whole file to a temporary file beside it and renaming that
 over it (``os.replace``), so no reader ever sees half a record. Two processes recording at the
 same moment can lose one of the two lines: that book is proven once more, nothing worse.
-
-The record is as trustworthy as the folder it lives in: whoever can write a line there can make
-this machine's readers skip the proof of a book they name, exactly as whoever can write the
-installed package can replace its book.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import stat
+import tempfile
+import zlib
 
-#: Books larger than this many bytes (1 MB) are recorded once proven.
+#: Books larger than this many bytes (1 MB) are recorded once proven; a smaller one proves in
+#: well under a second, about what hashing and reading the record cost anyway.
 RECORD_ABOVE = 1_000_000
 #: The environment variable that moves the record (empty: no record).
 RECORD_VARIABLE = "TTT_PROVEN_RECORD"
 #: The most of a record file read; the oldest lines give way when a new one would pass it.
 MAX_RECORD_BYTES = 1024 * 1024
+#: Beside a packaged book, the file holding its CRC-32.
+PACKAGED_SUFFIX = ".crc32"
 _HEX = frozenset("0123456789abcdef")
+
+
+def proven_before(raw: bytes, path: str, *, packaged: bool) -> str | None:
+    """Why the book ``raw`` read from ``path`` need not be proven again: ``"packaged"`` (the
+    packaged book, when ``packaged``, matching its record), ``"recorded"`` (in this machine's
+    record), or None: prove it."""
+    if packaged and packaged_record_matches(raw, path):
+        return "packaged"
+    if len(raw) > RECORD_ABOVE and is_proven(digest(raw)):
+        return "recorded"
+    return None
+
+
+def remember(raw: bytes) -> None:
+    """Record that the book ``raw`` proved, if it is large enough to be worth it."""
+    if len(raw) > RECORD_ABOVE:
+        _remember(digest(raw))
+
+
+def packaged_digest(raw: bytes) -> str:
+    """The hash recorded beside a packaged book: the CRC-32 of its bytes, as 8 lowercase hex
+    digits (a CRC, not SHA-256, because the record only guards against accidents: see above)."""
+    return f"{zlib.crc32(raw):08x}"
+
+
+def packaged_record_path(book_path: str) -> str:
+    """Where a packaged book's CRC-32 is recorded."""
+    return book_path + PACKAGED_SUFFIX
+
+
+def packaged_record_matches(raw: bytes, book_path: str) -> bool:
+    """Do ``raw`` have the hash recorded beside the packaged book at ``book_path``?"""
+    try:
+        with open(packaged_record_path(book_path), "rb") as handle:
+            recorded = handle.read(200).strip()
+    except OSError:
+        return False
+    return packaged_digest(raw).encode() == recorded
 
 
 def location() -> str | None:
@@ -50,8 +97,6 @@ def location() -> str | None:
 
 def digest(raw: bytes) -> str:
     """The record's name for a book: the lowercase hex SHA-256 of its bytes."""
-    import hashlib  # only for books over RECORD_ABOVE: OpenSSL costs the packaged start-up ~4 ms
-
     return hashlib.sha256(raw).hexdigest()
 
 
@@ -61,7 +106,7 @@ def is_proven(sha256: str) -> bool:
     return path is not None and sha256 in _read(path)
 
 
-def remember(sha256: str) -> None:
+def _remember(sha256: str) -> None:
     """Record that the bytes with this digest proved; quietly nothing if it cannot be written."""
     path = location()
     if path is None or not _is_digest(sha256):
@@ -76,8 +121,6 @@ def remember(sha256: str) -> None:
     temporary = None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        import tempfile  # only when writing: the player's start-up never writes (docs/benchmarks.md)
-
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".proven-sha256.", suffix=".tmp")
         with os.fdopen(handle, "w", encoding="ascii") as out:
             out.write("".join(line + "\n" for line in lines))

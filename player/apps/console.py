@@ -30,22 +30,105 @@ import io
 import os
 import sys
 import time
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from player.errors import BoardError, BookError
+from player.errors import (
+    BoardError,
+    BookError,
+    BuildToolMissing,
+    ExportTooLarge,
+    InputFileError,
+    OutputError,
+    ProgramWontRun,
+    StreamError,
+    TableMarkerError,
+)
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+#: The exit statuses of both command lines (docs/reliability.md), and what each means.
 SUCCESS = 0
-NEGATIVE = 1  # verify found the book wrong; a scripted game ended unfinished
+NEGATIVE = 1  # a negative answer (verify found the book wrong; a scripted game ended unfinished)
 USAGE = 2  # click's own status for a bad option, option value or argument
-BAD_INPUT = 3  # the book, a file to update, or standard input cannot be used
+BAD_INPUT = 3  # the book, a file to read, or standard input cannot be used
 CANNOT_WRITE = 4  # a file or a standard stream cannot be written
 INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
+MEANINGS = {
+    SUCCESS: "done",
+    NEGATIVE: "a negative answer",
+    USAGE: "a usage error",
+    BAD_INPUT: "the book or another input cannot be used",
+    CANNOT_WRITE: "an output cannot be written",
+    INTERRUPTED: "Ctrl-C",
+}
+#: The library's errors the command lines report as one line, and the status each ends with.
+FAILURES: tuple[tuple[type[Exception], int], ...] = (
+    (BookError, BAD_INPUT),
+    (BoardError, BAD_INPUT),  # a position reached in play that the book cannot answer
+    (InputFileError, BAD_INPUT),
+    (TableMarkerError, BAD_INPUT),
+    (ExportTooLarge, BAD_INPUT),
+    (OutputError, CANNOT_WRITE),
+    (ProgramWontRun, USAGE),
+    (BuildToolMissing, NEGATIVE),
+)
+
+
+class Failure(click.ClickException):
+    """One of the library's errors, as click shows it, with its status from the table."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.exit_code = status  # type: ignore[misc]
+
+
+@contextlib.contextmanager
+def library_failures() -> Iterator[None]:
+    """The library's errors (``FAILURES``) as click's, each with its status and one line."""
+    try:
+        yield
+    except tuple(kind for kind, _ in FAILURES) as error:
+        raise Failure(
+            str(error), next(status for kind, status in FAILURES if isinstance(error, kind))
+        ) from None
+
+
+class Command(click.Command):
+    """A click command whose library errors end it with the table's status and one line."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with library_failures():
+            return super().invoke(ctx)
+
+
+class Group(click.Group):
+    """A click group whose commands' library errors end them with the table's status."""
+
+    command_class = Command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        with library_failures():
+            return super().invoke(ctx)
+
+
+def exit_statuses(**meanings: str) -> str:
+    """A command's "Exit status" paragraph, from the table: ``meanings`` names what a status
+    means for this command, by its name in lower case (``negative="it can lose"``)."""
+    named = {status: meanings.get(name.lower(), MEANINGS[status]) for name, status in _NAMES.items()}
+    return "Exit status: " + "; ".join(f"{status} {meaning}" for status, meaning in named.items()) + "."
+
+
+_NAMES = {
+    "SUCCESS": SUCCESS,
+    "NEGATIVE": NEGATIVE,
+    "USAGE": USAGE,
+    "BAD_INPUT": BAD_INPUT,
+    "CANNOT_WRITE": CANNOT_WRITE,
+    "INTERRUPTED": INTERRUPTED,
+}
 PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
 
 ASCII_ERRORS = "ttt-ascii"
@@ -84,27 +167,6 @@ class OutputProblem(click.ClickException):
     """An output that cannot be written: status 4."""
 
     exit_code = CANNOT_WRITE
-
-
-class StreamError(OSError):
-    """A standard stream that cannot be written; ``str()`` is the one line to show.
-
-    It carries no ``errno`` of its own (the cause is in ``original``): click's ``main`` turns any
-    ``OSError`` with ``errno == EPIPE`` into a bare ``sys.exit(1)``, and this must reach
-    ``run_cli`` instead.
-    """
-
-    def __init__(self, stream: str, original: OSError) -> None:
-        reason = {errno.EBADF: "it is closed", errno.EPIPE: "the pipe is closed"}.get(
-            original.errno or 0, original.strerror or str(original)
-        )
-        super().__init__(f"cannot write {stream}: {reason}")
-        self.stream = stream
-        self.original = original
-
-    @property
-    def broken_pipe(self) -> bool:
-        return self.original.errno == errno.EPIPE
 
 
 class FilePath(click.ParamType):  # type: ignore[type-arg]
