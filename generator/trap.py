@@ -67,6 +67,7 @@ from generator.codes import (
 )
 from generator.solve import FIRST_LINE, SECOND_LINE, UNFINISHED, Progress, Retrograde
 from player.game import MAX_CELLS, Cell
+from player.play import novice_choice
 
 Method = Literal["exact", "float"]
 #: A chance: exact, or a float64 (``Method``).
@@ -273,7 +274,9 @@ def _top(position: npt.NDArray[np.intp], values: Values, positions: int, exact: 
 
 def _novice_moves(result: Retrograde) -> npt.NDArray[np.uint32]:
     """Per row, the cells the novice (to move there) chooses among, as a bit set (cell ``c`` is
-    bit ``c``); 0 on finished rows. Bit sets keep the choice to a few operations per row."""
+    bit ``c``); 0 on finished rows: ``player.play.novice_choice``, the one definition of its
+    preference, applied to the bit sets of every row's free cells and of the cells completing a
+    line of each side."""
     rules = result.rules
     rows = result.unfinished()
     codes = result.codes[rows]
@@ -281,14 +284,10 @@ def _novice_moves(result: Retrograde) -> npt.NDArray[np.uint32]:
     completes = {d: _bit_sets(list(completing_cells(rules, codes, d).T)) for d in (FIRST_DIGIT, SECOND_DIGIT)}
     first_to_move = result.first_to_move[rows]
     own = np.where(first_to_move, completes[FIRST_DIGIT], completes[SECOND_DIGIT])
-    if result.misere:  # avoid completing a line of its own, if it can
-        safe = free & ~own
-        candidates = np.where(safe != 0, safe, free)
-    else:
-        blocks = np.where(first_to_move, completes[SECOND_DIGIT], completes[FIRST_DIGIT])
-        candidates = np.where(own != 0, own, np.where(blocks != 0, blocks, free))
+    other = np.where(first_to_move, completes[SECOND_DIGIT], completes[FIRST_DIGIT])
+    choose = np.frompyfunc(novice_choice, 4, 1)
     chosen = np.zeros(len(result.codes), dtype=np.uint32)
-    chosen[rows] = candidates
+    chosen[rows] = choose(free.tolist(), own.tolist(), other.tolist(), result.misere).astype(np.uint32)
     return chosen
 
 

@@ -39,8 +39,8 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from player.errors import ProgramWontRun
-from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, side_to_move, winner
-from player.play import candidates, novice_moves
+from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, side_to_move, winner
+from player.play import PlayOut, Policy, level_policy, opponent_policy
 from player.reader import Book
 
 #: Characters of one answer line kept; a longer answer is unreadable.
@@ -347,53 +347,30 @@ def losing_lines(book: Book, answers: dict[str, list[Answer]], mark: str) -> lis
 
 
 def all_rates(book: Book, answers: dict[str, list[Answer]]) -> dict[str, dict[str, dict[str, Fraction]]]:
-    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact; a failure loses."""
-    opponents: dict[str, Callable[[str], list[Cell]]] = {
-        "random": legal_moves,
-        "novice": lambda board: novice_moves(book.rules, board, side_to_move(board)),
-        "book": lambda board: list(candidates(book.evaluate(board), "perfect")),
-    }
-    return {
-        name: {f"as {mark}": rates(book, answers, reply, mark) for mark in (FIRST, SECOND)}
-        for name, reply in opponents.items()
+    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``player.play.PlayOut``,
+    each of its answers to a position weighted by how often it came); a failure forfeits."""
+    rules = book.rules
+    opponents: dict[str, Policy] = {
+        "random": opponent_policy(rules, "random"),
+        "novice": opponent_policy(rules, "novice"),
+        "book": level_policy(book, "perfect"),
     }
 
+    def program(board: str) -> list[Cell | None]:
+        return [None if isinstance(answer, Failure) else answer for answer in answers[board]]
 
-def rates(
-    book: Book, answers: dict[str, list[Answer]], reply: Callable[[str], list[Cell]], mark: str
-) -> dict[str, Fraction]:
-    memo: dict[str, tuple[Fraction, Fraction, Fraction]] = {}
-    win = (Fraction(1), Fraction(0), Fraction(0))
-    draw = (Fraction(0), Fraction(1), Fraction(0))
-    lose = (Fraction(0), Fraction(0), Fraction(1))
-
-    def walk(board: str) -> tuple[Fraction, Fraction, Fraction]:
-        known = memo.get(board)
-        if known is not None:
-            return known
-        won = winner(book.rules, board)
-        if won is not None:
-            result = win if won == mark else lose
-        elif EMPTY not in board:
-            result = draw
-        else:
-            mover = side_to_move(board)
-            options: list[Answer] = list(answers[board]) if mover == mark else list(reply(board))
-            total = [Fraction(0)] * 3
-            for option in options:
-                part = (
-                    lose
-                    if isinstance(option, Failure)
-                    else walk(board[:option] + mover + board[option + 1 :])
-                )
-                for i in range(3):
-                    total[i] += part[i]
-            result = (total[0] / len(options), total[1] / len(options), total[2] / len(options))
-        memo[board] = result
-        return result
-
-    w, d, lost = walk(EMPTY * book.rules.cells)
-    return {"win": w, "draw": d, "loss": lost}
+    most = max(len(given) for given in answers.values()) if answers else 1
+    start = EMPTY * rules.cells
+    found: dict[str, dict[str, dict[str, Fraction]]] = {}
+    for name, reply in opponents.items():
+        for mark in (FIRST, SECOND):
+            outcome = PlayOut(rules, {mark: program, other(mark): reply}, most=most).outcome(start, mark)
+            found.setdefault(name, {})[f"as {mark}"] = {
+                "win": outcome.win,
+                "draw": outcome.draw,
+                "loss": outcome.loss,
+            }
+    return found
 
 
 def render(report: Report, program: str, *, max_lines: int = 50) -> str:

@@ -1,32 +1,29 @@
 """Exact win/draw/loss rates of each play level against the reference opponents.
 
-Every line of play is enumerated with exact fractions: a level picks uniformly among
-``player.levels.candidates``; *random* uniformly among legal moves; *novice* as defined in
-``player.novice.novice_moves``. ``ttt-book levels`` prints the table aligned for a terminal,
-with a legend (``plain_table``), or as the README publishes it (``markdown_table``).
+Every line of play is enumerated with exact fractions (``player.play.PlayOut``): a level picks
+uniformly among ``player.play.candidates``; *random* and *novice* are ``player.play``'s.
+``ttt-book levels`` prints the table aligned for a terminal, with a legend (``plain_table``), or
+as the README publishes it (``markdown_table``); ``update_file`` rewrites it in a file.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable
 from fractions import Fraction
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 
 from generator.atomic import read_regular_file, target, write_files
 from player.errors import InputFileError, TableMarkerError
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules, legal_moves, side_to_move, winner
-from player.play import LEVELS, candidates, novice_moves
+from player.game import EMPTY, FIRST, SECOND, other
+from player.play import LEVELS, PlayOut, level_policy, opponent_policy
 from player.reader import Book
 
-Policy = Callable[[str], tuple[Cell, ...]]
-Outcome = Callable[[str], str | None]
 Rates = tuple[Fraction, Fraction, Fraction]
 #: (level, opponent, "first"/"second") -> exact (win, draw, loss) of the computer
 Table = dict[tuple[str, str, str], Rates]
-OPPONENTS = ("random", "novice")
+OPPONENTS = ("random", "novice")  # the table's columns, in order
 SIDES = ("first", "second")
 #: How many matches ``level_rates`` plays: one step of its progress each.
 MATCHES = len(LEVELS) * len(OPPONENTS) * len(SIDES)
@@ -35,68 +32,21 @@ START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
 
 
-def level_policy(book: Book, level: str) -> Policy:
-    """The moves ``level`` picks among (uniformly) on a board, X having moved first."""
-    return lambda board: candidates(book.evaluate(board), level)
-
-
-def opponent_policy(book: Book, name: str) -> Policy:
-    """The reference opponent ``random`` or ``novice``."""
-    if name == "random":
-        return lambda board: tuple(legal_moves(board))
-    return lambda board: tuple(novice_moves(book.rules, board, side_to_move(board)))
-
-
-def match(book: Book, tested: Policy, opponent: Policy, tested_mark: str) -> Rates:
-    """(win, draw, loss) for ``tested`` playing ``tested_mark``, X moving first.
-
-    Exact, in integers: the walk gives a board with ``e`` empty cells its rates times
-    ``scale ** e``, ``scale`` being divisible by every count of options (1 to cells), so each
-    average over a board's options is an integer too; one division at the end. (Fractions,
-    reduced by a gcd on every addition, took three times as long.)"""
-    return _match(book.rules, tested, opponent, tested_mark, partial(winner, book.rules))
-
-
-def _match(rules: Rules, tested: Policy, opponent: Policy, tested_mark: str, won_by: Outcome) -> Rates:
-    """``match``, with ``won_by(board)`` giving the board's winner (or None): ``level_rates``
-    shares one remembered across its matches."""
-    scale = math.lcm(*range(1, rules.cells + 1))
-
-    @cache
-    def walk(board: str) -> tuple[int, int, int]:
-        whole = scale ** board.count(EMPTY)
-        won = won_by(board)
-        if won is not None:
-            return (whole, 0, 0) if won == tested_mark else (0, 0, whole)
-        if EMPTY not in board:
-            return (0, whole, 0)
-        mark = side_to_move(board)
-        options = (tested if mark == tested_mark else opponent)(board)
-        share = scale // len(options)
-        win = draw = loss = 0
-        for cell in options:
-            child_win, child_draw, child_loss = walk(board[:cell] + mark + board[cell + 1 :])
-            win, draw, loss = win + child_win, draw + child_draw, loss + child_loss
-        return (win * share, draw * share, loss * share)
-
-    win, draw, loss = walk(EMPTY * rules.cells)
-    whole = scale**rules.cells
-    return (Fraction(win, whole), Fraction(draw, whole), Fraction(loss, whole))
-
-
 def level_rates(book: Book, *, advance: Callable[[], None] | None = None) -> Table:
-    """(level, opponent, "first"/"second") -> exact (win, draw, loss); ``advance()`` is called
-    after each of the MATCHES matches (for a progress bar)."""
+    """(level, opponent, "first"/"second") -> exact (win, draw, loss) of the computer, every
+    game of each match walked (``player.play.PlayOut``); ``advance()`` is called after each of
+    the MATCHES matches (for a progress bar)."""
     table = {}
-    # each policy plays in several matches, and the same boards recur in all of them: a
-    # policy's choice and a board's winner are worked out once
-    opponents = {name: cache(opponent_policy(book, name)) for name in OPPONENTS}
-    won_by = cache(partial(winner, book.rules))
+    start = EMPTY * book.rules.cells
+    # each player plays in several matches: its choice on a board is worked out once
+    opponents = {name: cache(opponent_policy(book.rules, name)) for name in OPPONENTS}
     for level in LEVELS:
-        policy = cache(level_policy(book, level))
+        tested = cache(level_policy(book, level))
         for opponent in OPPONENTS:
             for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
-                table[(level, opponent, side)] = _match(book.rules, policy, opponents[opponent], mark, won_by)
+                match = PlayOut(book.rules, {mark: tested, other(mark): opponents[opponent]})
+                outcome = match.outcome(start, mark)
+                table[(level, opponent, side)] = (outcome.win, outcome.draw, outcome.loss)
                 if advance is not None:
                     advance()
     return table
