@@ -15,9 +15,10 @@ from pettingzoo.classic.tictactoe import (
     tictactoe as tictactoe_v3,
 )  # tictactoe_v3 without its deprecation warning
 
-from generator.reports.levels import level_policy, match, opponent_policy
 from player import load_book
+from player.game import other
 from player.integrations.pettingzoo import BookPolicy
+from player.play import PlayOut, level_policy, opponent_policy
 
 GAMES = 1000
 level = sys.argv[1] if len(sys.argv) > 1 else "perfect"
@@ -40,10 +41,12 @@ for book_agent, mark in (("player_1", "X"), ("player_2", "O")):
             else:  # the random agent: uniformly among the legal actions
                 action = rng.choice([a for a, ok in enumerate(observation["action_mask"]) if ok])
             env.step(action)
-    expected = match(book, level_policy(book, level), opponent_policy(book, "random"), mark)
+    players = {mark: level_policy(book, level), other(mark): opponent_policy(book.rules, "random")}
+    expected = PlayOut(book.rules, players).outcome("." * 9, mark)
     print(f"book ({level}) as {mark} against random, {GAMES} games:")
-    for name, exact in zip(("win", "draw", "loss"), expected, strict=True):
+    for name in ("win", "draw", "loss"):
+        exact = getattr(expected, name)
         print(f"  {name:<4} {tally[name]:>4}  expected {float(exact) * GAMES:7.1f}  ({exact})")
     if level == "perfect":
-        assert tally["loss"] == 0 and expected[2] == Fraction(0)
+        assert tally["loss"] == 0 and expected.loss == Fraction(0)
 env.close()

@@ -409,9 +409,9 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
     Boards of any size up to 200,000 entries (3x4 is 20,088; a 4x4 book is refused).
     docs/porting.md, "Exports", describes the API.
     """
-    from generator.export_c import c_book, c_strategy
-    from generator.export_rust import rust_book
-    from generator.export_tables import full_table, strategy_table
+    from generator.export.c import c_book, c_strategy
+    from generator.export.rust import rust_book
+    from generator.export.tables import full_table, strategy_table
 
     lang = lang.lower()
     if strategy is not None and lang != "c":

@@ -18,11 +18,11 @@ import pytest
 from click.testing import CliRunner
 from negamax import Negamax
 
-from generator import export_tables
+from generator.export import tables as export_tables
 from generator.cli import main
-from generator.export_c import c_book, c_strategy, strategy_names
-from generator.export_rust import rust_book
-from generator.export_tables import full_table, strategy_table
+from generator.export.c import c_book, c_strategy, strategy_names
+from generator.export.rust import rust_book
+from generator.export.tables import full_table, strategy_table
 from player.reader import Book, load_book, parse_book
 
 pytestmark = pytest.mark.exports

@@ -94,7 +94,7 @@ def test_no_chain_of_player_imports_is_deeper_than_the_architecture_says() -> No
     assert len(deepest) <= MAX_DEPTH, " -> ".join(deepest)
 
 
-@pytest.mark.parametrize("package", ["player"])
+@pytest.mark.parametrize("package", ["player", "generator"])
 def test_no_module_grows_past_the_limit(package: str) -> None:
     for path in modules(package).values():
         relative = path.relative_to(ROOT).as_posix()

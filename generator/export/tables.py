@@ -1,7 +1,7 @@
 """The tables every source export holds (``ttt-book export``), computed from a proven book.
 
 An export replaces the JSON with static tables and a few functions in another language
-(generator/export_c.py, generator/export_rust.py write them). Both languages hold the same
+(generator/export/c.py, generator/export/rust.py write them). Both languages hold the same
 tables, defined once here:
 
 * a *key code* is a board read as a base-3 number, first cell most significant, with
@@ -25,11 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from player.errors import ExportTooLarge
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules, canonical, side_to_move, winner
+from player.game import DIGITS, EMPTY, FIRST, SECOND, Cell, Rules, canonical, side_to_move, winner
 from player.reader import Book
-
-#: Code of each mark in a key code (the ASCII order of the marks).
-DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
 #: (1,135,214 entries) is not (docs/porting.md, "Exports": 8 MB of tables, a 30 MB source).
@@ -58,7 +55,9 @@ class StrategyTable:
 
 
 def key_code(board: str) -> int:
-    """The board as a base-3 number, first cell most significant (``.`` 0, ``O`` 1, ``X`` 2)."""
+    """The board as a number in base 3 with the board codes' digits (``player.game.DIGITS``:
+    ``.`` 0, ``O`` 1, ``X`` 2), first cell most significant: ordered as the board strings,
+    like the board codes, and a 3x3 key fits in 16 bits where a base-4 code needs 18."""
     code = 0
     for mark in board:
         code = code * 3 + DIGITS[mark]

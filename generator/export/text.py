@@ -1,14 +1,23 @@
-"""Text helpers the source exports share (generator/export_c.py, generator/export_rust.py):
+"""Text helpers the source exports share (generator/export/c.py, generator/export/rust.py):
 numbers wrapped into array lines, and the facts of a table that both headers state."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib.resources import files
+from string import Template
 
-from generator.export_tables import FullTable, StrategyTable
-from player.game import Rules
+from generator.export.tables import FullTable, StrategyTable
+from player.game import Rules, after_line, one_ply_back
 
 WIDTH = 100  # characters per line of an array, its indent included
+
+
+def fill(name: str, **values: object) -> str:
+    """The template generator/export/templates/``name`` with its ``${...}`` placeholders filled
+    (``string.Template``; every placeholder must be given)."""
+    text = files("generator.export").joinpath("templates", name).read_text(encoding="utf-8")
+    return Template(text).substitute({key: str(value) for key, value in values.items()})
 
 
 def wrapped(numbers: Iterable[int], indent: str = "    ") -> str:
@@ -34,7 +43,7 @@ def key_bits(rules: Rules) -> int:
 
 def win_score(rules: Rules) -> int:
     """The score of a move that completes a line: a win in 1 ply, or under misère a loss in 1."""
-    return -rules.cells if rules.misere else rules.cells
+    return one_ply_back(after_line(rules))
 
 
 def describe_rules(rules: Rules) -> str:

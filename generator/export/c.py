@@ -1,0 +1,139 @@
+"""The book as C99 source (``ttt-book export --lang c``): static const tables and a few functions,
+no allocation, nothing beyond the C standard library.
+
+``c_book(table)`` writes ``tictactoe_book.h`` and ``tictactoe_book.c`` from the full table;
+``c_strategy(table)`` writes ``tictactoe_x.h`` and ``tictactoe_x.c`` (or ``_o``) from a
+strategy table, for a microcontroller that plays one side. Both are pure: tables in, file
+texts out (generator/export/tables.py computes the tables from a proven book), the C itself in
+generator/export/templates/ (``book.h``, ``book.c``, ``strategy.h``, ``strategy.c`` and the
+pieces they share: ``flash.c``, ``rules.c``, ``board.c``, ``lookup.c``).
+
+On AVR the tables go to flash (``PROGMEM``) and are read with ``pgm_read_*``; everywhere else
+they are plain ``static const`` arrays, which linkers put in read-only memory.
+"""
+
+from __future__ import annotations
+
+from generator.export.tables import FullTable, StrategyTable
+from generator.export.text import describe_rules, fill, key_bits, packed_moves, win_score, wrapped
+from player.game import Rules
+
+BOOK_HEADER = "tictactoe_book.h"
+BOOK_SOURCE = "tictactoe_book.c"
+
+#: The board errors, in the order a board is checked (docs/book-format.md, "Reading the book");
+#: the last two are the tables' own.
+ERRORS = (
+    ("LENGTH", "length", "the board does not have TTT_CELLS characters (or is NULL)"),
+    ("CHARACTER", "character", "a character other than X, O and ."),
+    ("COUNTS", "counts", "X has neither as many marks as O nor one more"),
+    ("UNREACHABLE", "unreachable", "both marks own a line, or the owner of a line did not move last"),
+    ("OVER", "over", "the game is over: a line is owned, or no cell is free"),
+    ("TURN", "turn", "a strategy table only: it is not the table's side to move"),
+    ("NOT_IN_TABLE", "not-in-table", "a strategy table only: a position its side never faces"),
+)
+
+
+def strategy_names(side: str) -> tuple[str, str]:
+    """The header and source file names of a strategy export for ``side``."""
+    stem = f"tictactoe_{side.lower()}"
+    return f"{stem}.h", f"{stem}.c"
+
+
+def c_book(table: FullTable) -> dict[str, str]:
+    """``{file name: text}`` of the full export."""
+    rules = table.rules
+    header = fill(
+        "book.h",
+        header=BOOK_HEADER,
+        rules=describe_rules(rules),
+        count=len(table.keys),
+        rules_macros=_rules_macros(rules),
+        error_macros=_error_macros(),
+    )
+    source = fill(
+        "book.c",
+        source=BOOK_SOURCE,
+        header=BOOK_HEADER,
+        **_shared(rules, "TTT_ENTRIES"),
+        keys=wrapped(table.keys),
+        bests=wrapped(table.bests),
+        tops=wrapped(table.tops),
+        error_name_cases="\n".join(
+            f'    case TTT_ERR_{name}:\n        return "{code}";' for name, code, _ in ERRORS
+        ),
+    )
+    return {BOOK_HEADER: header, BOOK_SOURCE: source}
+
+
+def c_strategy(table: StrategyTable) -> dict[str, str]:
+    """``{file name: text}`` of a strategy export for ``table.side``."""
+    rules, side = table.rules, table.side
+    header_name, source_name = strategy_names(side)
+    header = fill(
+        "strategy.h",
+        header=header_name,
+        side=side,
+        lower=side.lower(),
+        rules=describe_rules(rules),
+        role="moving first" if side == "X" else "moving second",
+        count=len(table.keys),
+        guard=f"TICTACTOE_{side}_H",
+        rules_macros=_rules_macros(rules),
+        error_macros=_error_macros(),
+    )
+    source = fill(
+        "strategy.c",
+        source=source_name,
+        header=header_name,
+        side=side,
+        lower=side.lower(),
+        **_shared(rules, f"TTT_{side}_POSITIONS"),
+        keys=wrapped(table.keys),
+        moves=wrapped(packed_moves(table.moves)),
+    )
+    return {header_name: header, source_name: source}
+
+
+def _shared(rules: Rules, count: str) -> dict[str, object]:
+    """The pieces every source shares: reading the tables, the rules' tables, the board's
+    checks and canonical form, the search of the sorted keys (``count`` of them)."""
+    perms = "\n".join(f"    {{{', '.join(map(str, s.perm))}}}, /* {s.name} */" for s in rules.symmetries)
+    lines = "\n".join(f"    {{{', '.join(map(str, line))}}}," for line in rules.lines)
+    bits = key_bits(rules)
+    return {
+        "key_bits": bits,
+        "flash_macros": fill("flash.c"),
+        "rule_tables": fill(
+            "rules.c",
+            symmetries=len(rules.symmetries),
+            line_count=len(rules.lines),
+            perms=perms,
+            lines=lines,
+            win_score=win_score(rules),
+        ),
+        "board_functions": fill("board.c", read_key="TTT_READ_U16" if bits == 16 else "TTT_READ_U32"),
+        "lookup_function": fill("lookup.c", keys="ttt_keys", count=count),
+    }
+
+
+def _rules_macros(rules: Rules) -> str:
+    return "\n".join(
+        [
+            f"#define TTT_ROWS {rules.rows}",
+            f"#define TTT_COLS {rules.cols}",
+            f"#define TTT_K {rules.k}",
+            f"#define TTT_CELLS {rules.cells}",
+            f"#define TTT_MISERE {int(rules.misere)}",
+        ]
+    )
+
+
+def _error_macros() -> str:
+    """The error codes, guarded so that a full export and strategy exports can be included
+    together (their values are the same in every export)."""
+    lines = ["/* Errors, negative, in the order the board is checked. */", "#ifndef TTT_ERR_LENGTH"]
+    for number, (name, _, meaning) in enumerate(ERRORS, start=1):
+        lines.append(f"#define TTT_ERR_{name} (-{number}) /* {meaning} */")
+    lines.append("#endif")
+    return "\n".join(lines) + "\n"
