@@ -18,8 +18,8 @@ import pytest
 from click.testing import CliRunner
 from negamax import Negamax
 
-from generator.export import tables as export_tables
 from generator.cli import main
+from generator.export import tables as export_tables
 from generator.export.c import c_book, c_strategy, strategy_names
 from generator.export.rust import rust_book
 from generator.export.tables import full_table, strategy_table
