@@ -18,7 +18,8 @@ from pettingzoo.classic.tictactoe import (
 from player import load_book
 from player.game import other
 from player.integrations.pettingzoo import BookPolicy
-from player.play import PlayOut, level_policy, opponent_policy
+from player.play import level_policy, opponent_policy
+from player.rates import PlayOut
 
 GAMES = 1000
 level = sys.argv[1] if len(sys.argv) > 1 else "perfect"

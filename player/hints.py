@@ -9,18 +9,61 @@ winning against a novice, then against a random player.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
 
 from player.errors import TooManyLines
-from player.game import FIRST, Cell, is_over
-from player.play import Chances, win_chances
+from player.game import FIRST, Cell, is_over, legal_moves, other
+from player.play import OPPONENTS, level_policy, opponent_policy
+from player.rates import PlayOut
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from player.play import PlayOut
     from player.reader import Book
+
+
+class Chances(NamedTuple):
+    """The chance of going on to win, against each reference opponent: compared as the trap
+    order ranks moves, by the novice's, then the random opponent's."""
+
+    novice: Fraction
+    random: Fraction
+
+
+def win_chances(
+    book: Book,
+    board: str,
+    *,
+    first: str = FIRST,
+    budget: int | None = None,
+    walks: dict[tuple[str, str], PlayOut] | None = None,
+) -> dict[Cell, Chances]:
+    """For each legal move of the side to move on ``board`` (``first`` moved first), its chance
+    of winning if it plays that move and the book's top tier after it, against each opponent.
+
+    Raises BoardError (from the book) for a board that is malformed or finished, and
+    TooManyLines when a walk would visit more than ``budget`` positions not walked before.
+    ``walks`` keeps the play-outs between calls (a game's later hints then cost little): pass
+    the same dict for the same book and game.
+    """
+    me = book.evaluate(board, first=first).turn
+    walks = {} if walks is None else walks
+    limits = {}
+    for name in OPPONENTS:
+        walk = walks.get((name, me))
+        if walk is None:
+            top = level_policy(book, "perfect", first=first)
+            foe = opponent_policy(book.rules, name, first=first)
+            walk = walks[(name, me)] = PlayOut(book.rules, {me: top, other(me): foe}, first=first)
+        limits[name] = None if budget is None else len(walk.memo) + budget
+
+    def chance(name: str, cell: Cell) -> Fraction:
+        after = board[:cell] + me + board[cell + 1 :]
+        return walks[(name, me)].outcome(after, me, limit=limits[name]).win
+
+    return {cell: Chances(chance("novice", cell), chance("random", cell)) for cell in legal_moves(board)}
+
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 KINDS = {1: WIN, 0: DRAW, -1: LOSS}
@@ -38,8 +81,7 @@ UNCOUNTED = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class MoveHint:
+class MoveHint(NamedTuple):
     """One free cell as the hint shows it."""
 
     cell: Cell

@@ -35,12 +35,9 @@ import signal
 import stat
 import threading
 from bisect import bisect_right
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate, chain, repeat
-from multiprocessing import get_all_start_methods, get_context
 from typing import TYPE_CHECKING, Any
 
 from player import trust
@@ -478,10 +475,8 @@ class EntryChecker:
             )
         spans = self.spans(workers)
         if workers > 1:
-            try:
-                found.extend(_in_pool(self, spans, workers))
-            except (OSError, BrokenProcessPool):  # no process to be had, or one died: check here
-                found.extend(self.check(span) for span in spans)
+            pooled = _in_pool(self, spans, workers)
+            found.extend(pooled if pooled is not None else (self.check(span) for span in spans))
         else:
             found.extend(self.check(span) for span in spans)
         return min((finding for finding in found if finding is not None), default=None)
@@ -706,31 +701,43 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _in_pool(checker: EntryChecker, spans: list[Span], workers: int) -> list[Finding | None]:
-    """Each span's finding, in the order of ``spans``, checked by ``workers`` processes.
+def _in_pool(checker: EntryChecker, spans: list[Span], workers: int) -> list[Finding | None] | None:
+    """Each span's finding, in the order of ``spans``, checked by ``workers`` processes; None if
+    no process could be had, or one died (then this process checks them).
 
     The workers start with the checker (forked where the platform can: the parsed book is not
     copied) and ignore Ctrl-C: the parent answers it. Nothing outlives the proof: a worker ends
     itself when the parent is gone (killed) or abandons the proof (interrupted, or failed).
     All of them start in the first ``map`` submission, with SIGINT blocked, so that none is
     interrupted before it ignores it.
+
+    The pool's modules are imported here, not with the reader: only a book of more than
+    PARALLEL_ABOVE entries needs them, and they would cost every start of the player a fifth
+    of its time (docs/benchmarks.md, "Start-up").
     """
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+    from multiprocessing import get_all_start_methods, get_context
+
     context = get_context("fork" if "fork" in get_all_start_methods() else None)
     abandoned = context.Event()
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=_start_worker, initargs=(checker, os.getpid(), abandoned)
-    ) as pool:
-        try:
-            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        with ProcessPoolExecutor(
+            workers, mp_context=context, initializer=_start_worker, initargs=(checker, os.getpid(), abandoned)
+        ) as pool:
             try:
-                results = pool.map(_check_in_worker, spans)
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-            return list(results)
-        except BaseException:
-            abandoned.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+                blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+                try:
+                    results = pool.map(_check_in_worker, spans)
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+                return list(results)
+            except BaseException:
+                abandoned.set()
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+    except (OSError, BrokenProcessPool):
+        return None
 
 
 _WORKER: EntryChecker | None = None

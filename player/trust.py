@@ -28,10 +28,8 @@ same moment can lose one of the two lines: that book is proven once more, nothin
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
-import tempfile
 import zlib
 
 #: Books larger than this many bytes (1 MB) are recorded once proven; a smaller one proves in
@@ -97,6 +95,8 @@ def location() -> str | None:
 
 def digest(raw: bytes) -> str:
     """The record's name for a book: the lowercase hex SHA-256 of its bytes."""
+    import hashlib  # (the record's modules: only for a book over RECORD_ABOVE, see above)
+
     return hashlib.sha256(raw).hexdigest()
 
 
@@ -121,6 +121,8 @@ def _remember(sha256: str) -> None:
     temporary = None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        import tempfile
+
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".proven-sha256.", suffix=".tmp")
         with os.fdopen(handle, "w", encoding="ascii") as out:
             out.write("".join(line + "\n" for line in lines))

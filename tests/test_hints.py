@@ -12,8 +12,7 @@ from enumerate_games import Policy, match, novice_player, random_player
 from player.apps.lines import hint_text
 from player.apps.session import Game
 from player.game import EMPTY, other
-from player.hints import move_hints, percent, why
-from player.play import Chances, win_chances
+from player.hints import Chances, move_hints, percent, why, win_chances
 from player.reader import Book
 
 

@@ -25,7 +25,8 @@ from player.apps.lines import hint_text, run_session
 from player.apps.screen import ScreenSession
 from player.apps.session import Game
 from player.game import EMPTY, Rules, winning_lines
-from player.play import Chances, novice_moves, win_chances
+from player.hints import Chances, win_chances
+from player.play import novice_moves
 from player.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -40,7 +40,8 @@ from typing import Any, Protocol
 
 from player.errors import ProgramWontRun
 from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, side_to_move, winner
-from player.play import PlayOut, Policy, level_policy, opponent_policy
+from player.play import Policy, level_policy, opponent_policy
+from player.rates import PlayOut
 from player.reader import Book
 
 #: Characters of one answer line kept; a longer answer is unreadable.

@@ -17,7 +17,8 @@ from pathlib import Path
 from generator.atomic import read_regular_file, target, write_files
 from player.errors import InputFileError, TableMarkerError
 from player.game import EMPTY, FIRST, SECOND, other
-from player.play import LEVELS, PlayOut, level_policy, opponent_policy
+from player.play import LEVELS, level_policy, opponent_policy
+from player.rates import PlayOut
 from player.reader import Book
 
 Rates = tuple[Fraction, Fraction, Fraction]

@@ -1,7 +1,11 @@
 """``ttt-play``: play tic-tac-toe against the book in a terminal, or script a game.
 
-A thin click layer over ``player.session`` (interactive), ``player.script`` (scripted) and
-``player.watch`` (computer against computer).
+A thin click layer over the apps: player/apps/script.py (a scripted game, the moves given up
+front), lines.py (line by line), screen.py and tui.py (the game screen), watch.py (computer
+against computer) and engine.py (JSON Lines). Each mode's module is imported when the mode
+runs, as ttt-book imports a command's (click's lazy subcommands): a scripted game, the most
+frequent start, pays for none of the screen's or the engine's modules (docs/benchmarks.md,
+"Start-up"), and no platform without curses (Windows) needs it for anything but the screen.
 """
 
 from __future__ import annotations
@@ -26,11 +30,7 @@ from player.apps.console import (
     refuse_unused,
     run_cli,
 )
-from player.apps.engine import MAX_LINE, Engine, serve
-from player.apps.lines import run_session
-from player.apps.screen import ScreenSession
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
-from player.apps.watch import watch_game
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules
 from player.play import LEVELS
@@ -297,6 +297,8 @@ def main(
     write = echo
     with book_in_use(book):
         if watch:
+            from player.apps.watch import watch_game
+
             game = watch_game(
                 book,
                 first=first,
@@ -327,9 +329,8 @@ def main(
             )
             return
         if not (plain or interactive) and screen_possible(sys.stdin, sys.stdout):
-            # curses only here: a scripted game or a pipe never needs it, nor Windows, where
-            # Python has no curses
             from player.apps import tui
+            from player.apps.screen import ScreenSession
 
             problem = tui.unusable(book.rules.rows, book.rules.cols)
             if problem is None:
@@ -346,7 +347,9 @@ ENGINE_OPTIONS = ("engine", "seed", "book_path", "misere")
 
 
 def serve_engine(book: Book, rng: random.Random) -> None:
-    """``--engine``: answer request lines until standard input ends (``player.engine``)."""
+    """``--engine``: answer request lines until standard input ends (player/apps/engine.py)."""
+    from player.apps.engine import MAX_LINE, Engine, serve
+
     if sys.stdin is None:
         raise InputProblem("standard input is closed: the engine reads its requests there")
 
@@ -436,6 +439,7 @@ def session_loop(  # type: ignore[no-untyped-def]
     book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint, write
 ) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
+    from player.apps.lines import run_session
 
     def prompt_and_read(prompt: str) -> str | None:
         echo(prompt, nl=False)

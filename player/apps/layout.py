@@ -11,7 +11,7 @@ the computer's last move ``[O]``, the winning line ``*X*``, the book's move in a
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: The keys that end a session (named as ``player.apps.tui.key_name`` names them).
 QUIT_KEYS = ("q", "ctrl-d")
@@ -27,8 +27,7 @@ PROMPT_KEEP = 5  # a line kept at any height
 TEXT_ROWS = 6
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
     """One line of text below the board; ``kind`` says how to show it, ``keep`` how much it
     matters when the terminal is too short for every line (lower goes first)."""
 
@@ -37,8 +36,7 @@ class Line:
     keep: int
 
 
-@dataclass(frozen=True, slots=True)
-class CellView:
+class CellView(NamedTuple):
     """One cell as it is to be drawn."""
 
     text: str  # X, O, the cell's number, or a hint label (W3, D*, L4)
@@ -49,8 +47,7 @@ class CellView:
     book: bool  # the book's own move, in a hint
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
     """Everything the screen shows."""
 
     title: str
@@ -61,8 +58,7 @@ class View:
     help: tuple[str, ...]  # when not empty, the help page is shown instead of the game
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """Text at row ``y``, column ``x``, shown in the styles named (``X``, ``cursor``, ...)."""
 
     y: int

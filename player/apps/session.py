@@ -16,7 +16,7 @@ from player.play import check_level, choose_move
 if TYPE_CHECKING:
     import random
 
-    from player.play import PlayOut
+    from player.rates import PlayOut
     from player.reader import Book
 
 

@@ -21,7 +21,6 @@ import curses
 import os
 import sys
 import textwrap
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from player.apps.console import OutputProblem
@@ -140,7 +139,7 @@ def _draw(screen: curses.window, session: ScreenSession, styles: dict[str, int],
     else:
         for span in spans:
             if box and span.style == ("grid",):
-                span = replace(span, text=span.text.translate(BOX))
+                span = span._replace(text=span.text.translate(BOX))
             _put(screen, span, styles)
     screen.refresh()
     return spans is not None

@@ -1,0 +1,88 @@
+"""Exact play-outs: every game between two players from a position, each picking uniformly among
+its options, and the exact chance of each result. Every rate the project states comes from
+``PlayOut``: the levels table, the audit's rates, the hint's chances; nothing is sampled.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import TYPE_CHECKING, NamedTuple
+
+from player.errors import TooManyLines
+from player.game import EMPTY, FIRST, Rules, line_owners, other, side_to_move
+
+if TYPE_CHECKING:
+    from player.play import Policy
+
+
+class Outcome(NamedTuple):
+    """The exact chances of a game's results, from one player's side (a distribution over the
+    three results: a tuple by nature)."""
+
+    win: Fraction
+    draw: Fraction
+    loss: Fraction
+
+
+class PlayOut:
+    """Every game from a position between the players of ``players`` (a policy per mark), each
+    picking uniformly among its options, in a game ``first`` began: the exact chance of each
+    result. Positions walked are remembered for the next question.
+
+    Exact in integers: a board with ``e`` empty cells keeps its results' chances times
+    ``scale ** e``, ``scale`` being divisible by every count of options (1 to ``most``), so each
+    average over a board's options is an integer too; one division at the end.
+    """
+
+    def __init__(
+        self, rules: Rules, players: Mapping[str, Policy], *, first: str = FIRST, most: int | None = None
+    ) -> None:
+        self.rules = rules
+        self.players = dict(players)
+        self.first = first
+        self.scale = math.lcm(*range(1, max(most or 0, rules.cells) + 1))
+        #: per board walked: the chances that X wins, that the game is drawn, that O wins
+        self.memo: dict[str, tuple[int, int, int]] = {}
+        self._owners = line_owners(rules)
+        self._limit: int | None = None
+
+    def outcome(self, board: str, mark: str, *, limit: int | None = None) -> Outcome:
+        """``mark``'s chances from ``board``. TooManyLines if the positions remembered would
+        grow past ``limit`` (a walk cut short keeps what it finished)."""
+        self._limit = limit
+        x, draw, o = self._walk(board)
+        whole = self.scale ** board.count(EMPTY)
+        win, loss = (x, o) if mark == FIRST else (o, x)
+        return Outcome(Fraction(win, whole), Fraction(draw, whole), Fraction(loss, whole))
+
+    def _walk(self, board: str) -> tuple[int, int, int]:
+        known = self.memo.get(board)
+        if known is not None:
+            return known
+        empties = board.count(EMPTY)
+        whole = self.scale**empties
+        owner = self._owners(board)
+        if owner:
+            won = other(owner) if self.rules.misere else owner
+            known = (whole, 0, 0) if won == FIRST else (0, 0, whole)
+        elif not empties:
+            known = (0, whole, 0)
+        else:
+            turn = side_to_move(board, self.first)
+            options = self.players[turn](board)
+            share = self.scale // len(options)
+            forfeit = self.scale ** (empties - 1)
+            x = draw = o = 0
+            for cell in options:
+                if cell is None:  # the mover forfeits: the other side wins
+                    child = (0, 0, forfeit) if turn == FIRST else (forfeit, 0, 0)
+                else:
+                    child = self._walk(board[:cell] + turn + board[cell + 1 :])
+                x, draw, o = x + child[0], draw + child[1], o + child[2]
+            known = (x * share, draw * share, o * share)
+        self.memo[board] = known
+        if self._limit is not None and len(self.memo) > self._limit:
+            raise TooManyLines(f"more than {self._limit} positions to walk")
+        return known
