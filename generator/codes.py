@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from player.game import DIGITS, EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules
+from player.game import DIGITS, EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules, shift
 
 #: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
 CODE = np.uint32
@@ -47,11 +47,6 @@ SECOND_DIGIT = DIGITS[SECOND]
 FIRST_DIGIT = DIGITS[FIRST]
 #: The board character of each digit, indexed by digit (3 never occurs).
 CHARACTERS = (EMPTY + SECOND + FIRST + "?").encode("ascii")
-
-
-def shift(cells: int, cell: Cell) -> int:
-    """Where ``cell``'s two bits start: cell 0 highest, so numeric order is string order."""
-    return 2 * (cells - 1 - cell)
 
 
 def mover_digit(marks: int) -> int:

@@ -49,10 +49,9 @@ from generator.codes import (
     digits_at,
     line_masks,
     mover_digit,
-    shift,
     stabilizer_sizes,
 )
-from player.game import MAX_CELLS, Rules
+from player.game import MAX_CELLS, Rules, shift
 
 
 @dataclass(frozen=True)

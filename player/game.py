@@ -23,7 +23,7 @@ Every table is computed from ``(rows, cols, k)``, never typed in by hand; every 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache, reduce
+from functools import cache
 from itertools import product
 from operator import itemgetter, or_
 from typing import TYPE_CHECKING
@@ -79,10 +79,8 @@ class Rules:
                 raise RulesError(f"{name} must be a positive integer, got {value!r}")
         if type(self.misere) is not bool:
             raise RulesError(f"misere must be True or False, got {self.misere!r}")
-        if self.rows * self.cols > MAX_CELLS:
-            raise RulesError(
-                f"board {self.rows}x{self.cols} has {self.rows * self.cols} cells; at most {MAX_CELLS}"
-            )
+        if self.cells > MAX_CELLS:
+            raise RulesError(f"board {self.rows}x{self.cols} has {self.cells} cells; at most {MAX_CELLS}")
         if self.k > max(self.rows, self.cols):
             raise RulesError(f"k={self.k} does not fit on a {self.rows}x{self.cols} board")
 
@@ -93,7 +91,7 @@ class Rules:
 
     @property
     def lines(self) -> tuple[Line, ...]:
-        """Every winning line, derived from the shape."""
+        """Every winning line, in a fixed order."""
         return _tables(self.rows, self.cols, self.k)[0]
 
     @property
@@ -121,8 +119,7 @@ class Rules:
         """Parse ``"RxC"``, ``"RxC:K"`` (``"3x4:3"``), and either followed by ``":misere"``
         (``"3x3:3:misere"``, ``"3x3:misere"``; ``misère`` too); ``k`` defaults to ``min(R, C)``."""
         parts = text.strip().lower().split(":")
-        misere = len(parts) > 1 and parts[-1] in ("misere", "misère")
-        if misere:
+        if misere := len(parts) > 1 and parts[-1] in ("misere", "misère"):
             parts.pop()
         rows_text, sep, cols_text = parts[0].partition("x")
         try:
@@ -432,10 +429,8 @@ class BoardCodes:
 @cache
 def board_codes(rules: Rules) -> BoardCodes:
     """The codes of ``rules``' boards, their tables built once a process. An image of a code is
-    the OR of one look-up per chunk of consecutive cells: the chunk's digits where the symmetry
-    sends them (cell ``c`` to ``inverse[c]``), every image's at once. Chunks of 4 cells (tables
-    of 256 entries, built in a fraction of a millisecond) up to 12 cells; of 8 beyond, where two
-    look-ups give a 4x4 board's 8 images (docs/scaling.md)."""
+    the OR of one look-up per chunk of cells (the chunk's digits where the symmetry sends them,
+    every image's at once): chunks of 4 cells up to 12 cells, of 8 beyond (docs/scaling.md)."""
     cells = rules.cells
     count = -(-cells // (4 if cells <= 12 else 8))
     sizes = [cells // count + (1 if j < cells % count else 0) for j in range(count)]
@@ -445,22 +440,28 @@ def board_codes(rules: Rules) -> BoardCodes:
     ]
     parts = [list(zip(*(tables[j] for tables in by_symmetry), strict=True)) for j in range(count)]
     texts = [["".join(marks) for marks in product(_MARKS_BY_DIGIT, repeat=size)] for size in sizes]
+    shifts = [2 * (cells - stop) for _, stop in bounds]  # each chunk's digits, read from a code
+    masks = [(1 << 2 * (stop - start)) - 1 for start, stop in bounds]
+    if count == 1:
+        (only,), (only_text,) = parts, texts
+        return BoardCodes(rules, lambda code: list(only[code]), only_text.__getitem__)
     if count == 2:  # (4x4: the proof's million look-ups take this path)
-        (high, low), (high_text, low_text) = parts, texts
-        low_bits, low_mask = 2 * sizes[1], 4 ** sizes[1] - 1
+        (high, low), (high_text, low_text), (low_bits, _), (_, mask) = parts, texts, shifts, masks
         return BoardCodes(
             rules,
-            lambda code: list(map(or_, high[code >> low_bits], low[code & low_mask])),
-            lambda code: high_text[code >> low_bits] + low_text[code & low_mask],
+            lambda code: list(map(or_, high[code >> low_bits], low[code & mask])),
+            lambda code: high_text[code >> low_bits] + low_text[code & mask],
         )
-    readers = [(2 * (cells - stop), 4 ** (stop - start) - 1) for start, stop in bounds]
+    (top, middle, end), (top_text, middle_text, end_text) = parts, texts  # 9 to 12 cells
+    top_shift, middle_shift, middle_mask, end_mask = shifts[0], shifts[1], masks[1], masks[2]
 
     def images(code: int) -> list[int]:
-        chunks = [part[code >> shift & mask] for part, (shift, mask) in zip(parts, readers, strict=True)]
-        return [reduce(or_, image) for image in zip(*chunks, strict=True)]
+        found = top[code >> top_shift], middle[code >> middle_shift & middle_mask], end[code & end_mask]
+        return [x | y | z for x, y, z in zip(*found, strict=True)]
 
     def board(code: int) -> str:
-        return "".join(text[code >> shift & mask] for text, (shift, mask) in zip(texts, readers, strict=True))
+        head = top_text[code >> top_shift] + middle_text[code >> middle_shift & middle_mask]
+        return head + end_text[code & end_mask]
 
     return BoardCodes(rules, images, board)
 
@@ -497,12 +498,8 @@ def outcome_words(value: int, plies: int) -> str:
 
 def one_ply_back(best: int) -> int:
     """The score of a move whose successor's best score is ``best`` (the other side's view):
-    the same result for the other side, one ply later."""
-    if best > 0:
-        return 1 - best
-    if best < 0:
-        return -best - 1
-    return 0
+    the same result for the other side, one ply later: ``sign(best) - best``."""
+    return (best > 0) - (best < 0) - best
 
 
 def after_line(rules: Rules) -> int:
