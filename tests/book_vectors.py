@@ -967,6 +967,27 @@ def _entry_cases(b: _Builder) -> None:
             b.after(("entries", "........X"), f",{json.dumps(key)}:" + compact("9 5")),
             b.entry_count_is(n + 1),
         )
+    # The finished keys above are not in canonical form, which refuses them too; these are, and
+    # each holds the entry its moves make, so only the finished-key check refuses the book. No
+    # entry leads to them: a line or a full board stays when the last mover's mark is taken off.
+    #
+    # . O O                      . . O
+    # X O O   X's bottom row     X X O   O's right column     O X X
+    # X X X   X to move: 0       X X O   O to move: 0 or 1    X O O   full, no line
+    #                                                         X O X
+    for name, key, text, why in (
+        ("key-finished-x-line-canonical", ".OOXOOXXX", "9 0", "X owns the bottom row; X to move"),
+        ("key-finished-o-line-canonical", "..OXXOXXO", "9 0,1", "O owns the right column; O to move"),
+        ("key-full-board-canonical", "OXXXOOXOX", "0 4", "no empty cell, no line: a finished draw"),
+    ):
+        b.add(
+            name,
+            "entry-key",
+            f"An extra entry {key} ({why}), in canonical form, holding {text!r} (what its moves, each "
+            f"finishing the game, would make it), with counts.entries {n + 1}: a finished board.",
+            b.after(("entries", "........X"), f",{json.dumps(key)}:" + compact(text)),
+            b.entry_count_is(n + 1),
+        )
     b.add(
         "key-before-shape",
         "entry-key",

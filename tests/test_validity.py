@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import oracle
 import pytest
 
 from player.errors import BOOK_REASONS, BoardError, BookError
@@ -37,9 +38,11 @@ def entry(key: str, text: Any) -> Edit:
     return change
 
 
-def add_key(key: str) -> Edit:
+def add_key(key: str, text: str | None = None) -> Edit:
+    """An extra entry ``key`` holding ``text`` (default: the entry of ``........X``)."""
+
     def change(data: dict[str, Any]) -> None:
-        data["entries"][key] = data["entries"]["........X"]
+        data["entries"][key] = data["entries"]["........X"] if text is None else text
         data["counts"]["entries"] += 1
 
     return change
@@ -113,6 +116,16 @@ CASES: dict[str, tuple[Edit, str]] = {
     "a key with more O than X": (add_key("O........"), "entry-key"),
     "a non-canonical key": (add_key("X........"), "entry-key"),
     "a finished key": (add_key("XXXOO...."), "entry-key"),
+    # finished keys in canonical form, each holding the entry its moves would make it, so that
+    # nothing but the finished-key check refuses them (XXXOO.... above is not canonical):
+    #
+    # . O O                      . . O
+    # X O O   X's bottom row     X X O   O's right column     O X X
+    # X X X   X to move: 0       X X O   O to move: 0 or 1    X O O   full, no line
+    #                                                         X O X
+    "a canonical finished key, X's line": (add_key(".OOXOOXXX", "9 0"), "entry-key"),
+    "a canonical finished key, O's line": (add_key("..OXXOXXO", "9 0,1"), "entry-key"),
+    "a canonical full key": (add_key("OXXXOOXOX", "0 4"), "entry-key"),
     "a key of the wrong length": (add_key("........"), "entry-key"),
     "a key with a lower-case mark": (add_key("x........"), "entry-key"),
     # step 14
@@ -166,6 +179,22 @@ def verdict(edit: Edit, rules: Rules | None = STANDARD) -> str:
 def test_each_step_refuses_with_its_code(case: str) -> None:
     edit, code = CASES[case]
     assert verdict(edit) == code
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "owner"),
+    [(".OOXOOXXX", "9 0", "X"), ("..OXXOXXO", "9 0,1", "O"), ("OXXXOOXOX", "0 4", None)],
+)
+def test_a_canonical_finished_key_is_refused_as_finished(key: str, text: str, owner: str | None) -> None:
+    """The keys are what the cases above say, by the independent oracle (no product code): in
+    canonical form (the smallest of the 8 images, '.' < 'O' < 'X'), finished, with legal counts.
+    So the finished-key check alone can refuse them, and the message says that it did."""
+    assert key == min(oracle.orientations(key))
+    assert oracle.winner(key) == owner and (owner is not None or "." not in key)
+    assert key.count("X") - key.count("O") in (0, 1)
+    error = refused(add_key(key, text))
+    assert error.code == "entry-key"
+    assert str(error) == f"<edited>: has entry key {key!r}, a finished board [entry-key]"
 
 
 def test_misere_true_on_a_normal_book_is_inconsistent() -> None:

@@ -356,6 +356,36 @@ test('a message names the source and the offending value', () => {
   assert.throws(() => loadBook(damaged((d) => { removeEntry(d, '....X....'); })), /leads to ....X...., but no entry ....X.... \[missing-entry\]/);
 });
 
+/** The 8 images of a 3x3 board, by rotating and mirroring (typed out, not the reader's tables). */
+function orientations(board) {
+  const rotate = (b) => [0, 1, 2].flatMap((r) => [0, 1, 2].map((c) => b[(2 - c) * 3 + r])).join('');
+  const mirror = (b) => [0, 1, 2].flatMap((r) => [0, 1, 2].map((c) => b[r * 3 + 2 - c])).join('');
+  const images = [];
+  for (let i = 0, b = board; i < 4; i++, b = rotate(b)) images.push(b, mirror(b));
+  return images;
+}
+
+// Finished keys in canonical form, each holding the entry its moves would make it, so that only
+// the finished-key check refuses them ('XXXOO....' above is not canonical, which refuses it too):
+// . O O                      . . O
+// X O O   X's bottom row     X X O   O's right column     O X X
+// X X X   X to move: 0       X X O   O to move: 0 or 1    X O O   full, no line
+//                                                         X O X
+test('a finished key in canonical form is refused as finished, a line of X or of O, or full', () => {
+  for (const [key, entry, owner, why] of [
+    ['.OOXOOXXX', '9 0', 'X', 'a line is full'],
+    ['..OXXOXXO', '9 0,1', 'O', 'a line is full'],
+    ['OXXXOOXOX', '0 4', null, 'the board is full'],
+  ]) {
+    assert.equal(key, orientations(key).sort()[0], `${key} is canonical ('.' < 'O' < 'X')`);
+    assert.equal(won(key, 'X') ? 'X' : won(key, 'O') ? 'O' : null, owner, key);
+    if (owner === null) assert.ok(!key.includes('.'), key);
+    const text = damaged((d) => { addEntry(d, key, entry); });
+    assertRefused(text, 'entry-key', undefined, key);
+    assert.throws(() => loadBook(text), { message: `book: has entry key "${key}", which is finished: ${why} [entry-key]` });
+  }
+});
+
 test('a version-1 book is refused with version (and its entries are no version-2 entries)', () => {
   // The shipped book written as version 1 was: an object per entry, every move's score stored.
   const v1 = realDoc();
