@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,37 @@ def forge(record_file: Path, raw: bytes) -> None:
     record_file.parent.mkdir(parents=True, exist_ok=True)
     with record_file.open("a") as out:
         out.write(hashlib.sha256(raw).hexdigest() + "\n")
+
+
+def crc_beside(book: Path) -> None:
+    """A record of ``book``'s CRC-32 beside it, as the package build writes one (hatch_build.py):
+    8 lowercase hex digits and a newline."""
+    Path(f"{book}.crc32").write_text(f"{zlib.crc32(book.read_bytes()):08x}\n")
+
+
+def test_a_crc_record_beside_a_book_given_by_path_is_not_trusted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the packaged book (no path given) is compared with the CRC-32 recorded beside it: a
+    book passed by path is proven, whatever lies beside it."""
+    # . . .
+    # . . .      "........X": O's centre (the only draw) made a loser, every other cell claimed
+    # . . X      as the draws: valid JSON, a false book
+    damaged = tmp_path / "tictactoe.json"
+    damaged.write_bytes(RAW.replace(b'"........X":"0 4"', b'"........X":"0 0,1,2,3,5,6,7"', 1))
+    crc_beside(damaged)
+    with pytest.raises(BookError) as caught:
+        load_book(damaged)
+    assert caught.value.code == "entry-inconsistent"
+    good = tmp_path / "good.json"
+    good.write_bytes(RAW)
+    crc_beside(good)
+    assert load_book(good).trust == "proven"
+    assert load_book(str(good)).trust == "proven"
+    # The same files as the packaged book: their record matches (so the refusals above are the
+    # path's doing), and it is what skips the proof there (it detects accidents, not tampering).
+    monkeypatch.setattr(reader, "default_book_path", lambda *, misere=False: str(damaged))
+    assert load_book().trust == "packaged"
 
 
 def test_the_padded_book_is_over_the_line() -> None:
