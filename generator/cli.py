@@ -239,7 +239,8 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
 )
 def verify(path: str | None, max_differences: int) -> None:
     """Prove the book at PATH (default: every packaged book, the 3x3 and the 3x3 misère one),
-    then compare it with a fresh build.
+    then compare it with a fresh build. A packaged book is proven too: its CRC-32 record
+    detects accidents, not tampering, and is never trusted here.
 
     First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
     step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order

@@ -48,7 +48,8 @@ class Report:
 
 def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
     """Prove the book at ``path`` (default: the packaged one), then compare it with a fresh
-    build. Raises BookError only when the file cannot be read at all (code ``unreadable``)."""
+    build. The proof always runs: no record (the packaged book's CRC-32, the machine's SHA-256)
+    is trusted. Raises BookError only when the file cannot be read at all (code ``unreadable``)."""
     where = os.fspath(path) if path is not None else default_book_path()
     report = Report(where)
     try:

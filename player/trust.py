@@ -63,7 +63,8 @@ def remember(raw: bytes) -> None:
 
 def packaged_digest(raw: bytes) -> str:
     """The hash recorded beside a packaged book: the CRC-32 of its bytes, as 8 lowercase hex
-    digits (a CRC, not SHA-256, because the record only guards against accidents: see above)."""
+    digits. It detects accidents (a hand edit, a bad copy), not tampering: four bytes of padding
+    give a forged book any CRC-32 (see above), so ``ttt-book verify`` never trusts it."""
     return f"{zlib.crc32(raw):08x}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,38 @@ def test_verify_with_no_path_fails_when_one_packaged_book_is_damaged(
     first, second = result.output.splitlines()
     assert first.endswith("bytes as built")
     assert "INVALID [entry-inconsistent]" in second
+
+
+def test_verify_with_no_path_proves_a_packaged_book_whose_record_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22, 2.10: the packaged book replaced by a forged one, with a CRC-32 record that
+    matches it (whoever can write the package can write both; four bytes of padding would match
+    the old record as well). ``load_book()`` trusts the record; ``ttt-book verify`` proves the
+    packaged books and refuses it."""
+    import player.reader
+
+    # . . .
+    # . . .      "........X": O's centre (the only draw) made a loser, every other cell claimed
+    # . . X      as the draws
+    forged = BOOK.read_bytes().replace(b'"........X":"0 4"', b'"........X":"0 0,1,2,3,5,6,7"', 1)
+    misere = (ROOT / "book" / "tictactoe-misere.json").read_bytes()
+    for name, raw in (("tictactoe.json", forged), ("tictactoe-misere.json", misere)):
+        (tmp_path / name).write_bytes(raw)
+        (tmp_path / f"{name}.crc32").write_text(f"{zlib.crc32(raw):08x}\n")  # as hatch_build.py writes it
+    monkeypatch.setattr(
+        player.reader,
+        "default_book_path",
+        lambda *, misere=False: str(tmp_path / ("tictactoe-misere.json" if misere else "tictactoe.json")),
+    )
+    assert load_book().trust == "packaged"  # the record matches: the player would play it unproven
+    result = CliRunner().invoke(main, ["verify"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"{tmp_path / 'tictactoe.json'}: INVALID [entry-inconsistent] " + (
+        "entry '........X': tiers [[0, 1, 2, 3, 5, 6, 7]] are not exactly its best moves [4]"
+    ), result.output
+    assert len(lines) == 2 and lines[1].endswith("bytes as built"), result.output
 
 
 def edit(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], Path]:
