@@ -568,6 +568,35 @@ test('3x4: the empty board is a first-player win, and the book has the documente
   assertRefused(JSON.stringify(doc), 'entry-inconsistent', { rules: null });
 });
 
+// On a board of more than 9 cells, text order and number order differ ('10' < '2'): the reader
+// returns cells in number order. 3x4, k = 3, cells 0 to 11:
+// . . . .                                 X . . O
+// . . . .   X to move wins in 7 plies     . . . .   X to move wins in 5 plies
+// . . . .   at 1, 2, 5, 6, 9 or 10        . . . .   at 1, 2, 4, 5, 8 or 10 (its key ........O..X
+//                                                   turned over: the cells map to others)
+// The solver's book writes each optimal move as a tier of its own; here they are merged into one
+// tier too (trap order is not part of validity), so that a tier holds cells of one and two digits.
+test('3x4: tiers, optimal moves and bestMoves in number order where cells reach 10 and 11', () => {
+  const rules = { rows: 3, cols: 4, k: 3 };
+  const text = makeBook(rules, solution(rules));
+  const merged = JSON.parse(text);
+  assert.deepEqual([merged.entries['............'], merged.entries['........O..X']], ['6 1 2 5 6 9 10', '8 1 3 6 7 9 10']);
+  merged.entries['............'] = '6 1,2,5,6,9,10';
+  merged.entries['........O..X'] = '8 1,3,6,7,9,10';
+  const cases = [['............', '............', [1, 2, 5, 6, 9, 10]], ['X..O........', '........O..X', [1, 2, 4, 5, 8, 10]]];
+  for (const [reader, oneTier] of [[loadBook(text, { rules }), false], [loadBook(JSON.stringify(merged), { rules }), true]]) {
+    for (const [board, key, cells] of cases) {
+      const e = reader.evaluate(board);
+      assert.equal(e.key, key);
+      // one tier of them all, or a tier each (in the key's cell order, mapped onto the board)
+      if (oneTier) assert.deepEqual(e.tiers, [cells], board);
+      else assert.ok(e.tiers.length === cells.length && e.tiers.every((tier) => tier.length === 1), board);
+      assert.deepEqual(e.optimal, cells, board);
+      assert.deepEqual(reader.bestMoves(board), cells, board);
+    }
+  }
+});
+
 // ---------------------------------------------------------------- the proven-book record
 
 /** A Storage-like object (getItem, setItem) over a Map, counting the calls. */
