@@ -15,7 +15,7 @@ import pytest
 from player.errors import BOOK_REASONS, BoardError, BookError
 from player.game import STANDARD, Rules
 from player.play import choose_move
-from player.reader import Book, load_book, parse_book
+from player.reader import Book, load_book, parse_book, prove
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -253,6 +253,28 @@ def test_an_earlier_step_wins_over_a_later_one() -> None:
         data["counts"]["entries"] += 1
 
     assert refused(not_canonical_and_shape).code == "entry-key"
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        (".........", ".......OX"),  # the first in the file has fewer marks (checked later)
+        (".......OX", "....X...."),  # the first in the file has more marks (checked earlier)
+    ],
+)
+@pytest.mark.parametrize("workers", [1, 2])
+def test_of_two_misshapen_entries_the_message_names_the_first_in_the_file(
+    first: str, later: str, workers: int
+) -> None:
+    """docs/architecture.md, "the finding ... names the first entry in file order that fails",
+    whichever order (or worker) the proof takes the entries in: the fullest boards first."""
+    data = json.loads(RAW)
+    keys = list(data["entries"])
+    assert keys.index(first) < keys.index(later)
+    data["entries"][first] = data["entries"][later] = None
+    with pytest.raises(BookError) as caught:
+        prove(data, "<edited>", None, workers=workers)
+    assert str(caught.value) == f"<edited>: entry {first!r}: is null, not a string [entry-shape]"
 
 
 @pytest.mark.parametrize(

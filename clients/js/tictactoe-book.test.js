@@ -442,6 +442,25 @@ test('steps run over every entry before the next step: the code does not depend 
   }
 });
 
+test('of two misshapen entries, the message names the first in the file, whichever order the file has', () => {
+  // ......... has fewer marks than .......OX, which has fewer than ....X....; in the book's own
+  // order (sorted keys) each pair's emptier board comes first in one and last in the other.
+  for (const [first, later] of [['.........', '.......OX'], ['.......OX', '....X....']]) {
+    const doc = realDoc();
+    const keys = Object.keys(doc.entries);
+    assert.ok(keys.indexOf(first) < keys.indexOf(later));
+    doc.entries[first] = null;
+    doc.entries[later] = null;
+    for (const [text, named] of [[JSON.stringify(doc), first], [reversedKeys(doc), later]]) {
+      assert.throws(() => loadBook(text), (error) => {
+        assert.equal(error.code, 'entry-shape');
+        assert.match(error.message, new RegExp(`^book: has entry ${named.replace(/\./g, '\\.')}, `));
+        return true;
+      });
+    }
+  }
+});
+
 // ---------------------------------------------------------------- books that must load
 
 /** JSON with the members of every object written in reverse order. */
