@@ -88,6 +88,12 @@ BAD = [
     ("board", '{"op": "choose", "board": "XOXOXOOXO"}'),
     ("board", '{"op": "evaluate", "board": "........"}'),
     ("first", '{"op": "evaluate", "board": ".........", "first": "x"}'),
+    ("first", '{"op": "evaluate", "board": ".........", "first": null}'),
+    ("json", '{"op": "rules", "id": NaN}'),
+    ("json", '{"op": "rules", "id": Infinity}'),
+    ("json", '{"op": "rules", "id": -Infinity}'),
+    ("json", '{"op": "rules", "id": 1e400}'),
+    ("json", '{"op": "rules", "id": [-1.5e999]}'),
     ("level", '{"op": "choose", "board": ".........", "level": "god"}'),
     ("level", '{"op": "choose", "board": ".........", "level": ["hard"]}'),
     ("seed", '{"op": "choose", "board": ".........", "seed": -1}'),
@@ -104,6 +110,29 @@ def test_a_bad_request_is_one_error_object(engine: Engine, code: str, line: str)
     assert answer["ok"] is False and answer["error"]["code"] == code
     assert code in ERROR_CODES and answer["error"]["message"]
     assert set(answer) == {"ok", "error"}
+
+
+def test_every_answer_is_strict_json(engine: Engine) -> None:
+    # Python's json.loads would take NaN back; a strict parser must read every answer
+    for line in BAD:
+        text = engine.handle_line(line[1])
+        json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in {text}"))
+    answer = json.loads(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
+    assert answer["ok"] is True and answer["id"] == 1.5e300
+
+
+def test_the_largest_seed_is_accepted(engine: Engine) -> None:
+    answer = ask(engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 18446744073709551615})
+    assert answer["ok"] is True and answer["cell"] in range(9)
+
+
+def test_a_line_of_4096_characters_is_read_and_one_of_4097_refused(engine: Engine) -> None:
+    head = '{"op": "rules", "pad": "'
+    exact = head + "x" * (4096 - len(head) - 2) + '"}'
+    assert len(exact) == 4096
+    assert json.loads(engine.handle_line(exact))["ok"] is True
+    over = head + "x" * (4097 - len(head) - 2) + '"}'
+    assert json.loads(engine.handle_line(over))["error"]["code"] == "too-long"
 
 
 def test_a_bad_board_says_its_reason_and_echoes_the_id(engine: Engine) -> None:

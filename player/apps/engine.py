@@ -16,6 +16,7 @@ engine goes on serving: nothing a client sends ends it except the end of its inp
 from __future__ import annotations
 
 import json
+import math
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -73,12 +74,13 @@ class Engine:
             answer = error_answer("too-long", f"a request line has at most {MAX_LINE} characters")
         else:
             try:
-                request = json.loads(line)
+                request = json.loads(line, parse_constant=_not_json, parse_float=_finite)
             except (ValueError, RecursionError) as error:
                 answer = error_answer("json", f"not a JSON value: {error}")
             else:
                 answer = self.handle(request)
-        return json.dumps(answer, separators=(",", ":"), ensure_ascii=False)
+        # strict JSON (RFC 8259) whatever came in: no NaN or Infinity can reach an answer
+        return json.dumps(answer, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
     def _answer(self, request: object) -> dict[str, Any]:
         if not isinstance(request, dict):
@@ -140,6 +142,19 @@ def evaluation_answer(evaluation: Evaluation) -> dict[str, Any]:
         "optimal": list(evaluation.optimal),
         "tiers": [list(tier) for tier in evaluation.tiers],
     }
+
+
+def _not_json(text: str) -> Any:
+    """``NaN``, ``Infinity``, ``-Infinity``: Python's json reads them, RFC 8259 has no such value."""
+    raise ValueError(f"{text} is not a JSON value")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused when no float holds it (``1e400``)."""
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"number {text[:40]} is beyond what a double holds")
+    return number
 
 
 def error_answer(code: str, message: str) -> dict[str, Any]:
