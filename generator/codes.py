@@ -1,4 +1,4 @@
-"""Positions as integers in arrays: the board codes of player/board_codes.py, for the solver.
+"""Positions as integers in arrays: the board codes of player/game.py, for the solver.
 
 A board of ``N`` cells (``N <= 16``) is coded in ``2N`` bits, two per cell, cell 0 in the highest
 pair::
@@ -9,14 +9,14 @@ pair::
 So the code is two bit masks, X cells on the odd bits and O cells on the even bits, interleaved;
 and since the digits follow ASCII ('.' < 'O' < 'X') and cell 0 is the most significant, comparing
 codes as numbers compares the boards as strings. The smallest code among a board's images is
-therefore the project's canonical key (player/board.py, "min-image").
+therefore the project's canonical key (player/game.py, "min-image").
 
     X . O
     . X .      "X.O.X...." is 0b10_00_01_00_10_00_00_00_00 = 0x21200
     . . .
 
 The board's symmetries act on codes through lookup tables: a symmetry ``perm`` builds the
-image ``image[i] = board[perm[i]]`` (player/rules.py), so the digit of cell ``c`` lands on image
+image ``image[i] = board[perm[i]]`` (player/game.py), so the digit of cell ``c`` lands on image
 cell ``inverse[c]``. Cells move independently, so the image of a code is the OR of the images
 of its chunks (whole cells, at most 16 bits): one table per chunk and symmetry, and two look-ups
 per image of a board of up to 16 cells. This is the table-driven bit permutation of chess
@@ -41,7 +41,7 @@ CODE = np.uint32
 assert np.iinfo(CODE).bits >= 2 * MAX_CELLS
 Codes = npt.NDArray[np.uint32]
 
-#: Each mark's digit, the player's board codes' (player/board_codes.py): ``.`` 0, ``O`` 1, ``X`` 2.
+#: Each mark's digit, the player's board codes' (player/game.py): ``.`` 0, ``O`` 1, ``X`` 2.
 EMPTY_DIGIT = DIGITS[EMPTY]
 SECOND_DIGIT = DIGITS[SECOND]
 FIRST_DIGIT = DIGITS[FIRST]
@@ -177,7 +177,7 @@ def canonical_codes(symmetries: CodeSymmetries, codes: Codes) -> Codes:
 
 def canonical_with_symmetry(symmetries: CodeSymmetries, codes: Codes) -> tuple[Codes, npt.NDArray[np.int8]]:
     """Each code's canonical code and the index of the symmetry giving it, the first on a tie
-    (as ``player.board.canonicalizer``: the identity when the code is already canonical)."""
+    (as ``player.game.canonical``: the identity when the code is already canonical)."""
     chunks = _chunks(symmetries, codes)
     best = codes.copy()
     used = np.zeros(len(codes), dtype=np.int8)

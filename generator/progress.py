@@ -2,7 +2,7 @@
 
 The solver reports ``progress(stage, done, total)`` after each layer of marks
 (generator/solve.py, generator/trap.py); this turns those calls into the project's
-one progress bar, ``player.console.progress``: on standard error, only on a terminal (never in
+one progress bar, ``player.apps.console.progress``: on standard error, only on a terminal (never in
 a pipe, a file or a CI log), once the stage has taken a moment, erased when it ends.
 """
 

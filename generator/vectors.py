@@ -85,7 +85,7 @@ def every_board(traps: TrapArrays) -> dict[str, Solved]:
 
 def _vector(rules: Rules, solved: Solved, book: Book, board: str, first: str) -> dict[str, Any]:
     """One board as a game holds it, with the answers. ``levels`` (each weaker level's choices)
-    comes from ``player.levels``: it tests other ports against the Python player."""
+    comes from ``player.play``: it tests other ports against the Python player."""
     scores, top = solved
     best = max(scores.values())
     value, plies = decode_score(best, board.count(EMPTY), rules.cells)

@@ -18,7 +18,7 @@ from player.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-# No test reads or writes this machine's record of proven books (player/record.py): an empty
+# No test reads or writes this machine's record of proven books (player/trust.py): an empty
 # value turns the record off, for every process the tests start too. Tests of the record point
 # it at a file of their own.
 os.environ["TTT_PROVEN_RECORD"] = ""

@@ -1,7 +1,7 @@
 """The judges of a book file, each giving a verdict as one string: ``"valid"``, a reason code, or
 ``"crash: ..."`` (a reader raised something other than its BookError, which it must never do).
 
-* ``python_verdict``: ``player.book.parse_book`` in this process;
+* ``python_verdict``: ``player.reader.parse_book`` in this process;
 
 Every judge takes the rules the file states (the book vectors hold misère books too; the
 differential test needs both readers to judge alike).

@@ -1,6 +1,6 @@
 """The version-2 entry strings and members written from the arrays (generator/writer.py),
 against the format's examples, the shipped 3x3 book, and the format's own writer
-(player.entry.entry_text, one entry at a time) on every 3x4 entry."""
+(player.reader.entry_text, one entry at a time) on every 3x4 entry."""
 
 from __future__ import annotations
 

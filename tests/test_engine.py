@@ -1,4 +1,4 @@
-"""``ttt-play --engine`` (player.engine): every answer against the independent oracle, every
+"""``ttt-play --engine`` (player.apps.engine): every answer against the independent oracle, every
 error code, and the process through a pipe from Python and from Node."""
 
 from __future__ import annotations
@@ -122,7 +122,9 @@ def test_every_answer_is_strict_json(engine: Engine) -> None:
 
 
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:
-    answer = ask(engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 18446744073709551615})
+    answer = ask(
+        engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 18446744073709551615}
+    )
     assert answer["ok"] is True and answer["cell"] in range(9)
 
 

@@ -12,7 +12,7 @@ Every byte either command prints goes through here, so no stream failure shows a
   descriptor 1 would receive the program's messages);
 * progress (``progress``) is shown only on a terminal, on standard error, and erased when done.
 
-The one exception is the game screen (``player.tui``): curses draws on the terminal itself;
+The one exception is the game screen (``player.apps.tui``): curses draws on the terminal itself;
 it is entered only when both ends are terminals, restores the terminal on every way out, and
 leaves every message and the exit status to this module.
 

@@ -1,7 +1,7 @@
 """Where each piece of a ``View`` goes on a terminal of a given size: a pure function.
 
 ``layout(view, height, width)`` returns positioned text (``Span``), or None when the terminal is
-too small for the game; ``player.tui`` only paints the spans. The board takes big cells (7 x 3)
+too small for the game; ``player.apps.tui`` only paints the spans. The board takes big cells (7 x 3)
 when they fit and small ones (5 x 1) otherwise; the lines below it wrap at word boundaries, and
 when the terminal is too short for all of them the least needed go first (the prompt stays).
 Markers are text as well as colour, so they show without colour (NO_COLOR) and in a test:

@@ -1,6 +1,6 @@
 """The full-screen game as a pure state machine: named keys in, a ``View`` out.
 
-No terminal library here: ``player.tui`` reads keys with curses, names them (``up``, ``enter``,
+No terminal library here: ``player.apps.tui`` reads keys with curses, names them (``up``, ``enter``,
 ``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.layout`` of the
 ``view()``. A test drives the whole game in process with the same names.
 

@@ -3,7 +3,7 @@
 A thin layer: keys are named for ``player.screen_session`` (the game and what is shown) and
 ``player.layout`` (where) decides every span; this module only reads keys, paints spans and
 restores the terminal, whatever happens (``curses.wrapper``: on Ctrl-C the terminal is put back
-before ``player.console`` reports status 130).
+before ``player.apps.console`` reports status 130).
 
 Why curses: start-up cost. Cumulative import time (``python -X importtime -c "import NAME"``,
 CPython 3.11, median of 7, two runs on this project's 2-core machine under load): curses
