@@ -1,0 +1,122 @@
+"""What proving a book costs: each step on the 3x3 book, the 3x4 one, the JavaScript reader, and
+the 4x4 proof with one worker and with two."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from tools import BIN, BOOK, JS_BENCH, ROOT, alternate_calls
+
+from player import reader
+from player.game import STANDARD
+from player.reader import parse_book
+
+#: The optional 3x4 row is measured only if the whole bench stays within about this long.
+BUDGET_S = 90.0
+RULES_3X4 = "3x4:3"
+
+
+def proof_costs(raw: bytes) -> dict[str, Any]:
+    """Each step from the book's bytes to a proven book, against ``json.loads`` on the same text."""
+    text = raw.decode()
+    data = reader.parse_json(raw, BOOK)
+    times = alternate_calls(
+        {
+            "json_loads": lambda: json.loads(text),
+            "strict_json": lambda: reader.parse_json(raw, BOOK),
+            "prove": lambda: reader.prove(data, BOOK, STANDARD),
+            "parse_book": lambda: parse_book(raw, str(BOOK)),
+        },
+        21,
+    )
+    return {
+        "bytes": len(raw),
+        "gzip_bytes": len(gzip.compress(raw, 9)),
+        "entries": len(data["entries"]),
+        **{f"{name}_ms": seconds * 1e3 for name, seconds in times.items()},
+    }
+
+
+def js_costs(book: Path | None = None, runs: int | None = None) -> dict[str, Any]:
+    """The JavaScript reader's own figures (clients/js/bench.mjs) on ``book`` (default: the
+    shipped one), or why there are none."""
+    if not JS_BENCH.is_file():
+        return {"missing": f"{JS_BENCH.relative_to(ROOT)} missing"}
+    node = shutil.which("node")
+    if node is None:
+        return {"missing": "node not found"}
+    argv = [node, str(JS_BENCH), *([str(book), str(runs or 10)] if book else [])]
+    out = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+    lines = out.stdout.strip().splitlines()
+    try:
+        found: dict[str, Any] = json.loads(lines[-1])
+        return {name: float(found[name]) for name in ("load_ms", "parse_ms", "json_parse_ms")}
+    except (IndexError, ValueError, KeyError, TypeError):
+        errors = [line for line in out.stderr.splitlines() if "Error" in line]
+        reason = errors[0].strip() if errors else f"status {out.returncode}, no JSON line printed"
+        return {"missing": f"{JS_BENCH.relative_to(ROOT)} failed: {reason}"}
+
+
+def proof_costs_3x4(deadline: float) -> dict[str, Any]:
+    """The proof's cost on a 3x4 k=3 book built once for the purpose, if it fits before ``deadline``.
+
+    The build gets what is left of the budget less a reserve for the proof; a build that cannot
+    finish in time is skipped with a note instead.
+    """
+    left = deadline - time.perf_counter()
+    reserve = 10.0
+    if left < reserve + 5:
+        return {"skipped": f"no time left within the bench's {BUDGET_S:.0f} s budget"}
+    with tempfile.TemporaryDirectory(prefix="ttt-bench-3x4-") as tmp:
+        book = Path(tmp) / "book.json"
+        argv = [str(BIN / "ttt-book"), "build", "--rules", RULES_3X4, "-o", str(book)]
+        start = time.perf_counter()
+        try:
+            subprocess.run(argv, capture_output=True, check=True, timeout=left - reserve)
+        except subprocess.TimeoutExpired:
+            return {"skipped": f"building it takes longer than the {left - reserve:.0f} s left in the budget"}
+        build_s = time.perf_counter() - start
+        raw = book.read_bytes()
+        js = js_costs(book, runs=10)
+    text = raw.decode()
+    fns = {"json_loads": lambda: json.loads(text), "parse_book": lambda: parse_book(raw, rules=None)}
+    rounds: list[dict[str, float]] = []
+    while not rounds or (len(rounds) < 3 and time.perf_counter() < deadline):
+        rounds.append(alternate_calls(fns, 1))
+    return {
+        "rules": RULES_3X4,
+        "build_s": build_s,
+        "bytes": len(raw),
+        "entries": len(json.loads(text)["entries"]),
+        "runs": len(rounds),
+        **{f"{name}_ms": statistics.median(r[name] for r in rounds) * 1e3 for name in fns},
+        "js": js,
+    }
+
+
+def proof_workers(book: Path, rounds: int = 2) -> dict[str, Any]:
+    """The proof of a big book (steps 4 to 15, the JSON parsed once before) with one worker and
+    with two, alternated, ``rounds`` each: medians and the speed-up."""
+    data = reader.parse_json(book.read_bytes(), book)
+    times: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(rounds):
+        for workers in times:
+            start = time.perf_counter()
+            reader.prove(data, book, None, workers=workers)
+            times[workers].append(time.perf_counter() - start)
+    one, two = statistics.median(times[1]), statistics.median(times[2])
+    return {
+        "entries": len(data["entries"]),
+        "rounds": rounds,
+        "one_s": one,
+        "two_s": two,
+        "speedup": one / two,
+    }
