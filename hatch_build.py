@@ -35,6 +35,13 @@ class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
         if self.target_name != "wheel" or version == "editable":
             return
         self._record_folder = tempfile.mkdtemp(prefix="ttt-book-record-")
+        try:
+            self._record_books(build_data)
+        except BaseException:  # the build fails, finalize will not run: leave no folder behind
+            shutil.rmtree(self._record_folder, ignore_errors=True)
+            raise
+
+    def _record_books(self, build_data: dict[str, Any]) -> None:
         for relative, rules_text, packaged in BOOKS:
             book = Path(self.root) / relative
             raw = book.read_bytes()  # a wheel without its books would not play: fail loudly

@@ -152,7 +152,10 @@ def source_copy(tmp_path: Path) -> Path:
 
 
 def failed_build(source: Path, out: Path, code: str) -> None:
-    """Building a wheel from ``source`` fails naming the reason ``code``, and leaves no wheel."""
+    """Building a wheel from ``source`` fails naming the reason ``code``, and leaves no wheel,
+    and no folder of the build's own in the temporary directory."""
+    temporary = out / "tmp"
+    temporary.mkdir()
     build = subprocess.run(
         [
             sys.executable,
@@ -167,10 +170,12 @@ def failed_build(source: Path, out: Path, code: str) -> None:
         ],
         capture_output=True,
         text=True,
+        env={**os.environ, "TMPDIR": str(temporary)},
     )
     assert build.returncode != 0
     assert f"[{code}]" in build.stdout + build.stderr
     assert not list(out.glob("*.whl"))
+    assert not [p.name for p in temporary.iterdir() if p.name.startswith("ttt-book-record-")]
 
 
 def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
