@@ -733,8 +733,10 @@ def _in_pool(checker: EntryChecker, spans: list[Span], workers: int) -> list[Fin
                     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
                 return list(results)
             except BaseException:
+                # the workers end themselves within 0.2 s; the pool's thread is joined before the
+                # error goes on (left running, it races the interpreter's exit for its pipe)
                 abandoned.set()
-                pool.shutdown(wait=False, cancel_futures=True)
+                pool.shutdown(wait=True, cancel_futures=True)
                 raise
     except (OSError, BrokenProcessPool):
         return None
