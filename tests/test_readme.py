@@ -4,6 +4,8 @@
   test cannot run ``make test`` inside ``make test``); ``ttt-play`` and ``ttt-book`` lines run
   for real and must exit 0: interactive ones on a pseudo-terminal where ``q`` quits, files the
   example writes go to a temporary folder instead of /tmp or the repository's book/.
+* Every ```python block runs in a fresh interpreter of the test environment; a ``# → text``
+  comment after a ``print`` is the line it must print.
 * Every ```js block runs in Node against the repository's book; a ``// → text`` comment after a
   ``console.log`` is the line it must print. A block that calls ``fetch`` is the browser
   example: it runs as a module in a ``web/`` folder beside the reader and the book (where the
@@ -74,6 +76,7 @@ def test_the_readme_has_the_examples_this_file_runs() -> None:
     assert any(line.startswith("echo ") for line in lines)
     assert any("ttt-book query" in line for line in lines)
     assert len(blocks("js")) >= 2
+    assert len(blocks("python")) >= 1
 
 
 @pytest.mark.parametrize(
@@ -128,6 +131,24 @@ def test_a_program_example_runs(line: str, tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0, (line, child.before)
     assert "Traceback" not in (child.before or "")
+
+
+# ---------------------------------------------------------------- the Python examples
+
+PY_ARROW = re.compile(r"#\s*→\s*(.*)$")
+
+
+@pytest.mark.parametrize("block", blocks("python"), ids=lambda b: f"README line {b.line}")
+def test_a_python_example_runs_and_prints_what_it_says(block: Block, tmp_path: Path) -> None:
+    expected = [m.group(1).strip() for line in block.text.splitlines() if (m := PY_ARROW.search(line))]
+    assert expected, "a Python example shows what it prints with # → comments"
+    script = tmp_path / "example.py"
+    script.write_text(block.text)
+    result = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == expected
 
 
 # ---------------------------------------------------------------- the JavaScript examples
