@@ -15,7 +15,9 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
     /favicon.ico                      web/favicon.svg
     /docs/posters/NAME.svg            the posters the page links (make poster)
 
-Anything else is 404. Without --port it tries 8000 and, when that port is taken, lets the
+Anything else is 404, and so is a symbolic link that leads out of the folder its file is served
+from (web/, book/, clients/js/, docs/posters/): a link in web/ to a file elsewhere is not followed.
+Without --port it tries 8000 and, when that port is taken, lets the
 system pick a free one; it prints the page's address either way, with ``?book=`` filled in when
 --book names a book of your own (``make web BOOK=FILE``). Standard library only, so it runs
 before any ``make venv``.
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import errno
 import http.server
+import os
 import posixpath
 import sys
 import urllib.parse
@@ -80,15 +83,28 @@ def resolve(url_path: str, book: Path | None = None) -> Path | None:
     if url_path.endswith("/") and path != "/":
         path += "/"
     if path in FIXED:
-        return FIXED[path]
+        file = FIXED[path]
+        return file if inside(file, file.parent) else None
     if book is not None and path == urllib.parse.unquote(user_book_path(book)):
         return book
     folder, name = posixpath.split(path)
     if folder == "/web" and name:
         candidate = WEB / name
-        if candidate.suffix in PAGE_SUFFIXES and candidate.is_file():
+        # os.path.isfile, not Path.is_file: it answers False for a name the file system refuses
+        # (a 300-character name is ENAMETOOLONG, which Path.is_file raises) instead of raising.
+        if candidate.suffix in PAGE_SUFFIXES and os.path.isfile(candidate) and inside(candidate, WEB):
             return candidate
     return None
+
+
+def inside(file: Path, folder: Path) -> bool:
+    """Whether ``file``'s real path (every symbolic link followed) lies in ``folder``'s, so that
+    a link cannot lead out of the folder it is served from. A missing file is judged by its name
+    (``content`` then says it cannot be read); a loop of links is not inside anything."""
+    try:
+        return file.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links (Python before 3.13)
+        return False
 
 
 def content(url_path: str, book: Path | None = None) -> tuple[int, str, bytes]:
