@@ -9,9 +9,11 @@ import io
 import re
 import shutil
 import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -255,3 +257,31 @@ def test_a_name_too_long_for_the_file_system_is_a_404(origin: str) -> None:
     # ENAMETOOLONG, not "no such file".
     status, content_type, _ = get(origin + "/web/" + "a" * 297 + ".js")
     assert (status, content_type) == (404, "text/plain; charset=utf-8")
+
+
+def test_a_client_that_leaves_early_is_no_traceback(tmp_path: Path) -> None:
+    """A client that sends its request and hangs up at once (a reset, SO_LINGER 0) before the
+    answer: the server ends that connection quietly and goes on serving."""
+    log = tmp_path / "stderr.txt"
+    with running("--port", "0", log=log) as (url, _):
+        host, port = url.removeprefix("http://").split(":")
+        for path in ("/book/tictactoe.json", "/web/app.js", "/web/") * 5:
+            with socket.create_connection((host, int(port)), timeout=10) as client:
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                client.sendall(f"GET {path} HTTP/1.0\r\n\r\n".encode())
+        time.sleep(0.5)  # the server's threads answer the requests of the connections gone
+        assert get(url + "/web/")[0] == 200
+    assert "Traceback" not in log.read_text()
+
+
+def test_an_idle_connection_is_dropped(origin: str) -> None:
+    """A client that connects and sends nothing is disconnected after the server's time-out,
+    documented as 5 seconds (the wait here allows twice that)."""
+    host, port = origin.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as client:
+        start = time.monotonic()
+        try:
+            data = client.recv(1024)
+        except TimeoutError:
+            pytest.fail("the server held an idle connection for 10 s")
+        assert data == b"" and 4 < time.monotonic() - start < 10
