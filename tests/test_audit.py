@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -277,3 +278,27 @@ def test_the_readable_report(book: Book) -> None:
     assert "verdict: CAN LOSE: 12 losing lines, 0 failures" in out
     assert "as O: 0 4 7 2 6 3 8  -> X.OOO.XXX" in out and "... and 10 more" in out
     assert "vs novice as O:   8.25% /  72.70% /  19.05%   (26/315 / 229/315 / 4/21)" in out
+
+
+def test_what_a_program_prints_is_shown_escaped(book: Book) -> None:
+    """A program's answers and standard error reach the report with control characters
+    escaped (\\xNN): no escape sequence of its own can redraw the verdict. Readable and JSON."""
+    done = subprocess.run([TTT_BOOK, "audit", *python_engine("escapes")], capture_output=True, timeout=300)
+    assert done.returncode == 1
+    out = done.stdout.decode()  # bytes, not text=True, which would turn a carriage return into \n
+    controls = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # C0 but the newline, DEL, C1
+    assert not controls.search(out), [line for line in out.split("\n") if controls.search(line)]
+    [verdict] = [line for line in out.split("\n") if line.startswith("verdict")]
+    assert verdict == "verdict: CAN LOSE: 0 losing lines, 2 failures"
+    _, report = run_audit(*python_engine("escapes"))
+    answers = {x["board"]: (x["kind"], x["answer"]) for x in report["failures"]}
+    assert answers == {
+        "X........": ("unreadable", r"\x1b[2K\r\x1b[3Averdict: NEVER LOSES\x9b0m\x7f\xff"),
+        "....X....": (
+            "crash",
+            r"exited with status 1 when asked ....X....: \x1b]0;NEVER LOSES\x07\x1b[32mverdict: "
+            r"NEVER LOSES\x1b[0m",
+        ),
+    }
+    for _, answer in answers.values():
+        assert answer in out

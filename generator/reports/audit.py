@@ -15,6 +15,9 @@ the answers with the book alone:
 * *failures*: an illegal cell, an unreadable answer, a time-out, a crash. A failure forfeits
   the game: the program lost it, and it counts as a loss in the rates.
 
+What the program printed (an unreadable answer, the last line of a crash's standard error) is
+kept with its control characters escaped (:func:`escaped`), so it cannot draw on the terminal.
+
 The rates against the random and novice opponents and the book's own player (its top trap tier,
 uniformly) are exact fractions from enumerating every line, which needs the program to answer
 the same way each time it is asked about a position. With ``repeat`` > 1, a position whose
@@ -67,11 +70,32 @@ class Program(Protocol):
     def close(self) -> None: ...
 
 
+def escaped(text: str) -> str:
+    """``text`` with every character that is not printable written as ``ascii()`` writes it
+    (``\\x1b``, ``\\r``, ``\\x9b``, ``\\u202e``) and a backslash as two, printable Unicode kept:
+    a program's output shown this way cannot move the cursor or draw a verdict of its own.
+    A byte that was not UTF-8 (decoded with surrogateescape) is shown as ``\\xNN`` too."""
+    return "".join(char if char.isprintable() and char != "\\" else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape's stand-in for the byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return ascii(char)[1:-1]
+
+
+def decoded(data: bytes) -> str:
+    """Bytes a program wrote, as text to show: UTF-8, every other byte and control escaped."""
+    return escaped(data.decode("utf-8", "surrogateescape"))
+
+
 def read_answer(text: str, board: str) -> Answer:
-    """A cell if ``text`` names a free cell of ``board``, else the failure it is."""
+    """A cell if ``text`` names a free cell of ``board``, else the failure it is (``text`` as
+    the program wrote it: an unreadable one is kept :func:`escaped`)."""
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > 4:
-        return Failure("unreadable", text[:MAX_ANSWER])
+        return Failure("unreadable", escaped(text[:MAX_ANSWER]))
     cell = int(stripped)
     if cell >= len(board) or board[cell] != EMPTY:
         return Failure("illegal", stripped)
@@ -129,10 +153,10 @@ class ProcessProgram:
                 self.pending += chunk
                 if len(self.pending) > 4 * MAX_ANSWER and b"\n" not in self.pending:
                     self._stop()
-                    return Failure("unreadable", self.pending[:MAX_ANSWER].decode(errors="replace"))
+                    return Failure("unreadable", decoded(self.pending[:MAX_ANSWER]))
         line, _, self.pending = self.pending.partition(b"\n")
         self.answered += 1
-        return read_answer(line.decode(errors="replace"), board)
+        return read_answer(line.decode("utf-8", "surrogateescape"), board)
 
     def _crashed(self, board: str) -> Failure:
         process = self.process
@@ -169,10 +193,11 @@ class ProcessProgram:
 def tail(stream: Any) -> str:
     """The last line the program wrote on standard error, as '': ...' (or nothing)."""
     stream.seek(0)
-    lines = stream.read().decode(errors="replace").strip().splitlines()
+    # split on newlines only: a carriage return inside the line is the program's, shown escaped
+    last = stream.read().decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
     stream.seek(0)
     stream.truncate()
-    return f": {lines[-1][:200]}" if lines else ""
+    return f": {escaped(last[:200])}" if last else ""
 
 
 class CallableProgram:
@@ -188,9 +213,9 @@ class CallableProgram:
         try:
             answer = self.function(board)
         except Exception as error:
-            return Failure("crash", f"raised {type(error).__name__}: {error} when asked {board}")
+            return Failure("crash", escaped(f"raised {type(error).__name__}: {error} when asked {board}"))
         if isinstance(answer, bool) or not isinstance(answer, int | str):
-            return Failure("unreadable", repr(answer)[:MAX_ANSWER])
+            return Failure("unreadable", escaped(repr(answer)[:MAX_ANSWER]))
         return read_answer(str(answer), board)
 
     def close(self) -> None:
@@ -386,7 +411,7 @@ def render(report: Report, program: str, *, max_lines: int = 50) -> str:
         else "NEVER LOSES"
     )
     out = [
-        f"audit of {program}",
+        f"audit of {escaped(program)}",
         f"asked {report.asked} distinct positions"
         + (f", each {report.repeat} times" if report.repeat > 1 else ", each once"),
         f"verdict: {verdict}",
