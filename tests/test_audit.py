@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
+import uuid
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -302,3 +306,39 @@ def test_what_a_program_prints_is_shown_escaped(book: Book) -> None:
     }
     for _, answer in answers.values():
         assert answer in out
+
+
+def processes_running(argv: list[str]) -> list[int]:
+    """The ids of the processes whose command line is exactly ``argv`` (read from /proc)."""
+    wanted = "\0".join(argv).encode() + b"\0"
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "cmdline").read_bytes() == wanted:
+                    found.append(int(entry.name))
+            except OSError:  # it ended meanwhile
+                pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table from /proc")
+def test_nothing_the_program_started_outlives_the_audit() -> None:
+    """Every process the program started ends with it, whether it timed out, crashed or was
+    closed at the end: each runs in its own process group, and the audit ends the group."""
+    seconds = f"300.{uuid.uuid4().int % 10**9:09d}"  # a sleep no other process runs
+    sleep = [shutil.which("sleep") or "sleep", seconds]
+    status, report = run_audit("--timeout", "0.5", "--", "sh", str(ENGINES / "leaves_children.sh"), seconds)
+    assert status == 1
+    assert sorted((x["kind"], x["board"]) for x in report["failures"]) == [
+        ("crash", "....X...."),
+        ("timeout", "X........"),
+    ]
+    deadline = time.monotonic() + 5  # SIGKILL is delivered a moment later, not at once
+    while (
+        left := processes_running(["sleep", seconds]) + processes_running(sleep)
+    ) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:  # a failed run's leftovers, ended by their ids
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import os
 import selectors
+import signal
 import subprocess
 import sys
 import tempfile
@@ -106,7 +107,9 @@ class ProcessProgram:
     """A command that answers one line per board, kept running between questions.
 
     After a time-out or a crash the process is ended and a fresh one answers the next question
-    (a program is asked about positions, not played through games, so nothing is lost).
+    (a program is asked about positions, not played through games, so nothing is lost). Each
+    runs in a session of its own, so ending it ends its process group: whatever it started
+    (a shell script's commands, in the background or not) ends with it.
     """
 
     def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
@@ -122,7 +125,12 @@ class ProcessProgram:
     def _start(self) -> subprocess.Popen[bytes]:
         try:
             process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.stderr,
+                bufsize=0,
+                start_new_session=True,  # its own process group (and no terminal to draw on)
             )
         except OSError as error:
             raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
@@ -174,7 +182,11 @@ class ProcessProgram:
 
     def _stop(self) -> None:
         if self.process is not None:
-            self.process.kill()
+            # The group's id is the leader's pid. It stays the group's while any member lives,
+            # even after the leader was reaped (as _crashed does, for its status); once none is
+            # left, killpg fails with ESRCH.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
             for stream in (self.process.stdin, self.process.stdout):
                 if stream is not None:
