@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 import uuid
 from collections.abc import Callable
 from fractions import Fraction
@@ -23,7 +24,7 @@ import pytest
 from enumerate_games import match, novice_player, random_player
 from oracle import to_move, winner
 
-from generator.reports.audit import CallableProgram, audit
+from generator.reports.audit import CallableProgram, Failure, ProcessProgram, audit
 from player.reader import Book
 
 HERE = Path(__file__).resolve().parent
@@ -204,6 +205,31 @@ def test_a_crash_is_reported_and_the_audit_goes_on(book: Book) -> None:
     assert crash["kind"] == "crash" and crash["board"] == "....X...."
     assert "cannot cope with the centre" in crash["answer"]
     assert report["asked"] > 400  # it went on after the crash, in a fresh process
+
+
+def test_a_crash_that_floods_standard_error_keeps_only_its_end(book: Book) -> None:
+    """32 MiB on standard error before a crash: the report shows its last line, or 200
+    characters of it, and the audit holds a few KiB of it at a time, not the 32 MiB."""
+    _, report = run_audit(*python_engine("floods_stderr"))
+    assert {x["board"]: x["answer"] for x in report["failures"]} == {
+        "....X....": "exited with status 1 when asked ....X....: gave up after all that",
+        "X........": "exited with status 1 when asked X........: " + "!" * 200,
+    }
+    assert report["asked"] > 400  # it went on after each crash
+    program = ProcessProgram([sys.executable, str(ENGINES / "floods_stderr.py")])
+    tracemalloc.start()
+    try:
+        asked = {board: program.ask(board) for board in (".........", "....X....", "X........")}
+        program.close()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert asked == {
+        ".........": 0,
+        "....X....": Failure("crash", "exited with status 1 when asked ....X....: gave up after all that"),
+        "X........": Failure("crash", "exited with status 1 when asked X........: " + "!" * 200),
+    }
+    assert peak < 1024 * 1024, peak
 
 
 def test_an_engine_in_javascript(book: Book, cached_oracle: Any) -> None:

@@ -34,7 +34,6 @@ import selectors
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -50,6 +49,10 @@ from player.reader import Book
 
 #: Characters of one answer line kept; a longer answer is unreadable.
 MAX_ANSWER = 64
+#: Bytes kept of a program's standard error, the last: its last line, however much it writes.
+ERRORS_KEPT = 4096
+#: Bytes read from a program at once: a pipe's default capacity on Linux (pipe(7)).
+READ_SIZE = 65536
 OPPONENTS = ("random", "novice", "book")
 FAILURES = ("illegal", "unreadable", "timeout", "crash")
 
@@ -110,6 +113,10 @@ class ProcessProgram:
     (a program is asked about positions, not played through games, so nothing is lost). Each
     runs in a session of its own, so ending it ends its process group: whatever it started
     (a shell script's commands, in the background or not) ends with it.
+
+    Its standard error is a pipe, read while it is asked and while it ends (so a full pipe
+    never blocks it); only the last ERRORS_KEPT bytes are kept, for the last line of a crash,
+    however much it writes.
     """
 
     def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
@@ -117,10 +124,9 @@ class ProcessProgram:
         self.timeout = timeout
         self.process: subprocess.Popen[bytes] | None = None
         self.pending = b""
+        self.errors = b""  # the end of the running process's standard error
         self.starts = 0
         self.answered = 0
-        # the program's standard error, kept for the last line of a crash; closed by close()
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
 
     def _start(self) -> subprocess.Popen[bytes]:
         try:
@@ -128,7 +134,7 @@ class ProcessProgram:
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self.stderr,
+                stderr=subprocess.PIPE,
                 bufsize=0,
                 start_new_session=True,  # its own process group (and no terminal to draw on)
             )
@@ -136,26 +142,39 @@ class ProcessProgram:
             raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
         self.starts += 1
         self.pending = b""
+        self.errors = b""
         self.process = process
         return process
 
+    def _read_errors(self, fd: int) -> bool:
+        """Read what the program wrote on standard error, keeping the end; False at its end."""
+        chunk = os.read(fd, READ_SIZE)
+        self.errors = (self.errors + chunk)[-ERRORS_KEPT:]
+        return bool(chunk)
+
     def ask(self, board: str) -> Answer:
         process = self.process or self._start()
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         try:
             process.stdin.write(board.encode() + b"\n")
         except OSError:
             return self._crashed(board)
         deadline = time.monotonic() + self.timeout
-        out = process.stdout.fileno()
+        out, err = process.stdout.fileno(), process.stderr.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(out, selectors.EVENT_READ)
+            selector.register(err, selectors.EVENT_READ)
             while b"\n" not in self.pending:
                 left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
+                ready = {key.fd for key, _ in selector.select(left)} if left > 0 else set()
+                if not ready:
                     self._stop()
                     return Failure("timeout", f"no answer within {self.timeout:g} s")
-                chunk = os.read(out, 4096)
+                if err in ready and not self._read_errors(err):
+                    selector.unregister(err)
+                if out not in ready:
+                    continue
+                chunk = os.read(out, READ_SIZE)
                 if not chunk:
                     return self._crashed(board)
                 self.pending += chunk
@@ -167,49 +186,62 @@ class ProcessProgram:
         return read_answer(line.decode("utf-8", "surrogateescape"), board)
 
     def _crashed(self, board: str) -> Failure:
-        process = self.process
-        assert process is not None
-        try:
-            status = process.wait(self.timeout)
-        except subprocess.TimeoutExpired:
-            status = None
+        status = self._wait()
         self._stop()
+        # the last line on standard error, split at newlines only (a \r in it is shown escaped)
+        last = self.errors.decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
+        said = f": {escaped(last[:200])}" if last else ""
         if self.answered == 0 and self.starts == 1:
-            raise ProgramWontRun(
-                f"{self.argv[0]!r} ended before answering its first board{tail(self.stderr)}"
-            )
-        return Failure("crash", f"exited with status {status} when asked {board}{tail(self.stderr)}")
+            raise ProgramWontRun(f"{self.argv[0]!r} ended before answering its first board{said}")
+        return Failure("crash", f"exited with status {status} when asked {board}{said}")
+
+    def _wait(self) -> int | None:
+        """The program's exit status once it ends, or None if it is still running after the
+        time-out; its standard error is read meanwhile (it may be writing a lot as it ends)."""
+        process = self.process
+        assert process is not None and process.stderr is not None
+        deadline = time.monotonic() + self.timeout
+        err = process.stderr.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(err, selectors.EVENT_READ)
+            # The end of its standard error usually says it has ended; but a process it started
+            # may hold that pipe open, so whether it has ended is checked every 50 ms too.
+            while process.poll() is None and (left := deadline - time.monotonic()) > 0:
+                if selector.select(min(left, 0.05)) and not self._read_errors(err):
+                    break
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return process.wait(max(0.0, deadline - time.monotonic()))
+        return None
 
     def _stop(self) -> None:
-        if self.process is not None:
-            # The group's id is the leader's pid. It stays the group's while any member lives,
-            # even after the leader was reaped (as _crashed does, for its status); once none is
-            # left, killpg fails with ESRCH.
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-            for stream in (self.process.stdin, self.process.stdout):
-                if stream is not None:
-                    stream.close()
-            self.process = None
+        process = self.process
+        if process is None:
+            return
+        # The group's id is the leader's pid, the group's while any member lives, even after the
+        # leader was reaped (as _wait does, for its status); once none is left, killpg fails.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        assert process.stderr is not None
+        # What the group wrote before it was killed may still be in the pipe: read that, and no
+        # more than a pipe can hold, 1 MiB (pipe(7); one that left the group could write for ever).
+        err = process.stderr.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(err, selectors.EVENT_READ)
+            for _ in range(1024 * 1024 // READ_SIZE):
+                if not selector.select(0) or not self._read_errors(err):
+                    break
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        self.process = None
 
     def close(self) -> None:
         if self.process is not None and self.process.stdin is not None:
-            self.process.stdin.close()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(self.timeout)
+            with contextlib.suppress(OSError):  # it may have gone already
+                self.process.stdin.close()
+            self._wait()
         self._stop()
-        self.stderr.close()
-
-
-def tail(stream: Any) -> str:
-    """The last line the program wrote on standard error, as '': ...' (or nothing)."""
-    stream.seek(0)
-    # split on newlines only: a carriage return inside the line is the program's, shown escaped
-    last = stream.read().decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
-    stream.seek(0)
-    stream.truncate()
-    return f": {escaped(last[:200])}" if last else ""
 
 
 class CallableProgram:
