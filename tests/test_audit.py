@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import random
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
+import tracemalloc
+import uuid
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -18,7 +24,7 @@ import pytest
 from enumerate_games import match, novice_player, random_player
 from oracle import to_move, winner
 
-from generator.reports.audit import CallableProgram, audit
+from generator.reports.audit import CallableProgram, Failure, ProcessProgram, audit
 from player.reader import Book
 
 HERE = Path(__file__).resolve().parent
@@ -201,6 +207,31 @@ def test_a_crash_is_reported_and_the_audit_goes_on(book: Book) -> None:
     assert report["asked"] > 400  # it went on after the crash, in a fresh process
 
 
+def test_a_crash_that_floods_standard_error_keeps_only_its_end(book: Book) -> None:
+    """32 MiB on standard error before a crash: the report shows its last line, or 200
+    characters of it, and the audit holds a few KiB of it at a time, not the 32 MiB."""
+    _, report = run_audit(*python_engine("floods_stderr"))
+    assert {x["board"]: x["answer"] for x in report["failures"]} == {
+        "....X....": "exited with status 1 when asked ....X....: gave up after all that",
+        "X........": "exited with status 1 when asked X........: " + "!" * 200,
+    }
+    assert report["asked"] > 400  # it went on after each crash
+    program = ProcessProgram([sys.executable, str(ENGINES / "floods_stderr.py")])
+    tracemalloc.start()
+    try:
+        asked = {board: program.ask(board) for board in (".........", "....X....", "X........")}
+        program.close()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert asked == {
+        ".........": 0,
+        "....X....": Failure("crash", "exited with status 1 when asked ....X....: gave up after all that"),
+        "X........": Failure("crash", "exited with status 1 when asked X........: " + "!" * 200),
+    }
+    assert peak < 1024 * 1024, peak
+
+
 def test_an_engine_in_javascript(book: Book, cached_oracle: Any) -> None:
     node = shutil.which("node")
     assert node, "the audit's JavaScript engine needs Node.js 18+"
@@ -277,3 +308,63 @@ def test_the_readable_report(book: Book) -> None:
     assert "verdict: CAN LOSE: 12 losing lines, 0 failures" in out
     assert "as O: 0 4 7 2 6 3 8  -> X.OOO.XXX" in out and "... and 10 more" in out
     assert "vs novice as O:   8.25% /  72.70% /  19.05%   (26/315 / 229/315 / 4/21)" in out
+
+
+def test_what_a_program_prints_is_shown_escaped(book: Book) -> None:
+    """A program's answers and standard error reach the report with control characters
+    escaped (\\xNN): no escape sequence of its own can redraw the verdict. Readable and JSON."""
+    done = subprocess.run([TTT_BOOK, "audit", *python_engine("escapes")], capture_output=True, timeout=300)
+    assert done.returncode == 1
+    out = done.stdout.decode()  # bytes, not text=True, which would turn a carriage return into \n
+    controls = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")  # C0 but the newline, DEL, C1
+    assert not controls.search(out), [line for line in out.split("\n") if controls.search(line)]
+    [verdict] = [line for line in out.split("\n") if line.startswith("verdict")]
+    assert verdict == "verdict: CAN LOSE: 0 losing lines, 2 failures"
+    _, report = run_audit(*python_engine("escapes"))
+    answers = {x["board"]: (x["kind"], x["answer"]) for x in report["failures"]}
+    assert answers == {
+        "X........": ("unreadable", r"\x1b[2K\r\x1b[3Averdict: NEVER LOSES\x9b0m\x7f\xff"),
+        "....X....": (
+            "crash",
+            r"exited with status 1 when asked ....X....: \x1b]0;NEVER LOSES\x07\x1b[32mverdict: "
+            r"NEVER LOSES\x1b[0m",
+        ),
+    }
+    for _, answer in answers.values():
+        assert answer in out
+
+
+def processes_running(argv: list[str]) -> list[int]:
+    """The ids of the processes whose command line is exactly ``argv`` (read from /proc)."""
+    wanted = "\0".join(argv).encode() + b"\0"
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "cmdline").read_bytes() == wanted:
+                    found.append(int(entry.name))
+            except OSError:  # it ended meanwhile
+                pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table from /proc")
+def test_nothing_the_program_started_outlives_the_audit() -> None:
+    """Every process the program started ends with it, whether it timed out, crashed or was
+    closed at the end: each runs in its own process group, and the audit ends the group."""
+    seconds = f"300.{uuid.uuid4().int % 10**9:09d}"  # a sleep no other process runs
+    sleep = [shutil.which("sleep") or "sleep", seconds]
+    status, report = run_audit("--timeout", "0.5", "--", "sh", str(ENGINES / "leaves_children.sh"), seconds)
+    assert status == 1
+    assert sorted((x["kind"], x["board"]) for x in report["failures"]) == [
+        ("crash", "....X...."),
+        ("timeout", "X........"),
+    ]
+    deadline = time.monotonic() + 5  # SIGKILL is delivered a moment later, not at once
+    while (
+        left := processes_running(["sleep", seconds]) + processes_running(sleep)
+    ) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:  # a failed run's leftovers, ended by their ids
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -7,10 +7,13 @@ import contextlib
 import importlib.util
 import io
 import re
+import shutil
 import socket
+import struct
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -32,22 +35,28 @@ def load_serve() -> ModuleType:
 
 
 @contextlib.contextmanager
-def running(*args: str) -> Iterator[tuple[str, str]]:
-    """``python web/serve.py ARGS``; yields (its origin, the line it printed)."""
-    process = subprocess.Popen(
-        [sys.executable, str(SERVE), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    assert process.stdout is not None and process.stderr is not None
-    try:
-        line = process.stdout.readline()
-        found = re.search(r"http://127\.0\.0\.1:\d+", line)
-        assert found, (line, process.stderr.read() if process.poll() is not None else "")
-        yield found.group(0), line
-    finally:
-        process.terminate()
-        process.wait(10)
-        process.stdout.close()
-        process.stderr.close()
+def running(*args: str, serve: Path = SERVE, log: Path | None = None) -> Iterator[tuple[str, str]]:
+    """``python web/serve.py ARGS`` (``serve``: another copy of it; ``log``: a file for its
+    standard error); yields (its origin, the line it printed)."""
+    with contextlib.ExitStack() as stack:
+        stderr = stack.enter_context(log.open("w")) if log is not None else subprocess.PIPE
+        process = subprocess.Popen(
+            [sys.executable, str(serve), *args], stdout=subprocess.PIPE, stderr=stderr, text=True
+        )
+        assert process.stdout is not None
+        try:
+            line = process.stdout.readline()
+            found = re.search(r"http://127\.0\.0\.1:\d+", line)
+            if not found and process.poll() is not None and process.stderr is not None:
+                line += process.stderr.read()
+            assert found, line
+            yield found.group(0), line
+        finally:
+            process.terminate()
+            process.wait(10)
+            process.stdout.close()
+            if process.stderr is not None:
+                process.stderr.close()
 
 
 @pytest.fixture(scope="module")
@@ -216,3 +225,63 @@ def test_a_missing_users_book_is_one_line_and_status_2(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr == f"serve.py: --book {missing}: no such file\n"
+
+
+def test_a_link_out_of_the_served_tree_is_not_followed(tmp_path: Path) -> None:
+    """A symbolic link is served only when the file it leads to lies in the folder it is served
+    from: web/leak.js and book/tictactoe.json leading out are 404, web/alias.js leading to
+    web/app.js is served. In a copy of the served tree (the server serves its own ROOT)."""
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    for folder in ("web", "book", "outside"):
+        (tmp_path / ("" if folder == "outside" else "tree") / folder).mkdir(parents=True)
+    shutil.copy(SERVE, tree / "web" / "serve.py")
+    shutil.copy(ROOT / "web" / "app.js", tree / "web" / "app.js")
+    (outside / "secret.js").write_text("secret\n")
+    (tree / "web" / "leak.js").symlink_to(outside / "secret.js")
+    (tree / "web" / "leak-up.js").symlink_to("../../outside/secret.js")
+    (tree / "book" / "tictactoe.json").symlink_to(outside / "secret.js")
+    (tree / "web" / "alias.js").symlink_to("app.js")
+    with running("--port", "0", serve=tree / "web" / "serve.py") as (url, _):
+        for path in ("/web/leak.js", "/web/leak-up.js", "/book/tictactoe.json"):
+            status, _, body = get(url + path)
+            assert status == 404 and b"secret" not in body, path
+        assert get(url + "/web/alias.js") == (
+            200,
+            "text/javascript; charset=utf-8",
+            (ROOT / "web" / "app.js").read_bytes(),
+        )
+
+
+def test_a_name_too_long_for_the_file_system_is_a_404(origin: str) -> None:
+    # 300 characters: over NAME_MAX (255 on Linux and macOS), so looking the file up fails with
+    # ENAMETOOLONG, not "no such file".
+    status, content_type, _ = get(origin + "/web/" + "a" * 297 + ".js")
+    assert (status, content_type) == (404, "text/plain; charset=utf-8")
+
+
+def test_a_client_that_leaves_early_is_no_traceback(tmp_path: Path) -> None:
+    """A client that sends its request and hangs up at once (a reset, SO_LINGER 0) before the
+    answer: the server ends that connection quietly and goes on serving."""
+    log = tmp_path / "stderr.txt"
+    with running("--port", "0", log=log) as (url, _):
+        host, port = url.removeprefix("http://").split(":")
+        for path in ("/book/tictactoe.json", "/web/app.js", "/web/") * 5:
+            with socket.create_connection((host, int(port)), timeout=10) as client:
+                client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                client.sendall(f"GET {path} HTTP/1.0\r\n\r\n".encode())
+        time.sleep(0.5)  # the server's threads answer the requests of the connections gone
+        assert get(url + "/web/")[0] == 200
+    assert "Traceback" not in log.read_text()
+
+
+def test_an_idle_connection_is_dropped(origin: str) -> None:
+    """A client that connects and sends nothing is disconnected after the server's time-out,
+    documented as 5 seconds (the wait here allows twice that)."""
+    host, port = origin.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as client:
+        start = time.monotonic()
+        try:
+            data = client.recv(1024)
+        except TimeoutError:
+            pytest.fail("the server held an idle connection for 10 s")
+        assert data == b"" and 4 < time.monotonic() - start < 10

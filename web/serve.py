@@ -15,10 +15,14 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
     /favicon.ico                      web/favicon.svg
     /docs/posters/NAME.svg            the posters the page links (make poster)
 
-Anything else is 404. Without --port it tries 8000 and, when that port is taken, lets the
-system pick a free one; it prints the page's address either way, with ``?book=`` filled in when
---book names a book of your own (``make web BOOK=FILE``). Standard library only, so it runs
-before any ``make venv``.
+Anything else is 404, and so is a symbolic link that leads out of the folder its file is served
+from (web/, book/, clients/js/, docs/posters/): a link in web/ to a file elsewhere is not followed.
+A connection that sends no request for 5 seconds (IDLE_TIMEOUT), or takes none of an answer for
+as long, is closed; a client that hangs up early ends its connection quietly.
+
+Without --port it tries 8000 and, when that port is taken, lets the system pick a free one; it
+prints the page's address either way, with ``?book=`` filled in when --book names a book of your
+own (``make web BOOK=FILE``). Standard library only, so it runs before any ``make venv``.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import argparse
 import errno
 import http.server
+import os
 import posixpath
 import sys
 import urllib.parse
@@ -34,6 +39,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WEB = ROOT / "web"
 DEFAULT_PORT = 8000
+#: Seconds a connection may stay silent (no request) or take none of an answer before it is closed.
+IDLE_TIMEOUT = 5.0
+#: Bytes of an answer written at once: the time-out applies to each write (a socket's time-out
+#: bounds a whole sendall), so a 35 MB book needs only 64 KiB per 5 s, not all of it in 5 s.
+WRITE_CHUNK = 64 * 1024
 PAGE_SUFFIXES = {".html", ".css", ".js", ".svg"}
 TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -80,15 +90,28 @@ def resolve(url_path: str, book: Path | None = None) -> Path | None:
     if url_path.endswith("/") and path != "/":
         path += "/"
     if path in FIXED:
-        return FIXED[path]
+        file = FIXED[path]
+        return file if inside(file, file.parent) else None
     if book is not None and path == urllib.parse.unquote(user_book_path(book)):
         return book
     folder, name = posixpath.split(path)
     if folder == "/web" and name:
         candidate = WEB / name
-        if candidate.suffix in PAGE_SUFFIXES and candidate.is_file():
+        # os.path.isfile, not Path.is_file: it answers False for a name the file system refuses
+        # (a 300-character name is ENAMETOOLONG, which Path.is_file raises) instead of raising.
+        if candidate.suffix in PAGE_SUFFIXES and os.path.isfile(candidate) and inside(candidate, WEB):
             return candidate
     return None
+
+
+def inside(file: Path, folder: Path) -> bool:
+    """Whether ``file``'s real path (every symbolic link followed) lies in ``folder``'s, so that
+    a link cannot lead out of the folder it is served from. A missing file is judged by its name
+    (``content`` then says it cannot be read); a loop of links is not inside anything."""
+    try:
+        return file.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links (Python before 3.13)
+        return False
 
 
 def content(url_path: str, book: Path | None = None) -> tuple[int, str, bytes]:
@@ -112,6 +135,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     server_version = "tictactoe-book"
     book: Path | None = None  # the file given with --book (make_server sets it on a subclass)
+    timeout = IDLE_TIMEOUT  # StreamRequestHandler.setup puts it on the socket; expiry logs one line
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except ConnectionError:  # BrokenPipeError, ConnectionResetError: the client has gone
+            self.close_connection = True
 
     def do_GET(self) -> None:
         self.respond(send_body=True)
@@ -135,7 +165,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.end_headers()
         if send_body:
-            self.wfile.write(body)
+            with memoryview(body) as view:
+                for start in range(0, len(body), WRITE_CHUNK):
+                    self.wfile.write(view[start : start + WRITE_CHUNK])
 
     def log_message(self, format: str, *args: object) -> None:
         sys.stderr.write(f"{self.address_string()} {format % args}\n")

@@ -15,6 +15,9 @@ the answers with the book alone:
 * *failures*: an illegal cell, an unreadable answer, a time-out, a crash. A failure forfeits
   the game: the program lost it, and it counts as a loss in the rates.
 
+What the program printed (an unreadable answer, the last line of a crash's standard error) is
+kept with its control characters escaped (:func:`escaped`), so it cannot draw on the terminal.
+
 The rates against the random and novice opponents and the book's own player (its top trap tier,
 uniformly) are exact fractions from enumerating every line, which needs the program to answer
 the same way each time it is asked about a position. With ``repeat`` > 1, a position whose
@@ -28,9 +31,9 @@ import contextlib
 import importlib
 import os
 import selectors
+import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -46,6 +49,10 @@ from player.reader import Book
 
 #: Characters of one answer line kept; a longer answer is unreadable.
 MAX_ANSWER = 64
+#: Bytes kept of a program's standard error, the last: its last line, however much it writes.
+ERRORS_KEPT = 4096
+#: Bytes read from a program at once: a pipe's default capacity on Linux (pipe(7)).
+READ_SIZE = 65536
 OPPONENTS = ("random", "novice", "book")
 FAILURES = ("illegal", "unreadable", "timeout", "crash")
 
@@ -67,11 +74,32 @@ class Program(Protocol):
     def close(self) -> None: ...
 
 
+def escaped(text: str) -> str:
+    """``text`` with every character that is not printable written as ``ascii()`` writes it
+    (``\\x1b``, ``\\r``, ``\\x9b``, ``\\u202e``) and a backslash as two, printable Unicode kept:
+    a program's output shown this way cannot move the cursor or draw a verdict of its own.
+    A byte that was not UTF-8 (decoded with surrogateescape) is shown as ``\\xNN`` too."""
+    return "".join(char if char.isprintable() and char != "\\" else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape's stand-in for the byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return ascii(char)[1:-1]
+
+
+def decoded(data: bytes) -> str:
+    """Bytes a program wrote, as text to show: UTF-8, every other byte and control escaped."""
+    return escaped(data.decode("utf-8", "surrogateescape"))
+
+
 def read_answer(text: str, board: str) -> Answer:
-    """A cell if ``text`` names a free cell of ``board``, else the failure it is."""
+    """A cell if ``text`` names a free cell of ``board``, else the failure it is (``text`` as
+    the program wrote it: an unreadable one is kept :func:`escaped`)."""
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > 4:
-        return Failure("unreadable", text[:MAX_ANSWER])
+        return Failure("unreadable", escaped(text[:MAX_ANSWER]))
     cell = int(stripped)
     if cell >= len(board) or board[cell] != EMPTY:
         return Failure("illegal", stripped)
@@ -82,7 +110,13 @@ class ProcessProgram:
     """A command that answers one line per board, kept running between questions.
 
     After a time-out or a crash the process is ended and a fresh one answers the next question
-    (a program is asked about positions, not played through games, so nothing is lost).
+    (a program is asked about positions, not played through games, so nothing is lost). Each
+    runs in a session of its own, so ending it ends its process group: whatever it started
+    (a shell script's commands, in the background or not) ends with it.
+
+    Its standard error is a pipe, read while it is asked and while it ends (so a full pipe
+    never blocks it); only the last ERRORS_KEPT bytes are kept, for the last line of a crash,
+    however much it writes.
     """
 
     def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
@@ -90,89 +124,124 @@ class ProcessProgram:
         self.timeout = timeout
         self.process: subprocess.Popen[bytes] | None = None
         self.pending = b""
+        self.errors = b""  # the end of the running process's standard error
         self.starts = 0
         self.answered = 0
-        # the program's standard error, kept for the last line of a crash; closed by close()
-        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
 
     def _start(self) -> subprocess.Popen[bytes]:
         try:
             process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                bufsize=0,
+                start_new_session=True,  # its own process group (and no terminal to draw on)
             )
         except OSError as error:
             raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
         self.starts += 1
         self.pending = b""
+        self.errors = b""
         self.process = process
         return process
 
+    def _read_errors(self, fd: int) -> bool:
+        """Read what the program wrote on standard error, keeping the end; False at its end."""
+        chunk = os.read(fd, READ_SIZE)
+        self.errors = (self.errors + chunk)[-ERRORS_KEPT:]
+        return bool(chunk)
+
     def ask(self, board: str) -> Answer:
         process = self.process or self._start()
-        assert process.stdin is not None and process.stdout is not None
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
         try:
             process.stdin.write(board.encode() + b"\n")
         except OSError:
             return self._crashed(board)
         deadline = time.monotonic() + self.timeout
-        out = process.stdout.fileno()
+        out, err = process.stdout.fileno(), process.stderr.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(out, selectors.EVENT_READ)
+            selector.register(err, selectors.EVENT_READ)
             while b"\n" not in self.pending:
                 left = deadline - time.monotonic()
-                if left <= 0 or not selector.select(left):
+                ready = {key.fd for key, _ in selector.select(left)} if left > 0 else set()
+                if not ready:
                     self._stop()
                     return Failure("timeout", f"no answer within {self.timeout:g} s")
-                chunk = os.read(out, 4096)
+                if err in ready and not self._read_errors(err):
+                    selector.unregister(err)
+                if out not in ready:
+                    continue
+                chunk = os.read(out, READ_SIZE)
                 if not chunk:
                     return self._crashed(board)
                 self.pending += chunk
                 if len(self.pending) > 4 * MAX_ANSWER and b"\n" not in self.pending:
                     self._stop()
-                    return Failure("unreadable", self.pending[:MAX_ANSWER].decode(errors="replace"))
+                    return Failure("unreadable", decoded(self.pending[:MAX_ANSWER]))
         line, _, self.pending = self.pending.partition(b"\n")
         self.answered += 1
-        return read_answer(line.decode(errors="replace"), board)
+        return read_answer(line.decode("utf-8", "surrogateescape"), board)
 
     def _crashed(self, board: str) -> Failure:
-        process = self.process
-        assert process is not None
-        try:
-            status = process.wait(self.timeout)
-        except subprocess.TimeoutExpired:
-            status = None
+        status = self._wait()
         self._stop()
+        # the last line on standard error, split at newlines only (a \r in it is shown escaped)
+        last = self.errors.decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
+        said = f": {escaped(last[:200])}" if last else ""
         if self.answered == 0 and self.starts == 1:
-            raise ProgramWontRun(
-                f"{self.argv[0]!r} ended before answering its first board{tail(self.stderr)}"
-            )
-        return Failure("crash", f"exited with status {status} when asked {board}{tail(self.stderr)}")
+            raise ProgramWontRun(f"{self.argv[0]!r} ended before answering its first board{said}")
+        return Failure("crash", f"exited with status {status} when asked {board}{said}")
+
+    def _wait(self) -> int | None:
+        """The program's exit status once it ends, or None if it is still running after the
+        time-out; its standard error is read meanwhile (it may be writing a lot as it ends)."""
+        process = self.process
+        assert process is not None and process.stderr is not None
+        deadline = time.monotonic() + self.timeout
+        err = process.stderr.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(err, selectors.EVENT_READ)
+            # The end of its standard error usually says it has ended; but a process it started
+            # may hold that pipe open, so whether it has ended is checked every 50 ms too.
+            while process.poll() is None and (left := deadline - time.monotonic()) > 0:
+                if selector.select(min(left, 0.05)) and not self._read_errors(err):
+                    break
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            return process.wait(max(0.0, deadline - time.monotonic()))
+        return None
 
     def _stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait()
-            for stream in (self.process.stdin, self.process.stdout):
-                if stream is not None:
-                    stream.close()
-            self.process = None
+        process = self.process
+        if process is None:
+            return
+        # The group's id is the leader's pid, the group's while any member lives, even after the
+        # leader was reaped (as _wait does, for its status); once none is left, killpg fails.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        assert process.stderr is not None
+        # What the group wrote before it was killed may still be in the pipe: read that, and no
+        # more than a pipe can hold, 1 MiB (pipe(7); one that left the group could write for ever).
+        err = process.stderr.fileno()
+        with selectors.DefaultSelector() as selector:
+            selector.register(err, selectors.EVENT_READ)
+            for _ in range(1024 * 1024 // READ_SIZE):
+                if not selector.select(0) or not self._read_errors(err):
+                    break
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+        self.process = None
 
     def close(self) -> None:
         if self.process is not None and self.process.stdin is not None:
-            self.process.stdin.close()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(self.timeout)
+            with contextlib.suppress(OSError):  # it may have gone already
+                self.process.stdin.close()
+            self._wait()
         self._stop()
-        self.stderr.close()
-
-
-def tail(stream: Any) -> str:
-    """The last line the program wrote on standard error, as '': ...' (or nothing)."""
-    stream.seek(0)
-    lines = stream.read().decode(errors="replace").strip().splitlines()
-    stream.seek(0)
-    stream.truncate()
-    return f": {lines[-1][:200]}" if lines else ""
 
 
 class CallableProgram:
@@ -188,9 +257,9 @@ class CallableProgram:
         try:
             answer = self.function(board)
         except Exception as error:
-            return Failure("crash", f"raised {type(error).__name__}: {error} when asked {board}")
+            return Failure("crash", escaped(f"raised {type(error).__name__}: {error} when asked {board}"))
         if isinstance(answer, bool) or not isinstance(answer, int | str):
-            return Failure("unreadable", repr(answer)[:MAX_ANSWER])
+            return Failure("unreadable", escaped(repr(answer)[:MAX_ANSWER]))
         return read_answer(str(answer), board)
 
     def close(self) -> None:
@@ -386,7 +455,7 @@ def render(report: Report, program: str, *, max_lines: int = 50) -> str:
         else "NEVER LOSES"
     )
     out = [
-        f"audit of {program}",
+        f"audit of {escaped(program)}",
         f"asked {report.asked} distinct positions"
         + (f", each {report.repeat} times" if report.repeat > 1 else ", each once"),
         f"verdict: {verdict}",
