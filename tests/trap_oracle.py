@@ -1,6 +1,6 @@
 """An independent trap order for any m,n,k-game, normal or misère: every line of play, exactly.
 
-Written apart from generator/trap.py and generator/trap.py: move values from
+Written apart from generator/trap.py: move values from
 tests/negamax.py, its own novice, its own walk over board strings, and Fractions. It follows the
 definition in docs/book-format.md "Trap order", with the misère novice of generator/trap.py
 (a free cell that does not complete its own line, if there is one, else any free cell).
