@@ -27,7 +27,7 @@ from generator.atomic import write_atomically
 from generator.codes import decode
 from generator.solve import Retrograde, solve
 from generator.writer import counts_member, document, encode
-from player.game import Rules
+from player import Rules
 from player.reader import FORMAT_NAME, MAX_BOOK_BYTES, MAX_DEPTH, MAX_INTEGER, MAX_STRUCTURE, entry_text
 
 BOOK_VECTORS_FORMAT = "tictactoe-book-book-vectors"

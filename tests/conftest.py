@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, settings
 
 from generator.solve import Retrograde, solve
 from generator.trap import TrapArrays, trap_arrays
-from player.game import Rules
-from player.reader import Book, load_book
+from player import Book, Rules, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))

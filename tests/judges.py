@@ -18,8 +18,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from player.errors import BookError
-from player.reader import parse_book
+from player import BookError, parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 JS_JUDGE = Path(__file__).resolve().parent / "js_judge.mjs"

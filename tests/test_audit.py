@@ -25,7 +25,7 @@ from enumerate_games import match, novice_player, random_player
 from oracle import to_move, winner
 
 from generator.reports.audit import CallableProgram, Failure, ProcessProgram, audit
-from player.reader import Book
+from player import Book
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"

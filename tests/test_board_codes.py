@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from player.game import EMPTY, FIRST, SECOND, Rules, board_codes, canonical, transform
+from player import Rules
+from player.game import EMPTY, FIRST, SECOND, board_codes, canonical, transform
 
 
 @pytest.mark.parametrize(

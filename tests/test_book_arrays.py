@@ -20,7 +20,8 @@ from generator.writer import (
     trap_order_member,
     trap_rates_member,
 )
-from player.game import Rules, canonical
+from player import Rules
+from player.game import canonical
 from player.reader import entry_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import orjson
 import pytest
 
 from generator.writer import write_book
-from player.game import Rules, canonical, legal_moves
-from player.reader import Book, load_book
+from player import Book, Rules, load_book
+from player.game import canonical, legal_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"

@@ -26,8 +26,7 @@ from generator.codes import decode
 from generator.solve import OCCUPIED, Retrograde, solve
 from generator.trap import TrapArrays, trap_arrays
 from generator.writer import counts_member, entry_strings, trap_rates_member
-from player.game import Rules
-from player.reader import load_book
+from player import Rules, load_book
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,8 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from player.game import Rules
-from player.reader import load_book
+from player import Rules, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 

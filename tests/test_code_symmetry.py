@@ -20,7 +20,8 @@ from generator.codes import (
     marks_of,
     stabilizer_sizes,
 )
-from player.game import Rules, canonical, transform
+from player import Rules
+from player.game import canonical, transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3), Rules(4, 3, 3)]
 EVERY_3X3_STRING = ["".join(t) for t in itertools.product(".OX", repeat=9)]

@@ -13,10 +13,9 @@ from typing import Any
 
 import pytest
 
+from player import LEVELS, Book, choose_move
 from player.apps.engine import MAX_LINE, Engine, serve
 from player.errors import ENGINE_REASONS as ERROR_CODES
-from player.play import LEVELS, choose_move
-from player.reader import Book
 
 HERE = Path(__file__).resolve().parent
 TTT_PLAY = str(Path(sys.executable).parent / "ttt-play")

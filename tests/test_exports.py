@@ -23,7 +23,7 @@ from generator.export import tables as export_tables
 from generator.export.c import c_book, c_strategy, strategy_names
 from generator.export.rust import rust_book
 from generator.export.tables import full_table, strategy_table
-from player.reader import Book, load_book, parse_book
+from player import Book, load_book, parse_book
 
 pytestmark = pytest.mark.exports
 

@@ -8,8 +8,8 @@ over, 138 over); 549,946 nodes in the game tree; 255,168 games (131,184 first-pl
 from __future__ import annotations
 
 from generator.solve import Retrograde
-from player.game import Rules, canonical
-from player.reader import Book
+from player import Book, Rules
+from player.game import canonical
 
 Reachable = tuple[set[str], set[str]]
 

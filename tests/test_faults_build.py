@@ -37,8 +37,8 @@ from faultkit import (
 from generator import atomic
 from generator.atomic import write_files
 from generator.writer import write_book
+from player import Rules
 from player.errors import OutputError
-from player.game import Rules
 
 TINY = ["--rules", "2x3:2"]
 OLD_BOOK, OLD_VECTORS = b"old book\n", b"old vectors\n"

@@ -17,9 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from generator.cli import main as book_cli
+from player import Book, BookError, load_book, parse_book
 from player.apps.lines import run_session
-from player.errors import BookError
-from player.reader import Book, load_book, parse_book, parse_json
+from player.reader import parse_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

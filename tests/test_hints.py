@@ -9,11 +9,11 @@ from fractions import Fraction
 import pytest
 from enumerate_games import Policy, match, novice_player, random_player
 
+from player import Book
 from player.apps.lines import hint_text
 from player.apps.session import Game
 from player.game import EMPTY, other
 from player.hints import Chances, move_hints, percent, why, win_chances
-from player.reader import Book
 
 
 def game_at(book: Book, board: str, first: str = "X") -> Game:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from player import Book
 from player.game import winner
 from player.integrations.pettingzoo import board_from_observation, to_action, to_book_cell
-from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 integrations = pytest.mark.integrations

@@ -11,10 +11,10 @@ import pytest
 from enumerate_games import match, novice_player, random_player
 
 from generator.reports.levels import END, START, level_rates, markdown_table
+from player import LEVELS, Book, Rules, choose_move
 from player.errors import LevelError
-from player.game import EMPTY, Rules, legal_moves, other, swap_marks, winner
-from player.play import LEVELS, candidates, choose_move
-from player.reader import Book
+from player.game import EMPTY, legal_moves, other, swap_marks, winner
+from player.play import candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]

@@ -15,9 +15,8 @@ from click.testing import CliRunner
 from generator.cli import main as book_cli
 from generator.reports import levels as levels_table
 from generator.reports.levels import END, MATCHES, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
+from player import LEVELS, Book
 from player.apps import console
-from player.play import LEVELS
-from player.reader import Book
 
 #: Stand-in rates, each one different so that a misplaced column shows: level i, opponent j,
 #: side k wins (i + 1) / (10 + 4j + 2k + 1), draws a 1/10, loses the rest.

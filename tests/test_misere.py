@@ -10,10 +10,8 @@ import pytest
 from negamax import Negamax
 
 from generator.writer import build_book, encode
-from player.errors import BoardError, BookError
-from player.game import STANDARD, Rules
-from player.play import choose_move
-from player.reader import Book, load_book, parse_book
+from player import BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
+from player.game import STANDARD
 
 Reachable = tuple[set[str], set[str]]
 MISERE = Rules(3, 3, 3, misere=True)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import oracle
 
-from player.reader import Book
+from player import Book
 
 
 def test_every_position_in_every_orientation(

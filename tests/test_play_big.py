@@ -21,11 +21,11 @@ import pytest
 from negamax import Negamax, preference
 from scripted import random_human_moves
 
+from player import Book, load_book
 from player import hints as teach
 from player.apps.layout import layout, min_size
 from player.apps.screen import ScreenSession
 from player.apps.session import Game
-from player.reader import Book, load_book
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent

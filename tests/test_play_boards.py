@@ -18,16 +18,16 @@ from click.testing import CliRunner
 from negamax import Negamax, preference
 from scripted import random_human_moves
 
+from player import Book, Rules, load_book
 from player import hints as teach
 from player.apps.cli import main
 from player.apps.layout import cell_text, layout, min_size
 from player.apps.lines import hint_text, run_session
 from player.apps.screen import ScreenSession
 from player.apps.session import Game
-from player.game import EMPTY, Rules, winning_lines
+from player.game import EMPTY, winning_lines
 from player.hints import Chances, win_chances
 from player.play import novice_moves
-from player.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 MISERE_BOOK = ROOT / "book" / "tictactoe-misere.json"

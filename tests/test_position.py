@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from player.errors import BoardError, IllegalMoveError
-from player.game import Position, Rules
+from player import BoardError, IllegalMoveError, Position, Rules
 
 
 def test_round_trip_on_all_5478_positions(reachable: tuple[set[str], set[str]]) -> None:

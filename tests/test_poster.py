@@ -26,8 +26,8 @@ from generator.reports.poster import (
     render_teaching,
     teaching_rows,
 )
+from player import Book
 from player.game import EMPTY, play
-from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 POSTERS = ROOT / "docs" / "posters"

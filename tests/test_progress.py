@@ -11,8 +11,8 @@ import pytest
 from generator.progress import stage_bars
 from generator.solve import solve
 from generator.trap import trap_arrays
+from player import Rules
 from player.apps import console
-from player.game import Rules
 
 
 class Terminal(io.StringIO):

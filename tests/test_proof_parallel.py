@@ -25,9 +25,8 @@ from typing import Any
 import book_oracle
 import pytest
 
-from player import reader
-from player.errors import BookError
-from player.game import EMPTY, Rules, transform
+from player import BookError, Rules, reader
+from player.game import EMPTY, transform
 
 RULES = Rules(3, 3, 3)
 ROOT = Path(__file__).resolve().parent.parent

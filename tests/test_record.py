@@ -14,10 +14,7 @@ from click.testing import CliRunner
 
 from generator.cli import main as book_cli
 from generator.writer import prove_for_record
-from player import reader, trust
-from player.errors import BookError
-from player.game import Rules
-from player.reader import load_book, parse_book
+from player import BookError, Rules, load_book, parse_book, reader, trust
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

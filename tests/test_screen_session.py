@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from player import Book, load_book
 from player.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
 from player.apps.screen import ScreenSession
 from player.game import EMPTY, STANDARD, winner
-from player.reader import Book, load_book
 
 BOOK = load_book()  # for the hypothesis tests, which take no fixtures
 

@@ -21,7 +21,8 @@ from negamax import Negamax, Result
 from generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
 from generator.solve import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Outcomes, Retrograde, solve
 from generator.writer import build_book, encode
-from player.game import EMPTY, Rules, canonical, decode_score
+from player import Rules
+from player.game import EMPTY, canonical, decode_score
 from player.play import novice_moves
 
 Reachable = tuple[set[str], set[str]]

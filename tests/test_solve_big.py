@@ -15,7 +15,8 @@ from negamax import Negamax, Result
 
 from generator.codes import decode
 from generator.solve import Retrograde, solve
-from player.game import Rules, transform
+from player import Rules
+from player.game import transform
 
 pytestmark = pytest.mark.big
 

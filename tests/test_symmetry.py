@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from player.errors import RulesError
-from player.game import Rules, canonical, transform
+from player import Rules, RulesError
+from player.game import canonical, transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3)]
 

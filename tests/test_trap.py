@@ -19,7 +19,7 @@ from generator import trap as module
 from generator.codes import decode
 from generator.solve import Retrograde, solve
 from generator.trap import BOOK_FIRST, BOOK_SECOND, TrapArrays, tier_ranks, trap_arrays
-from player.game import Rules
+from player import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,7 +13,7 @@ import pytest
 from enumerate_games import match, novice_player, random_player
 
 from generator.trap import TrapArrays
-from player.reader import Book
+from player import Book
 
 OPPONENTS = {"novice": novice_player, "random": random_player}
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pexpect
 import pyte
 
+from player import Book
 from player.apps.script import play_script
-from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAY = "from player.apps.cli import run; run()"

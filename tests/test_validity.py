@@ -12,10 +12,9 @@ from typing import Any
 import oracle
 import pytest
 
-from player.errors import BOOK_REASONS, BoardError, BookError
-from player.game import STANDARD, Rules
-from player.play import choose_move
-from player.reader import Book, load_book, parse_book, prove
+from player import BOOK_REASONS, BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
+from player.game import STANDARD
+from player.reader import prove
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

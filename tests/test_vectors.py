@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from player.errors import BoardError
+from player import BoardError, Book
 from player.game import VALUE_WORDS
-from player.reader import Book
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())

@@ -12,8 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator.cli import main
-from player.errors import BookError
-from player.reader import load_book
+from player import BookError, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
