@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -397,7 +398,7 @@ def audit(
     "-o",
     "--output",
     "folder",
-    type=FilePath(),
+    type=FilePath(folder=True),
     required=True,
     help="The folder to write into (it must exist).",
 )
@@ -419,7 +420,8 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
         raise click.UsageError("--strategy is offered for --lang c only")
     directory = Path(folder)
     if not directory.is_dir():
-        raise OutputProblem(f"cannot write into {folder}: there is no such folder")
+        why = "it is not a folder" if os.path.lexists(directory) else "there is no such folder"
+        raise OutputProblem(f"cannot write into {folder}: {why}")
     book = load_book(book_path)
     with book_in_use(book):
         if strategy is not None:

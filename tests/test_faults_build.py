@@ -22,6 +22,7 @@ from faultkit import (
     BOOK_CLI,
     EIO_ON_SECOND_RENAME,
     ENOSPC_ON_SECOND_TEMPORARY,
+    PLAY,
     ROOT,
     assert_one_line,
     assert_usage_error,
@@ -275,6 +276,50 @@ def test_a_closed_standard_output_is_refused_before_anything_is_written(tmp_path
     # (closing fd 1 in the child before the program starts its streams is what `>&-` does)
     assert_one_line(process, 4, "cannot write standard output", "closed")
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- a name that names a folder
+
+# A README with the levels table's markers, so that a regression of ``levels --update
+# keep.json/`` would rewrite it rather than refuse it for want of markers.
+KEEP = b"mine\n<!-- levels-table:start -->\n<!-- levels-table:end -->\n"
+# name: (program, arguments with NAME for the file name)
+FILE_OPTIONS: dict[str, tuple[str, list[str]]] = {
+    "build-output": (BOOK_CLI, ["build", *TINY, "-o", "NAME", "--no-vectors"]),
+    "build-vectors": (BOOK_CLI, ["build", *TINY, "-o", "b.json", "--vectors", "NAME"]),
+    "poster": (BOOK_CLI, ["poster", "--side", "X", "-o", "NAME"]),
+    "levels-update": (BOOK_CLI, ["levels", "--update", "NAME"]),
+    "query-book": (BOOK_CLI, ["query", "X........", "--book", "NAME"]),
+    "verify": (BOOK_CLI, ["verify", "NAME"]),
+    "play-book": (PLAY, ["--book", "NAME", "--moves", "5"]),
+}
+
+
+@pytest.mark.parametrize("option", sorted(FILE_OPTIONS))
+def test_a_file_name_ending_in_a_slash_names_a_folder(tmp_path: Path, option: str) -> None:
+    # pathlib drops a trailing "/" and a last "." (Path("keep.json/") is keep.json): before,
+    # -o newdir/ wrote a file newdir and -o keep.json/ replaced keep.json.
+    (tmp_path / "keep.json").write_bytes(KEEP)
+    (tmp_path / "dir").mkdir()
+    before = snapshot(tmp_path)
+    program, args = FILE_OPTIONS[option]
+    for name in ["newdir/", "keep.json/", "keep.json/.", "keep.json//", "dir/", "dir/.."]:
+        process = run(program, *[name if arg == "NAME" else arg for arg in args], cwd=tmp_path)
+        assert_usage_error(process, repr(name), "names a folder, not a file")
+        assert snapshot(tmp_path) == before, name
+
+
+def test_export_writes_into_a_folder_named_with_a_slash(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "keep.json").write_bytes(KEEP)
+    process = run(BOOK_CLI, "export", "--lang", "c", "-o", "out/", cwd=tmp_path)
+    assert process.returncode == 0, text(process.stderr)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tictactoe_book.c", "tictactoe_book.h"]
+    before = snapshot(tmp_path)
+    for name, why in [("keep.json/", "it is not a folder"), ("newdir/", "there is no such folder")]:
+        process = run(BOOK_CLI, "export", "--lang", "c", "-o", name, cwd=tmp_path)
+        assert_one_line(process, 4, f"cannot write into {name}: {why}")
+        assert snapshot(tmp_path) == before, name
 
 
 # ---------------------------------------------------------------- temporaries and modes
