@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import signal
 import socket
 import stat
@@ -134,6 +135,112 @@ def test_an_interrupt_between_the_renames_rolls_back(tmp_path: Path, monkeypatch
     with pytest.raises(KeyboardInterrupt):
         write_files({tmp_path / "a": b"new a", tmp_path / "b": b"new b"})
     monkeypatch.undo()
+    assert snapshot(tmp_path) == before
+
+
+def test_the_library_delivers_ctrl_c_during_the_renames_once_they_are_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A real SIGINT after the first of two renames: the second still happens, then the caller
+    # gets its KeyboardInterrupt, with both files new (before: "a" rolled back, "b" missing).
+    (tmp_path / "a").write_bytes(b"old a")
+    real_replace = os.replace
+
+    def replace_then_ctrl_c(src: str, dst: str) -> None:
+        real_replace(src, dst)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        monkeypatch.setattr(atomic.os, "replace", replace_then_ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            write_files({tmp_path / "a": b"new a", tmp_path / "b": b"new b"})
+        monkeypatch.undo()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert {name: data for name, (data, _) in snapshot(tmp_path).items()} == {"a": b"new a", "b": b"new b"}
+
+
+# ---------------------------------------------------------------- Ctrl-C and the renames
+
+# Injections that press Ctrl-C (a real SIGINT, to the process itself) at one moment of a write.
+SIGINT_WRITING_A_TEMPORARY = """
+import os, signal
+_fsync = os.fsync
+def _fsync_(fd):
+    os.kill(os.getpid(), signal.SIGINT)
+    return _fsync(fd)
+os.fsync = _fsync_
+"""
+SIGINT_SYNCING_THE_FOLDER = """
+import os, signal, stat
+_fsync = os.fsync
+def _fsync_(fd):
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.kill(os.getpid(), signal.SIGINT)
+    return _fsync(fd)
+os.fsync = _fsync_
+"""
+
+
+def sigint_after_rename(count: int) -> str:
+    """Ctrl-C as soon as the ``count``-th temporary has been renamed onto its target."""
+    return f"""
+import os, signal
+_replace, _renames = os.replace, []
+def _replace_(src, dst, **kwargs):
+    _replace(src, dst, **kwargs)
+    if ".ttt-tmp-" in os.fspath(src):
+        _renames.append(dst)
+        if len(_renames) == {count}:
+            os.kill(os.getpid(), signal.SIGINT)
+os.replace = _replace_
+"""
+
+
+BUILD_PAIR = ["build", *TINY, "-o", "b.json", "--vectors", "v.json"]
+# name: (arguments, the injection); each command's last rename puts its output in place
+INTERRUPTED_ONCE_WRITTEN: dict[str, tuple[list[str], str]] = {
+    "build-last-rename": (BUILD_PAIR, sigint_after_rename(2)),
+    "build-folder-sync": (BUILD_PAIR, SIGINT_SYNCING_THE_FOLDER),
+    "poster": (["poster", "--side", "X", "-o", "b.json"], sigint_after_rename(1)),
+    "export": (["export", "--lang", "c", "-o", "."], sigint_after_rename(2)),
+    "levels-update": (["levels", "--update", "b.json"], sigint_after_rename(1)),
+}
+
+
+def readme_pair(folder: Path) -> dict[str, tuple[bytes | str, int]]:
+    """The old pair, its book a README with the levels table's markers (for levels --update)."""
+    (folder / "b.json").write_bytes(KEEP)
+    (folder / "v.json").write_bytes(OLD_VECTORS)
+    return snapshot(folder)
+
+
+@pytest.mark.parametrize("name", sorted(INTERRUPTED_ONCE_WRITTEN))
+def test_ctrl_c_once_the_files_are_in_place_is_not_a_failure(tmp_path: Path, name: str) -> None:
+    # Before, the build was complete and in place and yet said "Interrupted." with status 130
+    # (and Ctrl-C right after the last rename rolled the first file back: an old book beside
+    # new vectors). Now the command finishes as if it had not come: its report, status 0.
+    args, injection = INTERRUPTED_ONCE_WRITTEN[name]
+    expected, interrupted = tmp_path / "expected", tmp_path / "interrupted"
+    for folder, preamble in ((expected, ""), (interrupted, injection)):
+        folder.mkdir()
+        readme_pair(folder)
+        process = run(BOOK_CLI, *args, preamble=preamble, cwd=folder)
+        assert process.returncode == 0, (folder.name, text(process.stdout), text(process.stderr))
+        assert text(process.stderr) == ""
+        report = re.sub(r"in [0-9.]+ s$", "in T s", text(process.stdout), flags=re.MULTILINE)
+        if folder == expected:
+            expected_report = report
+    assert report == expected_report and report.strip()
+    assert snapshot(interrupted) == snapshot(expected) != readme_pair(tmp_path)
+
+
+def test_ctrl_c_before_the_renames_changes_nothing(tmp_path: Path) -> None:
+    before = old_pair(tmp_path)
+    process = run(BOOK_CLI, *BUILD_PAIR, preamble=SIGINT_WRITING_A_TEMPORARY, cwd=tmp_path)
+    assert_one_line(process, 130, "Interrupted.")
+    assert text(process.stdout) == ""
     assert snapshot(tmp_path) == before
 
 
