@@ -12,6 +12,11 @@
    rename fails, the targets already replaced get their old content back (each old file was
    hard-linked to a temporary name first), so the caller sees all or nothing.
 
+From the first rename to the end, Ctrl-C (SIGINT) is held: the renames are not split by it,
+and it is delivered once they are done (the files are then all new). A command that reports
+what it wrote runs the write and the report inside ``finish_once_written()``, which holds it
+to the end of the report and then drops it: the work is done, and the command says so.
+
 A writer holds an exclusive ``flock`` on each temporary while it lives; the next write to the
 same target removes the temporaries of ours nobody holds (left by a build killed with SIGKILL).
 A crash between two renames, a few microseconds, can still leave one new file beside an old
@@ -27,9 +32,14 @@ import errno
 import fcntl
 import os
 import secrets
+import signal
 import stat
-from collections.abc import Mapping
+import threading
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from pathlib import Path
+from types import FrameType
+from typing import Any
 
 from player.errors import InputFileError, OutputError
 
@@ -219,14 +229,78 @@ def _sync_folder(folder: Path) -> None:
             os.close(fd)
 
 
+class _HeldInterrupts:
+    """Ctrl-C (SIGINT) noted instead of raised, from ``hold()`` until ``release()``."""
+
+    def __init__(self) -> None:
+        self.previous: Any = None
+        self.holding = False
+        self.arrived = False
+
+    def hold(self) -> None:
+        if self.holding or threading.current_thread() is not threading.main_thread():
+            return  # only the main thread sets handlers, and only it gets KeyboardInterrupt
+        previous = signal.getsignal(signal.SIGINT)
+        if previous is None or previous == signal.SIG_IGN:
+            return  # ignored anyway, or a handler installed outside Python: left alone
+        signal.signal(signal.SIGINT, self._note)
+        self.previous, self.holding = previous, True
+
+    def _note(self, signum: int, frame: FrameType | None) -> None:
+        self.arrived = True
+
+    def release(self) -> bool:
+        """Put the previous handler back; whether Ctrl-C came while it was held."""
+        if self.holding:
+            signal.signal(signal.SIGINT, self.previous)
+            self.holding = False
+        return self.arrived
+
+
+_finishing: ContextVar[_HeldInterrupts | None] = ContextVar("_finishing", default=None)
+
+
+@contextlib.contextmanager
+def finish_once_written() -> Iterator[None]:
+    """A command's writing and its report of what it wrote, as one block: once a
+    ``write_files`` in the block begins its renames, Ctrl-C (SIGINT) is held to the end of the
+    block and then dropped. The files are in place, so the work Ctrl-C would have stopped is
+    done: the block runs to its end (the report) and the command ends as if it had not come.
+    Before the first rename, Ctrl-C stops the block at once and the old files stay.
+    """
+    held = _HeldInterrupts()
+    token = _finishing.set(held)
+    try:
+        yield
+    finally:
+        _finishing.reset(token)
+        held.release()
+
+
 def write_files(files: Mapping[Path, bytes]) -> None:
     """Replace every ``path`` with its ``data``, all or none (see the module docstring).
 
     Raises OutputError naming the file that could not be written, or ValueError if two paths
-    are the same file; either way no target has changed and no temporary is left.
+    are the same file; either way no target has changed and no temporary is left. Ctrl-C
+    before the renames raises KeyboardInterrupt at once, nothing changed; during them it is
+    held, and raised once the files are all in place (inside ``finish_once_written``, dropped).
     """
     shown = [Path(path) for path in files]
     reals = check_targets(shown)
+    held = _finishing.get()
+    if held is not None:
+        _transaction(shown, reals, list(files.values()), held)
+        return
+    held = _HeldInterrupts()
+    try:
+        _transaction(shown, reals, list(files.values()), held)
+    finally:
+        if held.release():
+            signal.raise_signal(signal.SIGINT)  # to the handler it was meant for, now
+
+
+def _transaction(shown: list[Path], reals: list[Path], contents: list[bytes], held: _HeldInterrupts) -> None:
+    """``write_files``'s steps 2 and 3, its targets checked; ``held`` from the first rename on."""
     for real in reals:
         remove_stale_temporaries(real)
     temporaries: list[_Temporary] = []
@@ -234,7 +308,7 @@ def write_files(files: Mapping[Path, bytes]) -> None:
     current = shown[0]
     try:
         try:
-            for path, real, data in zip(shown, reals, files.values(), strict=True):
+            for path, real, data in zip(shown, reals, contents, strict=True):
                 current = path
                 temporary = _Temporary(path, real)
                 temporaries.append(temporary)
@@ -243,6 +317,7 @@ def write_files(files: Mapping[Path, bytes]) -> None:
                 for temporary in temporaries:
                     current = temporary.shown
                     temporary.keep_old()
+            held.hold()
             for temporary in temporaries:
                 current = temporary.shown
                 temporary.install()

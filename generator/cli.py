@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 import click
 
 from generator import build_tools
-from generator.atomic import check_targets, target, write_files
+from generator.atomic import check_targets, finish_once_written, target, write_files
 from player import __version__, reader
 from player.apps.console import (
     NEGATIVE,
@@ -122,23 +123,24 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
     if vectors is not None and not writer.has_vectors(rules):
         message = f"{rules}: vectors list every board, so they are written for normal rules of at most"
         raise click.BadParameter(f"{message} {VECTORS_MAX_CELLS} cells", param_hint="'--vectors'")
-    try:
-        with stage_bars() as bars:
-            vectors_path = Path(vectors) if vectors else None
-            written = writer.build_files(
-                Path(output), rules, vectors_path, no_vectors=no_vectors, progress=bars
-            )
-    except ValueError:  # the same file twice
-        raise click.UsageError(
-            f"--output and --vectors both name {output}; give two different files"
-        ) from None
-    verbs = ["replaced" if replaced else "wrote" for replaced in written.replaced]
-    echo(
-        f"{verbs[0]} {written.book}: {written.book_bytes:,} bytes ({written.gzipped_bytes:,} gzipped), "
-        f"{rules}, in {written.seconds:.2f} s"
-    )
-    if written.vectors is not None:
-        echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
+    with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
+        try:
+            with stage_bars() as bars:
+                vectors_path = Path(vectors) if vectors else None
+                written = writer.build_files(
+                    Path(output), rules, vectors_path, no_vectors=no_vectors, progress=bars
+                )
+        except ValueError:  # the same file twice
+            raise click.UsageError(
+                f"--output and --vectors both name {output}; give two different files"
+            ) from None
+        verbs = ["replaced" if replaced else "wrote" for replaced in written.replaced]
+        echo(
+            f"{verbs[0]} {written.book}: {written.book_bytes:,} bytes "
+            f"({written.gzipped_bytes:,} gzipped), {rules}, in {written.seconds:.2f} s"
+        )
+        if written.vectors is not None:
+            echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
 
 
 @main.command()
@@ -216,12 +218,14 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
         book = load_book(book_path, rules=Rules())
         table = rates(book)
         echo(markdown_table(book, table) if markdown else plain_table(table))
-    elif update_file(
-        Path(readme), lambda: markdown_table(book := load_book(book_path, rules=Rules()), rates(book))
-    ):
-        echo(f"updated the levels table in {readme}")
-    else:
-        echo(f"the levels table in {readme} is already current")
+        return
+    with finish_once_written():
+        if update_file(
+            Path(readme), lambda: markdown_table(book := load_book(book_path, rules=Rules()), rates(book))
+        ):
+            echo(f"updated the levels table in {readme}")
+        else:
+            echo(f"the levels table in {readme} is already current")
 
 
 @main.command(
@@ -297,8 +301,9 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
     else:
         tree = poster_tree(book, side.upper(), fold=not no_fold)
         svg, what = render_poster(tree, book.rules, side.upper()), f"the poster for {side.upper()}"
-    write_files({path: svg.encode()})
-    echo(f"wrote {what} to {output}: {len(svg.encode()):,} bytes, {svg.count(BOARD_TAG):,} boards")
+    with finish_once_written():
+        write_files({path: svg.encode()})
+        echo(f"wrote {what} to {output}: {len(svg.encode()):,} bytes, {svg.count(BOARD_TAG):,} boards")
 
 
 @main.command(
@@ -397,7 +402,7 @@ def audit(
     "-o",
     "--output",
     "folder",
-    type=FilePath(),
+    type=FilePath(folder=True),
     required=True,
     help="The folder to write into (it must exist).",
 )
@@ -419,7 +424,8 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
         raise click.UsageError("--strategy is offered for --lang c only")
     directory = Path(folder)
     if not directory.is_dir():
-        raise OutputProblem(f"cannot write into {folder}: there is no such folder")
+        why = "it is not a folder" if os.path.lexists(directory) else "there is no such folder"
+        raise OutputProblem(f"cannot write into {folder}: {why}")
     book = load_book(book_path)
     with book_in_use(book):
         if strategy is not None:
@@ -428,6 +434,7 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
             table = full_table(book)
             files = c_book(table) if lang == "c" else rust_book(table)
     check_targets([directory / name for name in files])
-    write_files({directory / name: text.encode() for name, text in sorted(files.items())})
-    for name, text in sorted(files.items()):
-        echo(f"wrote {directory / name}: {len(text.encode()):,} bytes")
+    with finish_once_written():
+        write_files({directory / name: text.encode() for name, text in sorted(files.items())})
+        for name, text in sorted(files.items()):
+            echo(f"wrote {directory / name}: {len(text.encode()):,} bytes")

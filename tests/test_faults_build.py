@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import signal
 import socket
 import stat
@@ -22,6 +23,7 @@ from faultkit import (
     BOOK_CLI,
     EIO_ON_SECOND_RENAME,
     ENOSPC_ON_SECOND_TEMPORARY,
+    PLAY,
     ROOT,
     assert_one_line,
     assert_usage_error,
@@ -133,6 +135,112 @@ def test_an_interrupt_between_the_renames_rolls_back(tmp_path: Path, monkeypatch
     with pytest.raises(KeyboardInterrupt):
         write_files({tmp_path / "a": b"new a", tmp_path / "b": b"new b"})
     monkeypatch.undo()
+    assert snapshot(tmp_path) == before
+
+
+def test_the_library_delivers_ctrl_c_during_the_renames_once_they_are_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A real SIGINT after the first of two renames: the second still happens, then the caller
+    # gets its KeyboardInterrupt, with both files new (before: "a" rolled back, "b" missing).
+    (tmp_path / "a").write_bytes(b"old a")
+    real_replace = os.replace
+
+    def replace_then_ctrl_c(src: str, dst: str) -> None:
+        real_replace(src, dst)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        monkeypatch.setattr(atomic.os, "replace", replace_then_ctrl_c)
+        with pytest.raises(KeyboardInterrupt):
+            write_files({tmp_path / "a": b"new a", tmp_path / "b": b"new b"})
+        monkeypatch.undo()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert {name: data for name, (data, _) in snapshot(tmp_path).items()} == {"a": b"new a", "b": b"new b"}
+
+
+# ---------------------------------------------------------------- Ctrl-C and the renames
+
+# Injections that press Ctrl-C (a real SIGINT, to the process itself) at one moment of a write.
+SIGINT_WRITING_A_TEMPORARY = """
+import os, signal
+_fsync = os.fsync
+def _fsync_(fd):
+    os.kill(os.getpid(), signal.SIGINT)
+    return _fsync(fd)
+os.fsync = _fsync_
+"""
+SIGINT_SYNCING_THE_FOLDER = """
+import os, signal, stat
+_fsync = os.fsync
+def _fsync_(fd):
+    if stat.S_ISDIR(os.fstat(fd).st_mode):
+        os.kill(os.getpid(), signal.SIGINT)
+    return _fsync(fd)
+os.fsync = _fsync_
+"""
+
+
+def sigint_after_rename(count: int) -> str:
+    """Ctrl-C as soon as the ``count``-th temporary has been renamed onto its target."""
+    return f"""
+import os, signal
+_replace, _renames = os.replace, []
+def _replace_(src, dst, **kwargs):
+    _replace(src, dst, **kwargs)
+    if ".ttt-tmp-" in os.fspath(src):
+        _renames.append(dst)
+        if len(_renames) == {count}:
+            os.kill(os.getpid(), signal.SIGINT)
+os.replace = _replace_
+"""
+
+
+BUILD_PAIR = ["build", *TINY, "-o", "b.json", "--vectors", "v.json"]
+# name: (arguments, the injection); each command's last rename puts its output in place
+INTERRUPTED_ONCE_WRITTEN: dict[str, tuple[list[str], str]] = {
+    "build-last-rename": (BUILD_PAIR, sigint_after_rename(2)),
+    "build-folder-sync": (BUILD_PAIR, SIGINT_SYNCING_THE_FOLDER),
+    "poster": (["poster", "--side", "X", "-o", "b.json"], sigint_after_rename(1)),
+    "export": (["export", "--lang", "c", "-o", "."], sigint_after_rename(2)),
+    "levels-update": (["levels", "--update", "b.json"], sigint_after_rename(1)),
+}
+
+
+def readme_pair(folder: Path) -> dict[str, tuple[bytes | str, int]]:
+    """The old pair, its book a README with the levels table's markers (for levels --update)."""
+    (folder / "b.json").write_bytes(KEEP)
+    (folder / "v.json").write_bytes(OLD_VECTORS)
+    return snapshot(folder)
+
+
+@pytest.mark.parametrize("name", sorted(INTERRUPTED_ONCE_WRITTEN))
+def test_ctrl_c_once_the_files_are_in_place_is_not_a_failure(tmp_path: Path, name: str) -> None:
+    # Before, the build was complete and in place and yet said "Interrupted." with status 130
+    # (and Ctrl-C right after the last rename rolled the first file back: an old book beside
+    # new vectors). Now the command finishes as if it had not come: its report, status 0.
+    args, injection = INTERRUPTED_ONCE_WRITTEN[name]
+    expected, interrupted = tmp_path / "expected", tmp_path / "interrupted"
+    for folder, preamble in ((expected, ""), (interrupted, injection)):
+        folder.mkdir()
+        readme_pair(folder)
+        process = run(BOOK_CLI, *args, preamble=preamble, cwd=folder)
+        assert process.returncode == 0, (folder.name, text(process.stdout), text(process.stderr))
+        assert text(process.stderr) == ""
+        report = re.sub(r"in [0-9.]+ s$", "in T s", text(process.stdout), flags=re.MULTILINE)
+        if folder == expected:
+            expected_report = report
+    assert report == expected_report and report.strip()
+    assert snapshot(interrupted) == snapshot(expected) != readme_pair(tmp_path)
+
+
+def test_ctrl_c_before_the_renames_changes_nothing(tmp_path: Path) -> None:
+    before = old_pair(tmp_path)
+    process = run(BOOK_CLI, *BUILD_PAIR, preamble=SIGINT_WRITING_A_TEMPORARY, cwd=tmp_path)
+    assert_one_line(process, 130, "Interrupted.")
+    assert text(process.stdout) == ""
     assert snapshot(tmp_path) == before
 
 
@@ -275,6 +383,50 @@ def test_a_closed_standard_output_is_refused_before_anything_is_written(tmp_path
     # (closing fd 1 in the child before the program starts its streams is what `>&-` does)
     assert_one_line(process, 4, "cannot write standard output", "closed")
     assert list(tmp_path.iterdir()) == []
+
+
+# ---------------------------------------------------------------- a name that names a folder
+
+# A README with the levels table's markers, so that a regression of ``levels --update
+# keep.json/`` would rewrite it rather than refuse it for want of markers.
+KEEP = b"mine\n<!-- levels-table:start -->\n<!-- levels-table:end -->\n"
+# name: (program, arguments with NAME for the file name)
+FILE_OPTIONS: dict[str, tuple[str, list[str]]] = {
+    "build-output": (BOOK_CLI, ["build", *TINY, "-o", "NAME", "--no-vectors"]),
+    "build-vectors": (BOOK_CLI, ["build", *TINY, "-o", "b.json", "--vectors", "NAME"]),
+    "poster": (BOOK_CLI, ["poster", "--side", "X", "-o", "NAME"]),
+    "levels-update": (BOOK_CLI, ["levels", "--update", "NAME"]),
+    "query-book": (BOOK_CLI, ["query", "X........", "--book", "NAME"]),
+    "verify": (BOOK_CLI, ["verify", "NAME"]),
+    "play-book": (PLAY, ["--book", "NAME", "--moves", "5"]),
+}
+
+
+@pytest.mark.parametrize("option", sorted(FILE_OPTIONS))
+def test_a_file_name_ending_in_a_slash_names_a_folder(tmp_path: Path, option: str) -> None:
+    # pathlib drops a trailing "/" and a last "." (Path("keep.json/") is keep.json): before,
+    # -o newdir/ wrote a file newdir and -o keep.json/ replaced keep.json.
+    (tmp_path / "keep.json").write_bytes(KEEP)
+    (tmp_path / "dir").mkdir()
+    before = snapshot(tmp_path)
+    program, args = FILE_OPTIONS[option]
+    for name in ["newdir/", "keep.json/", "keep.json/.", "keep.json//", "dir/", "dir/.."]:
+        process = run(program, *[name if arg == "NAME" else arg for arg in args], cwd=tmp_path)
+        assert_usage_error(process, repr(name), "names a folder, not a file")
+        assert snapshot(tmp_path) == before, name
+
+
+def test_export_writes_into_a_folder_named_with_a_slash(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "keep.json").write_bytes(KEEP)
+    process = run(BOOK_CLI, "export", "--lang", "c", "-o", "out/", cwd=tmp_path)
+    assert process.returncode == 0, text(process.stderr)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tictactoe_book.c", "tictactoe_book.h"]
+    before = snapshot(tmp_path)
+    for name, why in [("keep.json/", "it is not a folder"), ("newdir/", "there is no such folder")]:
+        process = run(BOOK_CLI, "export", "--lang", "c", "-o", name, cwd=tmp_path)
+        assert_one_line(process, 4, f"cannot write into {name}: {why}")
+        assert snapshot(tmp_path) == before, name
 
 
 # ---------------------------------------------------------------- temporaries and modes

@@ -169,14 +169,31 @@ class OutputProblem(click.ClickException):
     exit_code = CANNOT_WRITE
 
 
+def names_folder(name: str) -> bool:
+    """Whether ``name`` can only name a folder: it ends in a separator (``newdir/``), or its
+    last part is ``.`` or ``..`` (``keep.json/.``), as POSIX resolves names.
+
+    Judged on the text as typed: pathlib drops a trailing separator and a last ``.``
+    (``Path("keep.json/")`` is ``keep.json``), so once a name is a Path this is lost.
+    """
+    last = name
+    for separator in filter(None, (os.sep, os.altsep)):
+        last = last.rpartition(separator)[2]
+    return last in ("", ".", "..")
+
+
 class FilePath(click.ParamType):  # type: ignore[type-arg]
-    """A file name as typed: any text except the empty string, which names no file.
+    """A file name as typed: any text except the empty string, which names no file, and a name
+    that names a folder (``names_folder``: ``newdir/``, ``keep.json/``), which is not a file.
+    ``FilePath(folder=True)`` takes a folder's name instead, with or without the separator.
 
     (Not ``click.Path``: its checks give status 2 to what the exit table calls a bad input file
     (3) or an output that cannot be written (4); those are decided where the file is used.)
     """
 
-    name = "FILE"
+    def __init__(self, *, folder: bool = False) -> None:
+        self.folder = folder
+        self.name = "FOLDER" if folder else "FILE"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = os.fspath(value) if isinstance(value, os.PathLike) else value
@@ -184,6 +201,12 @@ class FilePath(click.ParamType):  # type: ignore[type-arg]
             self.fail(f"{text!r} is not a file name", param, ctx)
         if text == "":
             self.fail("an empty name names no file", param, ctx)
+        if not self.folder and names_folder(text):
+            self.fail(
+                f"{text!r} names a folder, not a file (a name ending in '/', '.' or '..' names a folder)",
+                param,
+                ctx,
+            )
         return text
 
 
