@@ -143,6 +143,14 @@ def _invalid(rules: Rules) -> list[dict[str, str]]:
         ("X.O.Z....", FIRST, "character"),
         ("x........", FIRST, "character"),
         ("X.O. ....", FIRST, "character"),
+        # cells are code points: one outside the BMP is one cell (two UTF-16 units), and a
+        # combining mark is a cell of its own
+        ("X.O.....\U0001f600", FIRST, "character"),
+        ("X.O....\U0001f600", FIRST, "length"),
+        ("X.O.....\u00e9", FIRST, "character"),
+        ("X.O.....e\u0301", FIRST, "length"),
+        ("X.O....e\u0301", FIRST, "character"),
+        ("\uff38........", FIRST, "character"),
         ("XX.......", FIRST, "counts"),
         ("O........", FIRST, "counts"),
         ("X........", SECOND, "counts"),

@@ -1021,10 +1021,12 @@ class Reader {
   /** Throws BoardError unless `board` (as the game holds it) is playable. */
   check(board, first) {
     if (typeof board !== 'string') throw new BoardError('character', 'a board must be a string');
-    if (board.length !== this.cells) {
-      throw new BoardError('length', `board "${board}" has ${board.length} cells; the book needs ${this.cells}`);
+    // cells are code points (docs/book-format.md, "Boards and cells"), not UTF-16 units
+    const length = board.length === this.cells && !/[\uD800-\uDFFF]/.test(board) ? board.length : [...board].length;
+    if (length !== this.cells) {
+      throw new BoardError('length', `board "${board}" has ${length} cells; the book needs ${this.cells}`);
     }
-    const bad = board.match(/[^XO.]/);
+    const bad = board.match(/[^XO.]/u);
     if (bad) throw new BoardError('character', `board "${board}" has ${JSON.stringify(bad[0])}; use X, O and . only`);
     const second = first === 'X' ? 'O' : 'X';
     const a = count(board, first);
