@@ -286,12 +286,27 @@ def test_a_strategy_refuses_what_it_cannot_answer(book: Book, tmp_path: Path, si
         assert ask(program, ["........."]) == ["turn"]
 
 
+def decode(code: int, cells: int) -> str:
+    """The board of a table's key: base 4, first cell most significant, ``.`` 0, ``O`` 1, ``X`` 2
+    (docs/porting.md, "Exports")."""
+    return "".join(".OX"[code >> 2 * i & 3] for i in reversed(range(cells)))
+
+
+def test_the_keys_are_the_canonical_boards_in_base_4_in_order(book: Book) -> None:
+    table = full_table(book)
+    assert [decode(code, 9) for code in table.keys] == sorted(book.canonical_keys())
+    assert table.keys[:2] == (0, 2)  # "........." and "........X" (X in a corner, canonically)
+    for side in SIDES:
+        keys = strategy_table(book, side).keys
+        assert list(keys) == sorted(keys) and {decode(code, 9) for code in keys} <= set(book.canonical_keys())
+
+
 def test_every_strategy_move_is_optimal(book: Book) -> None:
     judge = Negamax(3, 3, 3)
     for side in SIDES:
         table = strategy_table(book, side)
         for code, move in zip(table.keys, table.moves, strict=True):
-            board = "".join(".OX"[code // 3**i % 3] for i in reversed(range(9)))
+            board = decode(code, 9)
             results = judge.moves(board)
             best = max(results.values(), key=lambda r: (r[0], -r[1] if r[0] > 0 else r[1]))
             assert results[move] == best, (side, board, move)

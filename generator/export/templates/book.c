@@ -6,9 +6,10 @@
 
 ${flash_macros}
 ${rule_tables}
-/* The entries, sorted by key code: each canonical key's best score and its top trap-order
- * tier as a bit mask of canonical cells (bit c: cell c). The lower tiers are left out: every
- * move's score follows from its successor's best score, as in the JSON book. */
+/* The entries, sorted by the canonical keys' codes (ttt_image_code): each canonical key's best
+ * score and its top trap-order tier as a bit mask of canonical cells (bit c: cell c). The lower
+ * tiers are left out: every move's score follows from its successor's best score, as in the
+ * JSON book. */
 static const uint${key_bits}_t ttt_keys[TTT_ENTRIES] TTT_FLASH = {
 ${keys}
 };
@@ -188,8 +189,8 @@ int ttt_canonical(const char *board, char key[TTT_CELLS + 1], int *symmetry)
     code = ttt_canonical_code(board, symmetry);
     key[TTT_CELLS] = '\0';
     for (cell = TTT_CELLS - 1; cell >= 0; cell--) {
-        key[cell] = ".OX"[code % 3];
-        code /= 3;
+        key[cell] = ".OX"[code & 3u];
+        code >>= 2;
     }
     return 0;
 }

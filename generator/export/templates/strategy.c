@@ -7,7 +7,7 @@
 
 ${flash_macros}
 ${rule_tables}
-/* The positions ${side} faces, sorted by key code, and its move on each canonical board, two
+/* The codes of the positions ${side} faces, sorted, and its move on each canonical board, two
  * moves to a byte (move 2i in the low four bits of byte i). */
 static const uint${key_bits}_t ttt_keys[TTT_${side}_POSITIONS] TTT_FLASH = {
 ${keys}
