@@ -399,6 +399,13 @@ def audit(
     "move each (tictactoe_x.h and .c, or _o), for a microcontroller.",
 )
 @click.option(
+    "--single-header",
+    is_flag=True,
+    help="C only: one header, the implementation inside it (stb style): the one C file that "
+    "defines TICTACTOE_BOOK_IMPLEMENTATION (or TICTACTOE_X_IMPLEMENTATION) before including it "
+    "compiles the tables.",
+)
+@click.option(
     "-o",
     "--output",
     "folder",
@@ -407,7 +414,7 @@ def audit(
     help="The folder to write into (it must exist).",
 )
 @BOOK_OPTION
-def export(lang: str, strategy: str | None, folder: str, book_path: str | None) -> None:
+def export(lang: str, strategy: str | None, single_header: bool, folder: str, book_path: str | None) -> None:
     """Write the book as source code: static tables and a few functions, no JSON to parse.
 
     The book is proven first, like every book a reader is given. The files are written to
@@ -422,6 +429,8 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
     lang = lang.lower()
     if strategy is not None and lang != "c":
         raise click.UsageError("--strategy is offered for --lang c only")
+    if single_header and lang != "c":
+        raise click.UsageError("--single-header is offered for --lang c only")
     directory = Path(folder)
     if not directory.is_dir():
         why = "it is not a folder" if os.path.lexists(directory) else "there is no such folder"
@@ -429,10 +438,10 @@ def export(lang: str, strategy: str | None, folder: str, book_path: str | None) 
     book = load_book(book_path)
     with book_in_use(book):
         if strategy is not None:
-            files = c_strategy(strategy_table(book, strategy.upper()))
+            files = c_strategy(strategy_table(book, strategy.upper()), single_header=single_header)
         else:
             table = full_table(book)
-            files = c_book(table) if lang == "c" else rust_book(table)
+            files = c_book(table, single_header=single_header) if lang == "c" else rust_book(table)
     check_targets([directory / name for name in files])
     with finish_once_written():
         write_files({directory / name: text.encode() for name, text in sorted(files.items())})

@@ -1,6 +1,7 @@
 """``ttt-book export``: the generated C and Rust compile without a warning and give every board
 vector's answer; the strategy tables never lose against any opposing line, played through the
-compiled C; the exports are deterministic. ``make test-exports`` runs this file.
+compiled C; a single header compiles from two C files, one of them defining its implementation
+macro; the exports are deterministic. ``make test-exports`` runs this file.
 
 The oracles are the conformance vectors (book/vectors.json, and a 3x4 book's vectors written by
 ``ttt-book build``) and tests/negamax.py, which knows nothing of the generator.
@@ -20,7 +21,7 @@ from negamax import Negamax
 
 from generator.cli import main
 from generator.export import tables as export_tables
-from generator.export.c import c_book, c_strategy, strategy_names
+from generator.export.c import c_book, c_strategy, implementation_macro, strategy_names
 from generator.export.rust import rust_book
 from generator.export.tables import full_table, strategy_table
 from player import Book, load_book, parse_book
@@ -286,15 +287,85 @@ def test_a_strategy_refuses_what_it_cannot_answer(book: Book, tmp_path: Path, si
         assert ask(program, ["........."]) == ["turn"]
 
 
+def decode(code: int, cells: int) -> str:
+    """The board of a table's key: base 4, first cell most significant, ``.`` 0, ``O`` 1, ``X`` 2
+    (docs/porting.md, "Exports")."""
+    return "".join(".OX"[code >> 2 * i & 3] for i in reversed(range(cells)))
+
+
+def test_the_keys_are_the_canonical_boards_in_base_4_in_order(book: Book) -> None:
+    table = full_table(book)
+    assert [decode(code, 9) for code in table.keys] == sorted(book.canonical_keys())
+    assert table.keys[:2] == (0, 2)  # "........." and "........X" (X in a corner, canonically)
+    for side in SIDES:
+        keys = strategy_table(book, side).keys
+        assert list(keys) == sorted(keys) and {decode(code, 9) for code in keys} <= set(book.canonical_keys())
+
+
 def test_every_strategy_move_is_optimal(book: Book) -> None:
     judge = Negamax(3, 3, 3)
     for side in SIDES:
         table = strategy_table(book, side)
         for code, move in zip(table.keys, table.moves, strict=True):
-            board = "".join(".OX"[code // 3**i % 3] for i in reversed(range(9)))
+            board = decode(code, 9)
             results = judge.moves(board)
             best = max(results.values(), key=lambda r: (r[0], -r[1] if r[0] > 0 else r[1]))
             assert results[move] == best, (side, board, move)
+
+
+# ------------------------------------------------------------------ single headers
+
+
+def implementing_file(folder: Path, header: str) -> Path:
+    """The one C file of a program that compiles a single header's implementation, as the
+    header's own comment says to write it (and including it twice, as headers that include one
+    another would: the second time adds nothing)."""
+    source = folder / f"implement_{header.removesuffix('.h')}.c"
+    source.write_text(f'#define {implementation_macro(header)}\n#include "{header}"\n#include "{header}"\n')
+    return source
+
+
+def test_a_single_header_compiles_into_two_files_and_passes_every_vector(book: Book, tmp_path: Path) -> None:
+    """The vectors driver includes the header as it is; a second file defines the macro."""
+    files = c_book(full_table(book), single_header=True)
+    assert list(files) == ["tictactoe_book.h"]
+    folder = write(tmp_path, files)
+    sources = [DRIVERS / "vectors_driver.c", implementing_file(folder, "tictactoe_book.h")]
+    program = compile_c(folder, sources, SANITIZED, "vectors_single")
+    assert check_vectors(program, VECTORS) == 4920 + 17
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_single_header_strategy_never_loses(book: Book, tmp_path: Path, side: str) -> None:
+    files = c_strategy(strategy_table(book, side), single_header=True)
+    header = strategy_names(side)[0]
+    assert list(files) == [header]
+    folder = write(tmp_path, files)
+    program = compile_c(
+        folder,
+        [DRIVERS / "strategy_driver.c", implementing_file(folder, header)],
+        ["-O2", f'-DSTRATEGY_HEADER="{header}"', f"-DSTRATEGY_MOVE=ttt_{side.lower()}_move"],
+        f"strategy_single_{side}",
+    )
+    results = play_every_line(program, 3, 3, 3, side)
+    assert results[-1] == 0 and results[1] > 0, results
+
+
+def test_single_headers_take_a_c_file_each(book: Book, tmp_path: Path) -> None:
+    """The full book and both strategies in one program, each implemented in a file of its own;
+    two implementations in one file stop the compiler with a sentence saying so."""
+    folder = write(tmp_path, c_book(full_table(book), single_header=True))
+    for side in SIDES:
+        write(folder, c_strategy(strategy_table(book, side), single_header=True))
+    headers = ["tictactoe_book.h", "tictactoe_x.h", "tictactoe_o.h"]
+    sources = [DRIVERS / "three_headers.c", *(implementing_file(folder, h) for h in headers)]
+    program = compile_c(folder, sources, ["-O2"], "three_headers")
+    assert ask(program, [""]) == ["best=1:4 o=4 x=-6"]  # -6: TTT_ERR_TURN
+    both = folder / "both.c"
+    both.write_text("".join(implementing_file(folder, h).read_text() for h in headers[:2]))
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        compile_c(folder, [both], ["-c"], "both.o")
+    assert "only one TICTACTOE_*_IMPLEMENTATION per C file" in refused.value.stderr
 
 
 # ------------------------------------------------------------------ the command
@@ -303,7 +374,7 @@ def test_every_strategy_move_is_optimal(book: Book) -> None:
 def test_export_is_deterministic(tmp_path: Path) -> None:
     """Two runs, and a book parsed afresh from the same bytes, give the same bytes."""
     for folder in ("a", "b"):
-        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "single").mkdir(parents=True)
         for args in (
             ["--lang", "c"],
             ["--lang", "rust"],
@@ -312,8 +383,14 @@ def test_export_is_deterministic(tmp_path: Path) -> None:
         ):
             code, out = run("export", *args, "-o", str(tmp_path / folder))
             assert code == 0, out
-    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+            if args[1] == "c":
+                code, out = run("export", *args, "--single-header", "-o", str(tmp_path / folder / "single"))
+                assert code == 0, out
+    names = sorted(str(p.relative_to(tmp_path / "a")) for p in (tmp_path / "a").rglob("*.*"))
     assert names == [
+        "single/tictactoe_book.h",
+        "single/tictactoe_o.h",
+        "single/tictactoe_x.h",
         "tictactoe_book.c",
         "tictactoe_book.h",
         "tictactoe_book.rs",
@@ -335,6 +412,8 @@ def test_export_is_deterministic(tmp_path: Path) -> None:
 def test_export_refuses_bad_options_with_one_line(tmp_path: Path) -> None:
     code, out = run("export", "--lang", "rust", "--strategy", "X", "-o", str(tmp_path))
     assert code == 2 and "--strategy is offered for --lang c only" in out
+    code, out = run("export", "--lang", "rust", "--single-header", "-o", str(tmp_path))
+    assert code == 2 and "--single-header is offered for --lang c only" in out
     code, out = run("export", "--lang", "c", "-o", str(tmp_path / "missing"))
     assert code == 4 and "no such folder" in out
     code, out = run("export", "--lang", "java", "-o", str(tmp_path))

@@ -56,6 +56,15 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert "ttt-play = player.apps.cli:run" in text and "ttt-book = generator.cli:run" in text
 
 
+def test_the_wheel_carries_the_export_templates(wheel: Path) -> None:
+    """``ttt-book export`` reads its C and Rust templates as package data."""
+    templates = sorted(p.name for p in (ROOT / "generator" / "export" / "templates").iterdir())
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    assert "book.c" in templates and "book.rs" in templates
+    assert [n for n in templates if f"generator/export/templates/{n}" not in names] == []
+
+
 @pytest.fixture(scope="module")
 def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel installed by pip into a folder of its own, once (a test that edits it copies it)."""

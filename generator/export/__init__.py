@@ -2,7 +2,8 @@
 no JSON to parse.
 
 ``tables`` computes the tables from a proven book (every entry, or one side's strategy);
-``c`` and ``rust`` fill the sources in ``templates/`` with them. The functions in the templates
-are one mirror each of the reader's: the board checks, the canonical form (through the rules'
+``c`` and ``rust`` fill the sources in ``templates/`` with them (in C, a header and a source,
+or a single header). The functions in the templates are one mirror each of ``player.game``'s:
+the board checks, the board codes (the tables' keys), the canonical form (through the rules'
 symmetries, which the tables carry as ``Rules.symmetries`` derives them), the score scale.
 """

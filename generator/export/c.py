@@ -3,10 +3,14 @@ no allocation, nothing beyond the C standard library.
 
 ``c_book(table)`` writes ``tictactoe_book.h`` and ``tictactoe_book.c`` from the full table;
 ``c_strategy(table)`` writes ``tictactoe_x.h`` and ``tictactoe_x.c`` (or ``_o``) from a
-strategy table, for a microcontroller that plays one side. Both are pure: tables in, file
-texts out (generator/export/tables.py computes the tables from a proven book), the C itself in
-generator/export/templates/ (``book.h``, ``book.c``, ``strategy.h``, ``strategy.c`` and the
-pieces they share: ``flash.c``, ``rules.c``, ``board.c``, ``lookup.c``).
+strategy table, for a microcontroller that plays one side. With ``single_header=True`` either
+writes the header alone, the implementation inside it behind ``TICTACTOE_BOOK_IMPLEMENTATION``
+(or ``TICTACTOE_X_IMPLEMENTATION``), stb style. Both are pure: tables in, file texts out
+(generator/export/tables.py computes the tables from a proven book), the C itself in
+generator/export/templates/: the declarations (``book.h``, ``strategy.h``), the implementations
+(``book.c``, ``strategy.c``, and the pieces they share: ``flash.c``, ``rules.c``, ``board.c``,
+``lookup.c``), and how they are put together (``source.c`` for a .c file, ``single.h`` for a
+single header).
 
 On AVR the tables go to flash (``PROGMEM``) and are read with ``pgm_read_*``; everywhere else
 they are plain ``static const`` arrays, which linkers put in read-only memory.
@@ -40,21 +44,27 @@ def strategy_names(side: str) -> tuple[str, str]:
     return f"{stem}.h", f"{stem}.c"
 
 
-def c_book(table: FullTable) -> dict[str, str]:
-    """``{file name: text}`` of the full export."""
+def implementation_macro(header: str) -> str:
+    """The macro a single header's one implementing file defines: ``TICTACTOE_BOOK_IMPLEMENTATION``
+    for ``tictactoe_book.h``."""
+    return header.removesuffix(".h").upper() + "_IMPLEMENTATION"
+
+
+def c_book(table: FullTable, *, single_header: bool = False) -> dict[str, str]:
+    """``{file name: text}`` of the full export: a header and a source, or a single header."""
     rules = table.rules
+    command = "ttt-book export --lang c" + (" --single-header" if single_header else "")
     header = fill(
         "book.h",
         header=BOOK_HEADER,
+        command=command,
         rules=describe_rules(rules),
         count=len(table.keys),
         rules_macros=_rules_macros(rules),
         error_macros=_error_macros(),
     )
-    source = fill(
+    implementation = fill(
         "book.c",
-        source=BOOK_SOURCE,
-        header=BOOK_HEADER,
         **_shared(rules, "TTT_ENTRIES"),
         keys=wrapped(table.keys),
         bests=wrapped(table.bests),
@@ -63,16 +73,19 @@ def c_book(table: FullTable) -> dict[str, str]:
             f'    case TTT_ERR_{name}:\n        return "{code}";' for name, code, _ in ERRORS
         ),
     )
-    return {BOOK_HEADER: header, BOOK_SOURCE: source}
+    return _put_together(BOOK_HEADER, BOOK_SOURCE, command, header, implementation, single_header)
 
 
-def c_strategy(table: StrategyTable) -> dict[str, str]:
-    """``{file name: text}`` of a strategy export for ``table.side``."""
+def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str, str]:
+    """``{file name: text}`` of a strategy export for ``table.side``: a header and a source, or
+    a single header."""
     rules, side = table.rules, table.side
     header_name, source_name = strategy_names(side)
+    command = f"ttt-book export --lang c --strategy {side}" + (" --single-header" if single_header else "")
     header = fill(
         "strategy.h",
         header=header_name,
+        command=command,
         side=side,
         lower=side.lower(),
         rules=describe_rules(rules),
@@ -82,15 +95,33 @@ def c_strategy(table: StrategyTable) -> dict[str, str]:
         rules_macros=_rules_macros(rules),
         error_macros=_error_macros(),
     )
-    source = fill(
+    implementation = fill(
         "strategy.c",
-        source=source_name,
-        header=header_name,
         side=side,
         lower=side.lower(),
         **_shared(rules, f"TTT_{side}_POSITIONS"),
         keys=wrapped(table.keys),
         moves=wrapped(packed_moves(table.moves)),
+    )
+    return _put_together(header_name, source_name, command, header, implementation, single_header)
+
+
+def _put_together(
+    header_name: str, source_name: str, command: str, header: str, implementation: str, single_header: bool
+) -> dict[str, str]:
+    """The header and the source that includes it, or one header holding both."""
+    if single_header:
+        single = fill(
+            "single.h",
+            header=header_name,
+            command=command,
+            macro=implementation_macro(header_name),
+            declarations=header,
+            implementation=implementation,
+        )
+        return {header_name: single}
+    source = fill(
+        "source.c", source=source_name, header=header_name, command=command, implementation=implementation
     )
     return {header_name: header, source_name: source}
 

@@ -4,12 +4,12 @@ An export replaces the JSON with static tables and a few functions in another la
 (generator/export/c.py, generator/export/rust.py write them). Both languages hold the same
 tables, defined once here:
 
-* a *key code* is a board read as a base-3 number, first cell most significant, with
-  ``.`` = 0, ``O`` = 1, ``X`` = 2: the order of the codes is the order of the board strings
-  (``.`` < ``O`` < ``X`` in ASCII), so the smallest code among a board's images is its
-  canonical key (docs/book-format.md, "Canonical form"); 3**16 < 2**32, so any book's codes fit
-  in 32 bits;
-* the **full table** (``FullTable``): every entry of the book, sorted by key code, with its best
+* a *key* is a canonical board's code, ``player.game.board_codes(rules).code(board)``: the
+  board read as a base-4 number, first cell most significant, ``.`` = 0, ``O`` = 1, ``X`` = 2
+  (``player.game.DIGITS``). The order of the codes is the order of the board strings (``.`` <
+  ``O`` < ``X`` in ASCII), so the smallest code among a board's images is its canonical key
+  (docs/book-format.md, "Canonical form"); 4**16 = 2**32, so any book's codes fit in 32 bits;
+* the **full table** (``FullTable``): every entry of the book, sorted by key, with its best
   score and its top trap-order tier as a bit mask of canonical cells (bit ``c`` = cell ``c``).
   The lower tiers are not kept: every move's score, and so the optimal moves, follow from the
   successors' best scores as in the book itself;
@@ -25,17 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from player.errors import ExportTooLarge
-from player.game import DIGITS, EMPTY, FIRST, SECOND, Cell, Rules, canonical, side_to_move, winner
+from player.game import EMPTY, FIRST, SECOND, Cell, Rules, board_codes, canonical, side_to_move, winner
 from player.reader import Book
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
-#: (1,135,214 entries) is not (docs/porting.md, "Exports": 8 MB of tables, a 30 MB source).
+#: (1,135,214 entries) is not (docs/porting.md, "Exports", gives the sizes).
 MAX_EXPORT_ENTRIES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
 class FullTable:
-    """Every entry of a book, sorted by key code: ``keys[i]`` has best score ``bests[i]`` and
+    """Every entry of a book, sorted by key: ``keys[i]`` has best score ``bests[i]`` and
     top tier ``tops[i]`` (a bit mask of canonical cells)."""
 
     rules: Rules
@@ -46,22 +46,12 @@ class FullTable:
 
 @dataclass(frozen=True, slots=True)
 class StrategyTable:
-    """What ``side`` plays, sorted by key code: on canonical board ``keys[i]``, cell ``moves[i]``."""
+    """What ``side`` plays, sorted by key: on canonical board ``keys[i]``, cell ``moves[i]``."""
 
     rules: Rules
     side: str
     keys: tuple[int, ...]
     moves: tuple[Cell, ...]
-
-
-def key_code(board: str) -> int:
-    """The board as a number in base 3 with the board codes' digits (``player.game.DIGITS``:
-    ``.`` 0, ``O`` 1, ``X`` 2), first cell most significant: ordered as the board strings,
-    like the board codes, and a 3x3 key fits in 16 bits where a base-4 code needs 18."""
-    code = 0
-    for mark in board:
-        code = code * 3 + DIGITS[mark]
-    return code
 
 
 def check_size(count: int, what: str) -> None:
@@ -76,12 +66,13 @@ def check_size(count: int, what: str) -> None:
 def full_table(book: Book) -> FullTable:
     """The full table of a proven book (ExportTooLarge above MAX_EXPORT_ENTRIES entries)."""
     check_size(len(book), f"the {book.rules} book")
+    code = board_codes(book.rules).code
     rows = []
     for key in book.canonical_keys():
         entry = book.entry(key)
         assert entry is not None  # a key of the book
         mask = sum(1 << cell for cell in entry.tiers[0])
-        rows.append((key_code(key), entry.best, mask))
+        rows.append((code(key), entry.best, mask))
     rows.sort()
     return FullTable(
         book.rules,
@@ -123,7 +114,8 @@ def strategy_table(book: Book, side: str) -> StrategyTable:
                     following.add(canonical(rules, child)[0])
         frontier = following
     check_size(len(faced), f"the {rules} strategy for {side}")
-    rows = sorted((key_code(key), move) for key, move in faced.items())
+    code = board_codes(rules).code
+    rows = sorted((code(key), move) for key, move in faced.items())
     return StrategyTable(rules, side, tuple(r[0] for r in rows), tuple(r[1] for r in rows))
 
 

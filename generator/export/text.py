@@ -8,7 +8,7 @@ from importlib.resources import files
 from string import Template
 
 from generator.export.tables import FullTable, StrategyTable
-from player.game import Rules, after_line, one_ply_back
+from player.game import Rules, after_line, one_ply_back, shift
 
 WIDTH = 100  # characters per line of an array, its indent included
 
@@ -37,8 +37,9 @@ def wrapped(numbers: Iterable[int], indent: str = "    ") -> str:
 
 
 def key_bits(rules: Rules) -> int:
-    """16 when every key code of the board fits in 16 bits (up to 10 cells), else 32."""
-    return 16 if 3**rules.cells <= 1 << 16 else 32
+    """16 when every board code fits in 16 bits (up to 8 cells, two bits a cell), else 32."""
+    width = shift(rules.cells, 0) + 2  # the first cell's digit is the code's highest
+    return 16 if width <= 16 else 32
 
 
 def win_score(rules: Rules) -> int:

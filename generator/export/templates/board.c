@@ -68,15 +68,16 @@ static int ttt_check(const char *board)
     return 0;
 }
 
-/* The key code of the board's image under symmetry s: base 3, first cell most significant,
- * '.' 0, 'O' 1, 'X' 2, so that codes compare as the board strings do. */
+/* The code of the board's image under symmetry s, as the Python reader computes it
+ * (player/game.py, BoardCodes): the board read in base 4, first cell most significant, two bits
+ * a cell, '.' 0, 'O' 1, 'X' 2, so that codes compare as the board strings do. */
 static uint32_t ttt_image_code(const char *board, int s)
 {
     uint32_t code = 0;
     int i;
     for (i = 0; i < TTT_CELLS; i++) {
         char mark = board[TTT_READ_U8(&ttt_perms[s][i])];
-        code = code * 3u + (mark == 'X' ? 2u : mark == 'O' ? 1u : 0u);
+        code = code << 2 | (mark == 'X' ? 2u : mark == 'O' ? 1u : 0u);
     }
     return code;
 }

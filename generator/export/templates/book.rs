@@ -64,10 +64,9 @@ static LINES: [[u8; K]; ${line_count}] = [
 ${lines}
 ];
 
-/// The entries, sorted by key code (the board in base 3, first cell most significant, `.` 0,
-/// `O` 1, `X` 2, so that codes compare as the board strings do): each canonical key's best
-/// score and its top trap-order tier as a bit mask of canonical cells. The lower tiers are left
-/// out: every move's score follows from its successor's best score.
+/// The entries, sorted by the canonical keys' codes (see `image_code`): each canonical key's
+/// best score and its top trap-order tier as a bit mask of canonical cells. The lower tiers are
+/// left out: every move's score follows from its successor's best score.
 static KEYS: [u${bits}; ENTRIES] = [
 ${keys}
 ];
@@ -124,13 +123,17 @@ fn check(text: &str) -> Result<Board, BoardError> {
     Ok(board)
 }
 
+/// The code of the board's image under `perm`, as the Python reader computes it
+/// (player/game.py, `BoardCodes`): the board read in base 4, first cell most significant, two
+/// bits a cell, `.` 0, `O` 1, `X` 2, so that codes compare as the board strings do.
 fn image_code(board: &Board, perm: &[u8; CELLS]) -> u32 {
     perm.iter().fold(0, |code, &cell| {
-        code * 3 + match board[cell as usize] {
-            b'X' => 2,
-            b'O' => 1,
-            _ => 0,
-        }
+        code << 2
+            | match board[cell as usize] {
+                b'X' => 2,
+                b'O' => 1,
+                _ => 0,
+            }
     })
 }
 
@@ -230,8 +233,8 @@ pub fn canonical(board: &str) -> Result<(String, usize), BoardError> {
     let (mut code, symmetry) = canonical_code(&check(board)?);
     let mut key = [b'.'; CELLS];
     for cell in (0..CELLS).rev() {
-        key[cell] = b".OX"[(code % 3) as usize];
-        code /= 3;
+        key[cell] = b".OX"[(code & 3) as usize];
+        code >>= 2;
     }
     Ok((key.iter().map(|&m| m as char).collect(), symmetry))
 }
