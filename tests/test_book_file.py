@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import orjson
@@ -128,3 +130,53 @@ def test_a_3x4_book_loads_with_no_format_change(book_3x4_path: Path) -> None:
     variant = load_book(book_3x4_path, rules=rules)
     assert len(variant) == len(variant.data["entries"])
     assert variant.evaluate("." * 12).value == 1  # the first player wins 3x4 with k=3
+
+
+# ---------------------------------------------------------------- the schema against the book vectors
+
+# What the schema cannot say of an entry string (docs/book-format.md, "The JSON Schema"): the
+# score's range, a cell below rules.cells, cells in increasing order.
+SHAPES_BEYOND_THE_SCHEMA = {
+    "best-over-max",
+    "best-huge",
+    "cell-off-board",
+    "tier-repeated-within",
+    "tier-not-increasing",
+}
+
+
+def book_vector_documents() -> list[tuple[str, str, Any]]:
+    """(name, expected verdict, parsed document) of every book vector that is JSON at all."""
+    from test_book_vectors import CASES, book_bytes
+
+    found = []
+    for case in CASES:
+        # not JSON (or too deep for the standard parser): nothing for a schema to read
+        with contextlib.suppress(ValueError, RecursionError):
+            found.append((case["name"], case["expect"], json.loads(book_bytes(case))))
+    return found
+
+
+@pytest.fixture(scope="module")
+def schema_verdicts() -> dict[str, tuple[str, bool]]:
+    """Each book vector's expected verdict, and whether the schema refuses it."""
+    validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
+    return {name: (expect, not validator.is_valid(data)) for name, expect, data in book_vector_documents()}
+
+
+def test_the_schema_accepts_every_valid_book_vector(schema_verdicts: dict[str, tuple[str, bool]]) -> None:
+    valid = {name for name, (expect, _) in schema_verdicts.items() if expect == "valid"}
+    assert {"trap-order-missing", "trap-rates-missing", "unknown-member-in-counts", "misere-book"} <= valid
+    assert sorted(name for name in valid if schema_verdicts[name][1]) == []
+
+
+def test_the_schema_refuses_every_format_version_and_entry_shape_vector_it_can_express(
+    schema_verdicts: dict[str, tuple[str, bool]],
+) -> None:
+    for name, (expect, refused) in schema_verdicts.items():
+        if expect in ("format", "version") or (
+            expect == "entry-shape" and name not in SHAPES_BEYOND_THE_SCHEMA
+        ):
+            assert refused, name
+        if name in SHAPES_BEYOND_THE_SCHEMA:
+            assert not refused, f"{name}: the schema catches it after all; update the docs"
