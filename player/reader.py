@@ -924,7 +924,13 @@ class Book:
         return evaluation
 
     def best_moves(self, board: str, *, first: str = FIRST) -> tuple[Cell, ...]:
-        """Every optimal move for the side to move, in the board's orientation."""
+        """The top tier of the trap order for the side to move (the optimal moves that win most
+        often against fallible opponents; the perfect level chooses among them), in increasing
+        order, in the board's orientation."""
+        return self.evaluate(board, first=first).tiers[0]
+
+    def optimal_moves(self, board: str, *, first: str = FIRST) -> tuple[Cell, ...]:
+        """Every optimal move for the side to move, in increasing order, in the board's orientation."""
         return self.evaluate(board, first=first).optimal
 
 

@@ -126,6 +126,9 @@ def test_the_package_exposes_the_library_api() -> None:
 
     book = player.load_book()
     assert book.best_moves("XX.OO....") == (2,)
+    # the empty board: every move draws; the corners are the top tier of the trap order
+    assert book.optimal_moves(".........") == tuple(range(9))
+    assert book.best_moves(".........") == (0, 2, 6, 8)
     assert set(book.evaluate("X...O....").scores) == {1, 2, 3, 5, 6, 7, 8}
     assert player.choose_move(book, ".........", "perfect", rng=random.Random(1)) in (0, 2, 6, 8)
     assert player.Position.parse("X........").turn == "O"

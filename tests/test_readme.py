@@ -195,7 +195,7 @@ def test_the_javascript_examples_use_the_readers_real_exports(checkout: Path) ->
     for names in re.findall(r"import \{([^}]*)\} from '[^']*tictactoe-book\.js'", text):
         imported |= {name.strip() for name in names.split(",")}
     methods = set(re.findall(r"\bbook\.(\w+)\(", text))
-    assert imported == {"loadBook"} and {"evaluate", "bestMoves", "chooseMove"} <= methods
+    assert imported == {"loadBook"} and {"evaluate", "bestMoves", "optimalMoves", "chooseMove"} <= methods
     probe = (
         "import * as reader from './clients/js/tictactoe-book.js';\n"
         "import { readFileSync } from 'node:fs';\n"

@@ -1087,8 +1087,17 @@ class Reader {
     };
   }
 
-  /** Every optimal move for the side to move, in the board's own orientation: cells 0 to cells - 1, ascending. */
+  /**
+   * The top tier of the trap order for the side to move (the optimal moves that win most often
+   * against fallible opponents; the perfect level chooses among them), in the board's own
+   * orientation: cells 0 to cells - 1, ascending.
+   */
   bestMoves(board, options) {
+    return this.evaluate(board, options).tiers[0];
+  }
+
+  /** Every optimal move for the side to move, in increasing order. */
+  optimalMoves(board, options) {
     return this.evaluate(board, options).optimal;
   }
 
