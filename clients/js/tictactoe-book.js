@@ -925,16 +925,17 @@ function bookRefuser(source) {
  * Prove a book and return a reader for it, or throw BookError with the first failing step's
  * code (REASON_CODES). `input` is the file's JSON text, or its bytes (Uint8Array, ArrayBuffer):
  * bytes are checked as the file is (no byte-order mark, valid UTF-8); a string is taken as
- * already decoded. Options: `rules` {rows, cols, k, misere} the caller plays (default 3x3,
- * k = 3, misere false; misere may be left out for false), or null for any; `source` names the
- * book in messages.
+ * already decoded. Options: `rules`, the game the caller plays, {rows, cols, k, misere} (misere
+ * may be left out for false): a book for another game is refused with `rules`; left out (or
+ * null), the book is read by its own rules, as in Python's load_book. `source` names the book
+ * in messages.
  */
 export function loadBook(input, options = {}) {
   return openBook(input, options);
 }
 
 /** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */
-function openBook(input, { rules = { rows: 3, cols: 3, k: 3 }, source = 'book' } = {}, { proven = false } = {}) {
+function openBook(input, { rules = null, source = 'book' } = {}, { proven = false } = {}) {
   const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);

@@ -193,6 +193,17 @@ function solution(rules) {
 /** A 3x3 misère book from the independent solver (make-v2-book.mjs). */
 const misereText = makeBook(MISERE, solution(MISERE));
 
+test('without rules, a book is read by its own rules (misère, 3x4), as Python load_book does', () => {
+  const misere = loadBook(misereText);
+  assert.equal(misere.rules.misere, true);
+  // misère: taking the centre is the one opening that does not lose
+  assert.deepEqual(misere.optimalMoves('.........'), [4]);
+  const threeByFour = loadBook(makeBook({ rows: 3, cols: 4, k: 3 }, solution({ rows: 3, cols: 4, k: 3 })));
+  assert.deepEqual([threeByFour.rules.rows, threeByFour.rules.cols, threeByFour.cells], [3, 4, 12]);
+  assert.equal(threeByFour.evaluate('............').valueWord, 'win');
+  assert.equal(loadBook(bookText).rules.misere, false);
+});
+
 // The entries the cases below damage:
 // . . .
 // . . .      ........X: "0 4", O to move: only the centre draws (the rest lose in 6 plies, -4)
@@ -238,7 +249,7 @@ const REFUSED = [
   ['version "2"', 'version', () => damaged((d) => { d.version = '2'; })],
   ['no version', 'version', () => damaged((d) => { delete d.version; })],
   ['another canonical rule (after the version)', 'format', () => damaged((d) => { d.canonical = 'max-image'; })],
-  ['k = 2 for a 3x3 k = 3 player', 'rules', () => damaged((d) => { d.rules.k = 2; })],
+  ['k = 2 for a 3x3 k = 3 player', 'rules', () => damaged((d) => { d.rules.k = 2; }), { rules: { rows: 3, cols: 3, k: 3 } }],
   ['a 3x3 book for a 3x4 player', 'rules', () => bookText, { rules: { rows: 3, cols: 4, k: 3 } }],
   ['rows 0', 'rules', () => damaged((d) => { d.rules.rows = 0; }), { rules: null }],
   ['a 5x4 board', 'rules', () => damaged((d) => { d.rules.rows = 5; d.rules.cols = 4; d.rules.cells = 20; }), { rules: null }],
@@ -251,7 +262,7 @@ const REFUSED = [
   ['rules.misere 0', 'rules', () => damaged((d) => { d.rules.misere = 0; }), { rules: null }],
   ['rules.misere null', 'rules', () => damaged((d) => { d.rules.misere = null; }), { rules: null }],
   ['a normal book for a misère player', 'rules', () => bookText, { rules: MISERE }],
-  ['a misère book for a normal player', 'rules', () => misereText],
+  ['a misère book for a normal player', 'rules', () => misereText, { rules: { rows: 3, cols: 3, k: 3 } }],
   ['a misère book for a player who says misere: false', 'rules', () => misereText, { rules: { ...MISERE, misere: false } }],
   ['lines missing the diagonals', 'lines', () => damaged((d) => { d.rules.lines.splice(6, 2); })],
   ['lines in another order', 'lines', () => damaged((d) => { d.rules.lines.reverse(); })],
