@@ -32,7 +32,7 @@ venv: $(STAMP)
 
 book: $(BUILDTOOLS)
 	$(BIN)/ttt-book build
-	$(BIN)/ttt-book build --rules 3x3:3 --misere --no-vectors -o book/tictactoe-misere.json
+	$(BIN)/ttt-book build --rules 3x3:3 --misere -o book/tictactoe-misere.json --vectors book/tictactoe-misere.vectors.json
 	$(BIN)/python tests/book_vectors.py
 
 play: $(RUNTIME)

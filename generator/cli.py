@@ -101,8 +101,9 @@ def not_standard_output(name: str, value: str | None) -> None:
     "--vectors",
     type=FilePath(),
     default=None,
-    help="Also write conformance vectors here (normal rules up to 12 cells; default, for 3x3 only: "
-    "vectors.json beside a book named tictactoe.json, NAME.vectors.json beside any other NAME.json).",
+    help="Also write conformance vectors here (every board up to 12 cells, a sample beyond; "
+    "default, for 3x3 only: vectors.json beside a book named tictactoe.json, NAME.vectors.json "
+    "beside any other NAME.json).",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vectors: bool) -> None:
@@ -112,7 +113,6 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
     terminal, a bar shows each stage of a long build.
     """
     from generator.progress import stage_bars
-    from generator.vectors import VECTORS_MAX_CELLS
 
     not_standard_output("'-o' / '--output'", output)
     not_standard_output("'--vectors'", vectors)
@@ -120,9 +120,6 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
         raise click.UsageError("--vectors and --no-vectors contradict each other")
     rules = dataclasses.replace(rules, misere=True) if misere else rules
     writer = build_tools()
-    if vectors is not None and not writer.has_vectors(rules):
-        message = f"{rules}: vectors list every board, so they are written for normal rules of at most"
-        raise click.BadParameter(f"{message} {VECTORS_MAX_CELLS} cells", param_hint="'--vectors'")
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
         try:
             with stage_bars() as bars:

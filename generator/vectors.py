@@ -19,6 +19,7 @@ from player.game import (
     VALUE_WORDS,
     Cell,
     Rules,
+    Symmetry,
     board_codes,
     canonical,
     decode_score,
@@ -35,52 +36,92 @@ if TYPE_CHECKING:
 
 VECTORS_FORMAT = "tictactoe-book-vectors"
 RANDOM_ORIENTATIONS = 400
-#: Vectors list every reachable board: normal rules of at most this many cells (3x4: 111,973).
+#: Vectors list every reachable board up to this many cells (3x4: 111,973 boards); beyond, a
+#: seeded sample of SAMPLE positions, each in a random orientation.
 VECTORS_MAX_CELLS = 12
+SAMPLE = 5000
 SEED = 20261122
 
 #: A board as a game holds it, from the solve: each legal move's score, and the top trap tier.
 Solved = tuple[dict[Cell, int], tuple[Cell, ...]]
 
 
-def build_vectors(traps: TrapArrays, book_bytes: bytes) -> dict[str, Any]:
-    """Every unfinished position as an X-first game, plus seeded random orientations of random
-    positions, half of them from O-first games, plus invalid boards with the error to report."""
+def build_vectors(
+    traps: TrapArrays, book_bytes: bytes, *, max_cells: int = VECTORS_MAX_CELLS
+) -> dict[str, Any]:
+    """Every unfinished position as an X-first game (for a board of more than ``max_cells``
+    cells, a seeded sample of SAMPLE of them, each in a random orientation, and ``"every_board":
+    false``), plus seeded random orientations of random positions, half of them from O-first
+    games, plus invalid boards with the error to report."""
     rules = traps.result.rules
-    solved = every_board(traps)
-    boards = sorted(solved)
+    every = rules.cells <= max_cells
+    found = every_position(traps) if every else sample_positions(traps, SAMPLE)
+    boards = sorted(found)
     book = parse_book(book_bytes, "<built book>", rules=rules)
-    valid = [_vector(rules, solved[board], book, board, FIRST) for board in boards]
+    valid = [_vector(rules, _image(traps, *found[board])[1], book, board, FIRST) for board in boards]
     rng = random.Random(SEED)
     for _ in range(RANDOM_ORIENTATIONS):
-        board = transform(rng.choice(boards), rng.choice(rules.symmetries))
-        valid.append(_vector(rules, solved[board], book, board, rng.choice((FIRST, SECOND))))
+        board, turned = rng.choice(boards), rng.choice(rules.symmetries)
+        row, symmetry = found[board]
+        # transform(transform(key, s), t)[i] = key[s.perm[t.perm[i]]]
+        both = next(s for s in rules.symmetries if s.perm == tuple(symmetry.perm[c] for c in turned.perm))
+        image, solved = _image(traps, row, both)
+        valid.append(_vector(rules, solved, book, image, rng.choice((FIRST, SECOND))))
     return {
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
         "book_sha256": hashlib.sha256(book_bytes).hexdigest(),
-        "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k},
+        "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k, "misere": rules.misere},
+        "every_board": every,
         "valid": valid,
         "invalid": _invalid(rules),
     }
 
 
 def every_board(traps: TrapArrays) -> dict[str, Solved]:
-    """Every reachable unfinished board, each in its own orientation: the solve keeps one row per
-    canonical position, and its image ``board[i] = key[perm[i]]`` under a symmetry has at cell
-    ``i`` the canonical cell ``perm[i]``'s move, whose tier holds the cells ``inverse[c]``."""
-    result = traps.result
-    board_of = board_codes(result.rules).board
-    found: dict[str, Solved] = {}
-    for row in result.unfinished().tolist():
-        key, scores, top = board_of(int(result.codes[row])), result.scores[row].tolist(), traps.tiers(row)[0]
-        for symmetry in result.rules.symmetries:
-            board = transform(key, symmetry)
-            moves = {
-                cell: scores[source] for cell, source in enumerate(symmetry.perm) if board[cell] == EMPTY
-            }
-            found[board] = moves, tuple(sorted(symmetry.inverse[cell] for cell in top))
+    """Every reachable unfinished board, each in its own orientation, with its moves and top tier."""
+    return dict(_image(traps, row, symmetry) for row, symmetry in every_position(traps).values())
+
+
+def every_position(traps: TrapArrays) -> dict[str, tuple[int, Symmetry]]:
+    """Every reachable unfinished board: the row of its canonical position, and the symmetry
+    that turns the position's key into it."""
+    rules = traps.result.rules
+    board_of = board_codes(rules).board
+    found: dict[str, tuple[int, Symmetry]] = {}
+    rows = traps.result.unfinished()
+    for row, code in zip(rows.tolist(), traps.result.codes[rows].tolist(), strict=True):
+        key = board_of(code)
+        for symmetry in rules.symmetries:
+            found.setdefault(transform(key, symmetry), (row, symmetry))
     return found
+
+
+def sample_positions(traps: TrapArrays, count: int) -> dict[str, tuple[int, Symmetry]]:
+    """``count`` unfinished positions drawn with a fixed seed, the empty board among them, each
+    in a random orientation (as ``every_position``)."""
+    rng = random.Random(SEED)
+    rules = traps.result.rules
+    rows = traps.result.unfinished().tolist()
+    chosen = [rows[0], *rng.sample(rows[1:], min(count, len(rows)) - 1)]  # row 0: the empty board
+    board_of = board_codes(rules).board
+    found: dict[str, tuple[int, Symmetry]] = {}
+    for row in chosen:
+        symmetry = rng.choice(rules.symmetries)
+        found.setdefault(transform(board_of(int(traps.result.codes[row])), symmetry), (row, symmetry))
+    return found
+
+
+def _image(traps: TrapArrays, row: int, symmetry: Symmetry) -> tuple[str, Solved]:
+    """Row ``row``'s position under ``symmetry``, with its moves and top tier: the solve keeps
+    one row per canonical position, and its image ``board[i] = key[perm[i]]`` has at cell ``i``
+    the canonical cell ``perm[i]``'s move, whose tier holds the cells ``inverse[c]``."""
+    result = traps.result
+    key = board_codes(result.rules).board(int(result.codes[row]))
+    scores, top = result.scores[row].tolist(), traps.tiers(row)[0]
+    board = transform(key, symmetry)
+    moves = {cell: scores[source] for cell, source in enumerate(symmetry.perm) if board[cell] == EMPTY}
+    return board, (moves, tuple(sorted(symmetry.inverse[cell] for cell in top)))
 
 
 def _vector(rules: Rules, solved: Solved, book: Book, board: str, first: str) -> dict[str, Any]:
@@ -118,12 +159,17 @@ def _tags(rules: Rules, board: str, scores: dict[int, int], best: int) -> list[s
     * ``must-block``: no move wins at once, and some move loses at once, i.e. scores
       ``-(cells - 1)``: the opponent would win on the very next ply unless it is blocked. (Not
       "the opponent has two in a row": a two-in-a-row whose third cell is taken is no threat.)
+    * ``can-lose`` (misère, instead of the two above): some move completes a line of one's own
+      and so loses at once (scores ``-cells``);
     * ``lost``: every move loses (the best score is negative).
     """
     tags = []
     if board.count(EMPTY) == rules.cells:
         tags.append("empty")
-    if best == rules.cells:
+    if rules.misere:
+        if any(s == -rules.cells for s in scores.values()):
+            tags.append("can-lose")
+    elif best == rules.cells:
         tags.append("can-win")
     elif any(s == -(rules.cells - 1) for s in scores.values()):
         tags.append("must-block")
@@ -133,9 +179,10 @@ def _tags(rules: Rules, board: str, scores: dict[int, int], best: int) -> list[s
 
 
 def _invalid(rules: Rules) -> list[dict[str, str]]:
-    """Boards a reader must refuse, with the reason code (docs/porting.md, "Errors")."""
-    if rules != Rules():
-        return []
+    """Boards a reader must refuse, with the reason code (docs/porting.md, "Errors"): on a 3x3
+    board (normal or misère) a list written by hand, on others those of every size."""
+    if (rules.rows, rules.cols, rules.k) != (3, 3, 3):
+        return [{"board": b, "first": f, "error": e} for b, f, e in _invalid_any_size(rules.cells)]
     cases = [
         ("", FIRST, "length"),
         ("X.O", FIRST, "length"),
@@ -164,6 +211,22 @@ def _invalid(rules: Rules) -> list[dict[str, str]]:
         ("OOOXX....", SECOND, "over"),
     ]
     return [{"board": b, "first": f, "error": e} for b, f, e in cases]
+
+
+def _invalid_any_size(cells: int) -> list[tuple[str, str, str]]:
+    """Boards of every size a reader must refuse: too short or long, a character that is not a
+    mark, and marks in counts no game reaches."""
+    empty = EMPTY * cells
+    return [
+        ("", FIRST, "length"),
+        (empty[1:], FIRST, "length"),
+        (empty + EMPTY, FIRST, "length"),
+        ("Z" + empty[1:], FIRST, "character"),
+        ("\U0001f600" + empty[1:], FIRST, "character"),
+        ("XX" + empty[2:], FIRST, "counts"),
+        ("O" + empty[1:], FIRST, "counts"),
+        ("X" + empty[1:], SECOND, "counts"),
+    ]
 
 
 def encode_vectors(vectors: dict[str, Any]) -> bytes:

@@ -27,7 +27,7 @@ from generator.atomic import check_targets, write_files
 from generator.codes import decode
 from generator.solve import Progress, Retrograde, solve
 from generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
-from generator.vectors import VECTORS_MAX_CELLS, build_vectors, encode_vectors
+from generator.vectors import build_vectors, encode_vectors
 from player import trust
 from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
 from player.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, parse_book
@@ -215,14 +215,12 @@ def write_book(
 
     The targets are checked before the solve, so a bad one fails at once. Raises OutputError
     naming the file that could not be written, and ValueError if the two paths are the same
-    file or vectors are asked for rules that have none (misère, or over VECTORS_MAX_CELLS cells:
-    the vectors list every board). A book larger than 1 MB is proven before it is written and
-    then recorded as proven (player/trust.py), so its first load skips the proof.
+    file. The vectors list every board up to 12 cells, a sample beyond (generator/vectors.py).
+    A book larger than 1 MB is proven before it is written and then recorded as proven
+    (player/trust.py), so its first load skips the proof.
     """
     targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
     check_targets(targets)
-    if vectors_path is not None and not has_vectors(rules):
-        raise ValueError(f"{rules}: conformance vectors are written for normal rules of at most 12 cells")
     traps = solve_arrays(rules, progress=progress)
     data = encode(book_document(traps))
     proven = prove_for_record(data, str(path))
@@ -236,12 +234,6 @@ def write_book(
     if proven:
         trust.remember(data)
     return data, vectors
-
-
-def has_vectors(rules: Rules) -> bool:
-    """Whether ``write_book`` can write conformance vectors for ``rules``: they list every
-    reachable board (generator/vectors.py), so normal rules of at most VECTORS_MAX_CELLS cells."""
-    return not rules.misere and rules.cells <= VECTORS_MAX_CELLS
 
 
 def prove_for_record(data: bytes, source: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ import pexpect
 import pytest
 from negamax import Negamax
 from trap_oracle import TrapOracle
+from vector_check import failures, js_failures
 
 from generator.codes import decode
 from generator.solve import OCCUPIED, Retrograde, solve
@@ -102,10 +104,11 @@ def test_4x4_trap_order_is_exact_and_float_gives_the_same_tiers(four: TrapArrays
 def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path, record = tmp_path / "4x4.json", tmp_path / "proven.txt"
+    path, record, vectors = tmp_path / "4x4.json", tmp_path / "proven.txt", tmp_path / "4x4.vectors.json"
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR")}
     env.update(PYTHONPATH=str(ROOT), TERM="xterm", TTT_PROVEN_RECORD=str(record))
     argv = ["-c", "from generator.cli import run; run()", "build", "--rules", "4x4:4", "-o", str(path)]
+    argv += ["--vectors", str(vectors)]
     child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(ROOT), encoding="utf-8", timeout=600)
     # a stage's bar shows once the stage has taken half a second: finding the positions takes
     # seconds on 4x4 (test_progress.py shows every stage's bar, without the wait)
@@ -130,3 +133,8 @@ def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     start = book.evaluate("." * 16)
     assert (start.value, start.plies) == (0, 16)
     assert book.data["trap_order"] == {"method": "exact", "tolerance": "0"}
+    # its vectors: a sample of the positions, which both readers pass
+    sample = json.loads(vectors.read_bytes())
+    assert sample["every_board"] is False and len(sample["valid"]) == 5000 + 400
+    assert failures(book, sample) == []
+    assert js_failures(path, vectors) == []

@@ -60,7 +60,7 @@ def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
     code, out = run("build", "--rules", "3x3:3:misere", "-o", str(tmp_path / "suffix.json"))
     assert code == 0, out
     assert (tmp_path / "flag.json").read_bytes() == (tmp_path / "suffix.json").read_bytes()
-    assert not list(tmp_path.glob("*vectors*"))  # vectors are for normal rules
+    assert not list(tmp_path.glob("*vectors*"))  # by default, only beside the 3x3 book
     book = load_book(tmp_path / "flag.json", rules=misere)
     # . . .
     # . X .      the only first move that does not lose: the only tier
@@ -70,13 +70,13 @@ def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
     assert book.data["trap_order"] == {"method": "exact", "tolerance": "0"}
 
 
-@pytest.mark.parametrize("rules", ["3x3:misere", "4x4:4"])
-def test_build_refuses_vectors_that_would_list_no_boards(tmp_path: Path, rules: str) -> None:
-    code, out = run(
-        "build", "--rules", rules, "-o", str(tmp_path / "x.json"), "--vectors", str(tmp_path / "v")
-    )
-    assert code == 2 and "'--vectors'" in out and "at most 12 cells" in out, out
-    assert not list(tmp_path.iterdir())
+def test_build_writes_vectors_for_a_misere_book(tmp_path: Path) -> None:
+    book, vectors = tmp_path / "m.json", tmp_path / "m.vectors.json"
+    code, out = run("build", "--rules", "3x3:misere", "-o", str(book), "--vectors", str(vectors))
+    assert code == 0 and f"wrote {vectors}" in out, out
+    written = json.loads(vectors.read_bytes())
+    assert written["rules"] == {"rows": 3, "cols": 3, "k": 3, "misere": True}
+    assert vectors.read_bytes() == (ROOT / "book" / "tictactoe-misere.vectors.json").read_bytes()
 
 
 def test_build_without_numpy_says_what_to_install(tmp_path: Path) -> None:

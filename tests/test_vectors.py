@@ -1,45 +1,92 @@
-"""The Python reader passes every conformance vector in book/vectors.json (as the JS reader does)."""
+"""The Python reader passes every conformance vector of both shipped books (book/vectors.json,
+book/tictactoe-misere.vectors.json), as the JavaScript reader does; a board over 12 cells gets a
+sample of its positions, which both readers pass too."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from negamax import Negamax
+from vector_check import failures, js_failures
 
-from player import BoardError, Book
+from generator.solve import Retrograde
+from generator.trap import trap_arrays
+from generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
+from generator.writer import book_document, encode
+from player import load_book, parse_book
 from player.game import VALUE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
-VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
+SHIPPED = {
+    "normal": ("tictactoe.json", "vectors.json", {"empty", "can-win", "must-block", "lost"}),
+    "misere": ("tictactoe-misere.json", "tictactoe-misere.vectors.json", {"empty", "can-lose", "lost"}),
+}
 
 
-def test_vectors_cover_every_position_and_random_orientations(book: Book) -> None:
-    book_bytes = (ROOT / "book" / "tictactoe.json").read_bytes()
-    assert VECTORS["book_sha256"] == hashlib.sha256(book_bytes).hexdigest()
-    valid = VECTORS["valid"]
-    x_first = {v["board"] for v in valid if v["first"] == "X"}
-    assert len(x_first) >= 4520
+def read(name: str) -> Any:
+    return json.loads((ROOT / "book" / name).read_text())
+
+
+@pytest.mark.parametrize("which", SHIPPED)
+def test_the_shipped_vectors_cover_every_position_and_random_orientations(which: str) -> None:
+    book_name, vectors_name, tags = SHIPPED[which]
+    vectors = read(vectors_name)
+    assert vectors["book_sha256"] == hashlib.sha256((ROOT / "book" / book_name).read_bytes()).hexdigest()
+    assert vectors["rules"] == {"rows": 3, "cols": 3, "k": 3, "misere": which == "misere"}
+    assert vectors["every_board"] is True
+    valid = vectors["valid"]
+    assert len({v["board"] for v in valid if v["first"] == "X"}) == 4520
     assert sum(1 for v in valid if v["first"] == "O") >= 150
-    tags = {t for v in valid for t in v["tags"]}
-    assert {"empty", "can-win", "must-block", "lost"} <= tags
+    assert {t for v in valid for t in v["tags"]} == tags
+    assert len(vectors["invalid"]) >= 10
 
 
-def test_every_valid_vector(book: Book) -> None:
-    for v in VECTORS["valid"]:
-        answer = book.evaluate(v["board"], first=v["first"])
-        assert answer.turn == v["turn"], v  # the game's own mark: no swapping by hand
-        assert answer.key == v["key"], v
-        assert book.rules.symmetries.index(answer.symmetry) == v["symmetry"], v
-        assert (VALUE_WORDS[answer.value], answer.plies) == (v["value"], v["plies"]), v
-        assert list(answer.optimal) == v["optimal"], v
-        assert list(answer.tiers[0]) == v["top"], v
-        assert [answer.scores.get(c) for c in range(9)] == v["scores"], v
+@pytest.mark.parametrize("which", SHIPPED)
+def test_the_python_reader_passes_every_shipped_vector(which: str) -> None:
+    book_name, vectors_name, _ = SHIPPED[which]
+    assert failures(load_book(ROOT / "book" / book_name), read(vectors_name)) == []
 
 
-@pytest.mark.parametrize("vector", VECTORS["invalid"], ids=lambda v: f"{v['board'] or 'empty'}-{v['first']}")
-def test_every_invalid_vector(book: Book, vector: dict[str, str]) -> None:
-    with pytest.raises(BoardError) as caught:
-        book.evaluate(vector["board"], first=vector["first"])
-    assert caught.value.code == vector["error"]
+def test_a_misere_vector_is_the_independent_solvers_answer() -> None:
+    """The misère vectors' values against tests/negamax.py, which shares nothing with the build."""
+    negamax = Negamax(3, 3, 3, misere=True)
+    for v in read("tictactoe-misere.vectors.json")["valid"]:
+        if v["first"] == "X":
+            value, plies = negamax.solve(v["board"])
+            assert (VALUE_WORDS[value], plies) == (v["value"], v["plies"]), v["board"]
+
+
+@pytest.fixture(scope="module")
+def sampled_3x4(retro_3x4: Retrograde, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A 3x4 book and the vectors a board over the limit gets (a sample), written to files."""
+    traps = trap_arrays(retro_3x4)
+    data = encode(book_document(traps))
+    vectors = build_vectors(traps, data, max_cells=9)
+    folder = tmp_path_factory.mktemp("sampled")
+    (folder / "3x4.json").write_bytes(data)
+    (folder / "3x4.vectors.json").write_text(json.dumps(vectors))
+    return folder / "3x4.json", folder / "3x4.vectors.json"
+
+
+def test_a_big_board_gets_a_sample_both_readers_pass(sampled_3x4: tuple[Path, Path]) -> None:
+    book_path, vectors_path = sampled_3x4
+    vectors = json.loads(vectors_path.read_text())
+    assert vectors["every_board"] is False
+    assert vectors["rules"] == {"rows": 3, "cols": 4, "k": 3, "misere": False}
+    # the sample (the empty board among it), then the random orientations
+    assert len(vectors["valid"]) == SAMPLE + RANDOM_ORIENTATIONS
+    assert "." * 12 in {v["board"] for v in vectors["valid"][:SAMPLE]}
+    assert {v["error"] for v in vectors["invalid"]} == {"length", "character", "counts"}
+    assert failures(parse_book(book_path.read_bytes(), book_path), vectors) == []
+    assert js_failures(book_path, vectors_path) == []
+
+
+def test_the_python_check_finds_a_wrong_answer() -> None:
+    vectors = read("vectors.json")
+    vectors["valid"][0] = {**vectors["valid"][0], "top": [99]}
+    vectors["invalid"][0] = {**vectors["invalid"][0], "error": "over"}
+    assert len(failures(load_book(ROOT / "book" / "tictactoe.json"), vectors)) == 2

@@ -13,6 +13,7 @@ import {
   BoardError, BookError, LEVELS, PROVEN_PREFIX, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
   parseStrictJSON, sha256Hex,
 } from './tictactoe-book.js';
+import { checkVectors } from './check-vectors.mjs';
 import { makeBook, solve } from './make-v2-book.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,44 +55,40 @@ const REAL_PROVEN = answers(book, { proven: true });
 
 // ---------------------------------------------------------------- vectors
 
-test('the vectors are for this book', () => {
-  assert.equal(vectors.format, 'tictactoe-book-vectors');
-  if ('book_sha256' in vectors) {
-    assert.equal(vectors.book_sha256, createHash('sha256').update(bookBytes).digest('hex'));
-  }
-  assert.ok(vectors.valid.length >= 4520 + 400);
-});
+// The shipped books and their vectors: every board of both, in both readers (docs/conformance.md).
+const VECTOR_FILES = [
+  ['tictactoe.json', 'vectors.json', ['empty', 'can-win', 'must-block', 'lost']],
+  ['tictactoe-misere.json', 'tictactoe-misere.vectors.json', ['empty', 'can-lose', 'lost']],
+];
 
-test('every valid vector', () => {
-  const words = { 1: 'win', 0: 'draw', '-1': 'loss' };
-  for (const v of vectors.valid) {
-    const answer = book.evaluate(v.board, { first: v.first });
-    const where = `${v.board} (first ${v.first})`;
-    assert.equal(answer.turn, v.turn, where);
-    assert.equal(answer.key, v.key, where);
-    assert.equal(answer.symmetry, v.symmetry, where);
-    assert.equal(words[answer.value], v.value, where);
-    assert.equal(answer.plies, v.plies, where);
-    assert.deepEqual(answer.optimal, v.optimal, where);
-    assert.deepEqual(answer.tiers[0], v.top, where);
-    for (const [level, cells] of Object.entries(v.levels)) {
-      assert.deepEqual(book.candidates(answer, level), cells, `${where} at level ${level}`);
-    }
-    assert.deepEqual(answer.scores, v.scores, where);
-    assert.deepEqual(book.optimalMoves(v.board, { first: v.first }), v.optimal, where);
-    assert.deepEqual(book.bestMoves(v.board, { first: v.first }), v.top, where);
-  }
-});
+for (const [bookName, vectorsName, tags] of VECTOR_FILES) {
+  const bytes = readFileSync(`${root}book/${bookName}`);
+  const shipped = JSON.parse(readFileSync(`${root}book/${vectorsName}`, 'utf8'));
 
-test('every invalid vector is refused with its reason', () => {
-  assert.ok(vectors.invalid.length >= 10);
-  for (const v of vectors.invalid) {
-    assert.throws(
-      () => book.evaluate(v.board, { first: v.first }),
-      (error) => error instanceof BoardError && error.code === v.error,
-      `${JSON.stringify(v.board)} should fail with ${v.error}`,
-    );
-  }
+  test(`${vectorsName}: for ${bookName}, every position and random orientations`, () => {
+    assert.equal(shipped.format, 'tictactoe-book-vectors');
+    assert.equal(shipped.book_sha256, createHash('sha256').update(bytes).digest('hex'));
+    assert.equal(shipped.every_board, true);
+    assert.equal(new Set(shipped.valid.filter((v) => v.first === 'X').map((v) => v.board)).size, 4520);
+    assert.ok(shipped.valid.length >= 4520 + 400);
+    assert.deepEqual([...new Set(shipped.valid.flatMap((v) => v.tags))].sort(), [...tags].sort());
+    assert.ok(shipped.invalid.length >= 10);
+  });
+
+  test(`${vectorsName}: every valid vector answered, every invalid one refused with its reason`, () => {
+    assert.deepEqual(checkVectors(loadBook(bytes), shipped), []);
+  });
+}
+
+test('checkVectors finds a reader that maps a tier back wrong', () => {
+  const wrong = loadBook(bookText);
+  const evaluate = wrong.evaluate.bind(wrong);
+  wrong.evaluate = (board, options) => {
+    const answer = evaluate(board, options);
+    return board === 'X...O....' ? { ...answer, tiers: [[8]] } : answer;
+  };
+  const failures = checkVectors(wrong, vectors);
+  assert.ok(failures.length > 0 && failures.every((line) => line.startsWith('X...O.... ')), failures.join('\n'));
 });
 
 // ---------------------------------------------------------------- derived tables

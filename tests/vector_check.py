@@ -1,0 +1,55 @@
+"""Board vectors (docs/conformance.md) against a reader: the Python one in this process, the
+JavaScript one through clients/js/check-vectors.mjs."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from player import BoardError, Book
+from player.game import VALUE_WORDS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def failures(book: Book, vectors: dict[str, Any]) -> list[str]:
+    """Every way ``book`` disagrees with ``vectors``."""
+    found = []
+    for v in vectors["valid"]:
+        answer = book.evaluate(v["board"], first=v["first"])
+        got = {
+            "turn": answer.turn,  # the game's own mark: no swapping by hand
+            "key": answer.key,
+            "symmetry": book.rules.symmetries.index(answer.symmetry),
+            "value": VALUE_WORDS[answer.value],
+            "plies": answer.plies,
+            "optimal": list(answer.optimal),
+            "top": list(answer.tiers[0]),
+            "scores": [answer.scores.get(c) for c in range(book.rules.cells)],
+        }
+        found += [f"{v['board']} {name}: {got[name]} != {v[name]}" for name in got if got[name] != v[name]]
+    for v in vectors["invalid"]:
+        try:
+            book.evaluate(v["board"], first=v["first"])
+            found.append(f"{v['board']!r}: answered")
+        except BoardError as error:
+            if error.code != v["error"]:
+                found.append(f"{v['board']!r}: {error.code} != {v['error']}")
+    return found
+
+
+def js_failures(book: Path, vectors: Path) -> list[str]:
+    """What the JavaScript reader answers differently from ``vectors`` (the first 20 at most)."""
+    node = shutil.which("node")
+    assert node, "the JavaScript reader's check needs Node.js 18+ (as make test-js does)"
+    checked = subprocess.run(
+        [node, str(ROOT / "clients" / "js" / "check-vectors.mjs"), str(book), str(vectors)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    lines = checked.stdout.strip().splitlines()
+    assert lines and lines[-1].endswith("failure(s)"), checked.stdout + checked.stderr
+    return lines[:-1]
