@@ -67,6 +67,82 @@ def test_choose_with_a_seed_is_the_librarys_choice(engine: Engine, book: Book, l
             }
 
 
+#: Positions worked out by hand, not by asking the code under test: the moves each level may
+#: make there (docs/engine.md, "choose"; the levels in player/play.py's docstring). Each is asked
+#: with every seed of SEEDS, and the moves made must be exactly the set: a choice among several
+#: must make each of them (the seeds are fixed, so the draws are; other draws would miss one of
+#: 9 equal moves in 100 about once in 15,000).
+SEEDS = range(100)
+CORNERS, EDGES = {0, 2, 6, 8}, {1, 3, 5, 7}
+BY_HAND: dict[str, tuple[str, str, dict[str, set[int]]]] = {
+    # X X .
+    # . O .      X to move: 2 wins at once. 3 and 6 win too, in 3 plies (each opens a second
+    # . . O      line beside 0-1-2: a fork), but every level takes the fastest win it sees
+    "win-at-once": ("XX..O...O", "X", {"perfect": {2}, "hard": {2}, "medium": {2}, "easy": {2}}),
+    # O O .
+    # X X .      O moved first and is to move: 2 wins at once (were X first, X would win at 5)
+    # . . .
+    "first-o-wins": ("OO.XX....", "O", {"perfect": {2}, "hard": {2}, "medium": {2}, "easy": {2}}),
+    # X X .
+    # . O .      O to move: only the block at 2 does not lose on the next ply (it draws);
+    # . . .      easy looks one ply ahead, sees no win and no loss, and plays anywhere
+    "must-block": (
+        "XX..O....",
+        "X",
+        {"perfect": {2}, "hard": {2}, "medium": {2}, "easy": {2, 3, 5, 6, 7, 8}},
+    ),
+    # X O .
+    # . X .      X to move: 3 (with 5 and 6 open) and 6 (with 2 and 3 open) fork, a sure win in
+    # . . O      3 plies; O has no line to threaten with. Medium and easy see no win so close
+    "fork": (
+        "XO..X...O",
+        "X",
+        {"perfect": {3, 6}, "hard": {3, 6}, "medium": {2, 3, 5, 6, 7}, "easy": {2, 3, 5, 6, 7}},
+    ),
+    # X . .
+    # . O .      O to move: a corner threatens, but X's block on the other corner (6 or 2) opens
+    # . . X      3 and 7 (or 1 and 5): lost in 4 plies. An edge draws. Medium looks 2 plies ahead
+    "corner-loses": (
+        "X...O...X",
+        "X",
+        {"perfect": EDGES, "hard": EDGES, "medium": EDGES | {2, 6}, "easy": EDGES | {2, 6}},
+    ),
+    # X O .
+    # . X .      O to move, and every move loses: the block at 8 loses slowest (X forks with 3 or
+    # . . .      6, a loss in 4 plies), any other on the next ply; so hard blocks though it sees the loss
+    "all-lose": ("XO..X....", "X", {"perfect": {8}, "hard": {8}, "medium": {8}, "easy": {2, 3, 5, 6, 7, 8}}),
+    # . . .
+    # . . .      O to move: only the centre draws. Any other move loses in 6 plies (X must force a
+    # . . X      block before it can fork with three marks), beyond what hard sees (4)
+    "centre-only": (
+        "........X",
+        "X",
+        {"perfect": {4}, "hard": set(range(8)), "medium": set(range(8)), "easy": set(range(8))},
+    ),
+    # . . .
+    # . . .      every move draws; the corners set the most traps, so perfect opens in a corner
+    # . . .      (docs/book-format.md's example entry, "0,2,6,8 1,3,5,7 4")
+    "opening": (
+        ".........",
+        "X",
+        {"perfect": CORNERS, "hard": set(range(9)), "medium": set(range(9)), "easy": set(range(9))},
+    ),
+}
+
+
+@pytest.mark.parametrize(("board", "first", "moves"), BY_HAND.values(), ids=BY_HAND.keys())
+def test_each_level_chooses_among_the_moves_worked_out_by_hand(
+    engine: Engine, board: str, first: str, moves: dict[str, set[int]]
+) -> None:
+    assert set(moves) == set(LEVELS)
+    for level, expected in moves.items():
+        made = set()
+        for seed in SEEDS:
+            request = {"op": "choose", "board": board, "first": first, "level": level, "seed": seed}
+            made.add(ask(engine, request)["cell"])
+        assert made == expected, level
+
+
 def test_rules(engine: Engine, book: Book) -> None:
     answer = ask(engine, {"op": "rules", "id": "r"})
     assert answer["rows"] == answer["cols"] == answer["k"] == 3 and answer["cells"] == 9
