@@ -187,15 +187,24 @@ def test_a_bad_request_is_one_error_object(engine: Engine, code: str, line: str)
     assert set(answer) == {"ok", "error"}
 
 
-def test_every_answer_is_strict_json(engine: Engine) -> None:
-    # Python's json.loads would take NaN back; a strict parser must read every answer
-    def refuse(name: str) -> None:
-        pytest.fail(f"{name} in an answer")
+def strict_json(line: str) -> Any:
+    """``line`` read as RFC 8259 reads it: Python's json.loads would take NaN and Infinity."""
 
+    def refuse(name: str) -> None:
+        pytest.fail(f"{name} in an answer: {line[:100]}")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_every_answer_is_strict_json(engine: Engine) -> None:
     for _, line in BAD:
-        json.loads(engine.handle_line(line), parse_constant=refuse)
-    answer = json.loads(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
+        strict_json(engine.handle_line(line))
+    answer = strict_json(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
     assert answer["ok"] is True and answer["id"] == 1.5e300
+    assert strict_json(engine.handle_line('{"op": "rules", "id": 1e-400}'))["id"] == 0.0  # a double
+    # a whole number is read exactly, so it comes back as sent, beyond a double or not
+    answer = strict_json(engine.handle_line('{"op": "rules", "id": -1' + "0" * 400 + "}"))
+    assert answer["ok"] is True and answer["id"] == -(10**400)
 
 
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:
@@ -205,13 +214,17 @@ def test_the_largest_seed_is_accepted(engine: Engine) -> None:
     assert answer["ok"] is True and answer["cell"] in range(9)
 
 
+def padded(length: int) -> str:
+    """A ``rules`` request of exactly ``length`` characters (docs/engine.md: at most 4,096)."""
+    head, tail = '{"op":"rules","pad":"', '"}'
+    line = head + "x" * (length - len(head) - len(tail)) + tail
+    assert len(line) == length
+    return line
+
+
 def test_a_line_of_4096_characters_is_read_and_one_of_4097_refused(engine: Engine) -> None:
-    head = '{"op": "rules", "pad": "'
-    exact = head + "x" * (4096 - len(head) - 2) + '"}'
-    assert len(exact) == 4096
-    assert json.loads(engine.handle_line(exact))["ok"] is True
-    over = head + "x" * (4097 - len(head) - 2) + '"}'
-    assert json.loads(engine.handle_line(over))["error"]["code"] == "too-long"
+    assert json.loads(engine.handle_line(padded(4096)))["ok"] is True
+    assert json.loads(engine.handle_line(padded(4097)))["error"]["code"] == "too-long"
 
 
 def test_a_bad_board_says_its_reason_and_echoes_the_id(engine: Engine) -> None:
@@ -233,11 +246,19 @@ REQUESTS = [
     '{"op":"choose","board":"X...O....","level":"easy","seed":5,"id":4}',
     '{"op":"evaluate","board":"' + "." * (MAX_LINE + 10) + '"}',
     '{"op":"evaluate","board":"........."}',
+    # not JSON to a strict parser, so no id can come back: the answers must be strict JSON too
+    '{"op":"rules","id":NaN}',
+    '{"op":"rules","id":Infinity}',
+    '{"op":"rules","id":-Infinity}',
+    '{"op":"rules","id":1e400}',
+    # the process reads a line of the longest length whole, and cuts the next longer one short
+    padded(4096),
+    padded(4097),
 ]
 
 
 def check_answers(lines: list[str], book: Book) -> None:
-    answers = [json.loads(line) for line in lines]
+    answers = [strict_json(line) for line in lines]
     assert len(answers) == len(REQUESTS)
     assert answers[0]["cells"] == 9 and answers[0]["id"] == 1
     assert answers[1]["error"]["code"] == "json"
@@ -249,6 +270,10 @@ def check_answers(lines: list[str], book: Book) -> None:
     assert answers[4]["cell"] == choose_move(book, "X...O....", "easy", rng=random.Random(5))
     assert answers[5]["error"]["code"] == "too-long"
     assert answers[6]["value"] == 0 and answers[6]["plies"] == 9
+    for answer in answers[7:11]:
+        assert answer["error"]["code"] == "json" and "id" not in answer
+    assert answers[11]["ok"] is True and answers[11]["cells"] == 9
+    assert answers[12]["error"]["code"] == "too-long"
 
 
 def test_through_a_pipe_from_python(book: Book) -> None:
