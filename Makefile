@@ -17,7 +17,7 @@ export PYTHONDONTWRITEBYTECODE :=
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/python -m compileall -q player generator
+	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	touch $(RUNTIME)
 
 $(BUILDTOOLS): $(RUNTIME)
@@ -73,22 +73,22 @@ test-js:
 	node --test clients/js/
 
 lint: $(STAMP)
-	$(BIN)/ruff check player generator tests bench examples web/test_browser.py web/serve.py hatch_build.py
-	$(BIN)/ruff format --check player generator tests bench examples web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff check player generator ttt_commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff format --check player generator ttt_commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format player generator tests bench web/test_browser.py
-	$(BIN)/ruff check --fix player generator tests bench web/test_browser.py
+	$(BIN)/ruff format player generator ttt_commands.py tests bench web/test_browser.py
+	$(BIN)/ruff check --fix player generator ttt_commands.py tests bench web/test_browser.py
 
 # Prints the figures and writes them to bench/results.json (untracked); bench-record also
 # rewrites the recorded run in docs/benchmarks.md.
 bench: $(STAMP)
-	$(BIN)/python -m compileall -q player generator
+	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	$(BIN)/python bench/run.py
 
 bench-record: $(STAMP)
-	$(BIN)/python -m compileall -q player generator
+	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	$(BIN)/python bench/run.py --record
 
 fuzz: $(STAMP)

@@ -121,7 +121,7 @@ def startup(book: Book) -> dict[str, Any]:
         )
         times = {name: statistics.median(values) for name, values in samples.items()}
         ratio = paired_ratio(samples["packaged"], samples["click"])
-        game_code = f"sys.argv = ['ttt-play', *{args!r}]\nfrom player.apps.cli import run\nrun()"
+        game_code = f"sys.argv = ['ttt-play', *{args!r}]\nfrom ttt_commands import ttt_play\nttt_play()"
         memory = {
             "packaged_kib": peak_memory_kib(game_code, packaged_env, work),
             "dev_kib": peak_memory_kib(game_code, clean_env(), work),

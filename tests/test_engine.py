@@ -67,6 +67,82 @@ def test_choose_with_a_seed_is_the_librarys_choice(engine: Engine, book: Book, l
             }
 
 
+#: Positions worked out by hand, not by asking the code under test: the moves each level may
+#: make there (docs/engine.md, "choose"; the levels in player/play.py's docstring). Each is asked
+#: with every seed of SEEDS, and the moves made must be exactly the set: a choice among several
+#: must make each of them (the seeds are fixed, so the draws are; other draws would miss one of
+#: 9 equal moves in 100 about once in 15,000).
+SEEDS = range(100)
+CORNERS, EDGES = {0, 2, 6, 8}, {1, 3, 5, 7}
+BY_HAND: dict[str, tuple[str, str, dict[str, set[int]]]] = {
+    # X X .
+    # . O .      X to move: 2 wins at once. 3 and 6 win too, in 3 plies (each opens a second
+    # . . O      line beside 0-1-2: a fork), but every level takes the fastest win it sees
+    "win-at-once": ("XX..O...O", "X", {"perfect": {2}, "hard": {2}, "medium": {2}, "easy": {2}}),
+    # O O .
+    # X X .      O moved first and is to move: 2 wins at once (were X first, X would win at 5)
+    # . . .
+    "first-o-wins": ("OO.XX....", "O", {"perfect": {2}, "hard": {2}, "medium": {2}, "easy": {2}}),
+    # X X .
+    # . O .      O to move: only the block at 2 does not lose on the next ply (it draws);
+    # . . .      easy looks one ply ahead, sees no win and no loss, and plays anywhere
+    "must-block": (
+        "XX..O....",
+        "X",
+        {"perfect": {2}, "hard": {2}, "medium": {2}, "easy": {2, 3, 5, 6, 7, 8}},
+    ),
+    # X O .
+    # . X .      X to move: 3 (with 5 and 6 open) and 6 (with 2 and 3 open) fork, a sure win in
+    # . . O      3 plies; O has no line to threaten with. Medium and easy see no win so close
+    "fork": (
+        "XO..X...O",
+        "X",
+        {"perfect": {3, 6}, "hard": {3, 6}, "medium": {2, 3, 5, 6, 7}, "easy": {2, 3, 5, 6, 7}},
+    ),
+    # X . .
+    # . O .      O to move: a corner threatens, but X's block on the other corner (6 or 2) opens
+    # . . X      3 and 7 (or 1 and 5): lost in 4 plies. An edge draws. Medium looks 2 plies ahead
+    "corner-loses": (
+        "X...O...X",
+        "X",
+        {"perfect": EDGES, "hard": EDGES, "medium": EDGES | {2, 6}, "easy": EDGES | {2, 6}},
+    ),
+    # X O .
+    # . X .      O to move, and every move loses: the block at 8 loses slowest (X forks with 3 or
+    # . . .      6, a loss in 4 plies), any other on the next ply; so hard blocks though it sees the loss
+    "all-lose": ("XO..X....", "X", {"perfect": {8}, "hard": {8}, "medium": {8}, "easy": {2, 3, 5, 6, 7, 8}}),
+    # . . .
+    # . . .      O to move: only the centre draws. Any other move loses in 6 plies (X must force a
+    # . . X      block before it can fork with three marks), beyond what hard sees (4)
+    "centre-only": (
+        "........X",
+        "X",
+        {"perfect": {4}, "hard": set(range(8)), "medium": set(range(8)), "easy": set(range(8))},
+    ),
+    # . . .
+    # . . .      every move draws; the corners set the most traps, so perfect opens in a corner
+    # . . .      (docs/book-format.md's example entry, "0,2,6,8 1,3,5,7 4")
+    "opening": (
+        ".........",
+        "X",
+        {"perfect": CORNERS, "hard": set(range(9)), "medium": set(range(9)), "easy": set(range(9))},
+    ),
+}
+
+
+@pytest.mark.parametrize(("board", "first", "moves"), BY_HAND.values(), ids=BY_HAND.keys())
+def test_each_level_chooses_among_the_moves_worked_out_by_hand(
+    engine: Engine, board: str, first: str, moves: dict[str, set[int]]
+) -> None:
+    assert set(moves) == set(LEVELS)
+    for level, expected in moves.items():
+        made = set()
+        for seed in SEEDS:
+            request = {"op": "choose", "board": board, "first": first, "level": level, "seed": seed}
+            made.add(ask(engine, request)["cell"])
+        assert made == expected, level
+
+
 def test_rules(engine: Engine, book: Book) -> None:
     answer = ask(engine, {"op": "rules", "id": "r"})
     assert answer["rows"] == answer["cols"] == answer["k"] == 3 and answer["cells"] == 9
@@ -111,15 +187,24 @@ def test_a_bad_request_is_one_error_object(engine: Engine, code: str, line: str)
     assert set(answer) == {"ok", "error"}
 
 
-def test_every_answer_is_strict_json(engine: Engine) -> None:
-    # Python's json.loads would take NaN back; a strict parser must read every answer
-    def refuse(name: str) -> None:
-        pytest.fail(f"{name} in an answer")
+def strict_json(line: str) -> Any:
+    """``line`` read as RFC 8259 reads it: Python's json.loads would take NaN and Infinity."""
 
+    def refuse(name: str) -> None:
+        pytest.fail(f"{name} in an answer: {line[:100]}")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_every_answer_is_strict_json(engine: Engine) -> None:
     for _, line in BAD:
-        json.loads(engine.handle_line(line), parse_constant=refuse)
-    answer = json.loads(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
+        strict_json(engine.handle_line(line))
+    answer = strict_json(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
     assert answer["ok"] is True and answer["id"] == 1.5e300
+    assert strict_json(engine.handle_line('{"op": "rules", "id": 1e-400}'))["id"] == 0.0  # a double
+    # a whole number is read exactly, so it comes back as sent, beyond a double or not
+    answer = strict_json(engine.handle_line('{"op": "rules", "id": -1' + "0" * 400 + "}"))
+    assert answer["ok"] is True and answer["id"] == -(10**400)
 
 
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:
@@ -129,13 +214,17 @@ def test_the_largest_seed_is_accepted(engine: Engine) -> None:
     assert answer["ok"] is True and answer["cell"] in range(9)
 
 
+def padded(length: int) -> str:
+    """A ``rules`` request of exactly ``length`` characters (docs/engine.md: at most 4,096)."""
+    head, tail = '{"op":"rules","pad":"', '"}'
+    line = head + "x" * (length - len(head) - len(tail)) + tail
+    assert len(line) == length
+    return line
+
+
 def test_a_line_of_4096_characters_is_read_and_one_of_4097_refused(engine: Engine) -> None:
-    head = '{"op": "rules", "pad": "'
-    exact = head + "x" * (4096 - len(head) - 2) + '"}'
-    assert len(exact) == 4096
-    assert json.loads(engine.handle_line(exact))["ok"] is True
-    over = head + "x" * (4097 - len(head) - 2) + '"}'
-    assert json.loads(engine.handle_line(over))["error"]["code"] == "too-long"
+    assert json.loads(engine.handle_line(padded(4096)))["ok"] is True
+    assert json.loads(engine.handle_line(padded(4097)))["error"]["code"] == "too-long"
 
 
 def test_a_bad_board_says_its_reason_and_echoes_the_id(engine: Engine) -> None:
@@ -157,11 +246,19 @@ REQUESTS = [
     '{"op":"choose","board":"X...O....","level":"easy","seed":5,"id":4}',
     '{"op":"evaluate","board":"' + "." * (MAX_LINE + 10) + '"}',
     '{"op":"evaluate","board":"........."}',
+    # not JSON to a strict parser, so no id can come back: the answers must be strict JSON too
+    '{"op":"rules","id":NaN}',
+    '{"op":"rules","id":Infinity}',
+    '{"op":"rules","id":-Infinity}',
+    '{"op":"rules","id":1e400}',
+    # the process reads a line of the longest length whole, and cuts the next longer one short
+    padded(4096),
+    padded(4097),
 ]
 
 
 def check_answers(lines: list[str], book: Book) -> None:
-    answers = [json.loads(line) for line in lines]
+    answers = [strict_json(line) for line in lines]
     assert len(answers) == len(REQUESTS)
     assert answers[0]["cells"] == 9 and answers[0]["id"] == 1
     assert answers[1]["error"]["code"] == "json"
@@ -173,6 +270,10 @@ def check_answers(lines: list[str], book: Book) -> None:
     assert answers[4]["cell"] == choose_move(book, "X...O....", "easy", rng=random.Random(5))
     assert answers[5]["error"]["code"] == "too-long"
     assert answers[6]["value"] == 0 and answers[6]["plies"] == 9
+    for answer in answers[7:11]:
+        assert answer["error"]["code"] == "json" and "id" not in answer
+    assert answers[11]["ok"] is True and answers[11]["cells"] == 9
+    assert answers[12]["error"]["code"] == "too-long"
 
 
 def test_through_a_pipe_from_python(book: Book) -> None:

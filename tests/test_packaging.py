@@ -53,7 +53,10 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = archive.read(entry_points).decode()
-        assert "ttt-play = player.apps.cli:run" in text and "ttt-book = generator.cli:run" in text
+        assert "ttt-play = ttt_commands:ttt_play" in text and "ttt-book = ttt_commands:ttt_book" in text
+        # the two packages, the entry points' module beside them, and the wheel's own metadata
+        tops = {name.split("/")[0] for name in names}
+        assert tops == {"player", "generator", "ttt_commands.py", "tictactoe_book-1.0.0.dist-info"}
 
 
 def test_the_wheel_carries_the_export_templates(wheel: Path) -> None:

@@ -17,7 +17,8 @@ it is entered only when both ends are terminals, restores the terminal on every 
 leaves every message and the exit status to this module.
 
 The statuses are the table in docs/reliability.md; ``run_cli`` is the one place that maps every
-failure onto them.
+failure onto them (but an interrupt while the command is still imported, before ``run_cli``
+runs: ttt_commands.py, the entry points, reports that one).
 """
 
 from __future__ import annotations

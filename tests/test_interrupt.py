@@ -1,0 +1,71 @@
+"""Ctrl-C while a command is still starting: one line, status 130 (docs/reliability.md).
+
+The commands installed in the environment running the tests are run as they are started from a
+shell, through the console scripts pip wrote. A module named on PYTHONPATH is imported in place
+of the one the command imports, and interrupts its own process there, as a Ctrl-C would.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+TIMEOUT = 60
+# SIGINT to its own process, then a wait: Python's handler raises KeyboardInterrupt in the sleep
+# (PEP 475 resumes a sleep only when the handler returns), while the import is running.
+INTERRUPTS_ITS_IMPORT = "import os, signal, time\nos.kill(os.getpid(), signal.SIGINT)\ntime.sleep(30)\n"
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "dataclasses",  # early: player/__init__ imports player.game, which imports it
+        "click",  # late: the command line, after the library
+    ],
+)
+@pytest.mark.parametrize("command", ["ttt-play", "ttt-book"])
+def test_ctrl_c_while_the_command_is_imported_is_one_line_and_130(
+    tmp_path: Path, command: str, module: str
+) -> None:
+    (tmp_path / f"{module}.py").write_text(INTERRUPTS_ITS_IMPORT)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run(
+        [str(BIN / command), "--help"], env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
+    )
+    # not -2 (ended by the signal, after Python printed its traceback)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "Interrupted.\n" and done.stdout == ""
+
+
+def test_on_a_terminal_a_newline_first_ends_the_line_its_ctrl_c_is_on(tmp_path: Path) -> None:
+    (tmp_path / "click.py").write_text(INTERRUPTS_ITS_IMPORT)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    leader, follower = os.openpty()
+    with open(leader, "rb", buffering=0) as terminal:
+        try:
+            done = subprocess.run(
+                [str(BIN / "ttt-play"), "--help"],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=follower,
+                timeout=TIMEOUT,
+                check=False,
+            )
+        finally:
+            os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = terminal.read(1024)
+            except OSError:  # EIO: the terminal's other end is closed and everything was read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    assert done.returncode == 130 and done.stdout == b""
+    assert shown == b"\r\nInterrupted.\r\n"  # the terminal writes each newline as CR LF
