@@ -69,3 +69,12 @@ def test_on_a_terminal_a_newline_first_ends_the_line_its_ctrl_c_is_on(tmp_path: 
             shown += chunk
     assert done.returncode == 130 and done.stdout == b""
     assert shown == b"\r\nInterrupted.\r\n"  # the terminal writes each newline as CR LF
+
+
+def test_the_entry_points_report_an_interrupt_with_the_tables_status() -> None:
+    """ttt_commands imports nothing of ours before it can report Ctrl-C, so it keeps its own
+    copy of the status: the same as the exit-status table's."""
+    import ttt_commands
+    from player.apps import console
+
+    assert ttt_commands.INTERRUPTED == console.INTERRUPTED == 130
