@@ -100,7 +100,10 @@ def test_query_readable_in_the_boards_own_orientation() -> None:
     # X . .
     code, out = run("query", "....O.X..")
     assert code == 0, out
-    assert "X to move: draw" in out
+    # a draw fills the board: the 7 free cells are the 7 moves left
+    assert (
+        "X to move: draw with best play (the game ends in 7 moves, counting both sides' and this one)" in out
+    )
     assert "optimal moves" in out
 
 
@@ -116,6 +119,10 @@ def test_query_readable_numbers_cells_from_1_as_people_do() -> None:
     moves = [line.split(":")[0].strip() for line in out.splitlines() if line.startswith("  ")]
     assert moves == ["3", "6", "7", "8", "9"]
     assert "  3: win in 1" in out
+    assert (
+        "X to move: win in 1 with best play (the game ends in 1 move, counting both sides' and this one)"
+        in out
+    )
 
 
 def test_query_help_says_which_numbering_each_answer_uses() -> None:

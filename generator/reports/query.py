@@ -41,7 +41,7 @@ def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> st
         "",
         f"cells are numbered 1-{rules.cells} in reading order, as on the board above",
         f"{turn} to move: {outcome_words(evaluation.value, evaluation.plies)} with best play "
-        f"(plies to the end, this move included)",
+        f"({_length(evaluation.plies)})",
         f"canonical key {evaluation.key} via {evaluation.symmetry.name}",
         "optimal moves, trap order (best first): "
         + " | ".join(" ".join(str(c + 1) for c in tier) for tier in evaluation.tiers),
@@ -51,3 +51,10 @@ def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> st
         value, plies = evaluation.outcome(cell)
         lines.append(f"  {cell + 1}: {outcome_words(value, plies)}")
     return "\n".join(lines)
+
+
+def _length(plies: int) -> str:
+    """How long the game lasts with best play, in words: ``plies`` moves of both sides, the
+    next one included."""
+    moves = "1 move" if plies == 1 else f"{plies} moves"
+    return f"the game ends in {moves}, counting both sides' and this one"
