@@ -6,6 +6,7 @@ every 3x3 board (normal and misère) against tests/negamax.py and tests/trap_ora
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -24,10 +25,17 @@ ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
 
 
+@pytest.fixture
+def book(fresh_book: Book) -> Book:
+    """Each test here gets the book fresh (tests/conftest.py): its verdict is its own."""
+    return fresh_book
+
+
 @pytest.fixture(scope="module")
-def rates(book: Book) -> Rates:
-    """generator.reports.levels's exact rates, computed once for the tests that read them."""
-    return level_rates(book)
+def rates() -> Rates:
+    """generator.reports.levels's exact rates, computed once for the tests that read them, on a
+    book of their own."""
+    return level_rates(load_book(ROOT / "book" / "tictactoe.json"))
 
 
 @pytest.mark.parametrize("first", ["X", "O"])
@@ -160,14 +168,15 @@ SIGHT = {"hard": 4, "medium": 2, "easy": 1}
 ALL = ("perfect", "hard", "medium", "easy")  # typed in too: a level dropped from LEVELS still fails
 
 
-@pytest.fixture(scope="module")
-def books(book: Book, book_3x4_path: Path) -> dict[str, Book]:
-    """The books the cases below are played on, by game."""
-    return {
-        "3x3": book,
-        "3x4": load_book(book_3x4_path, rules=None),
-        "misere": load_book(ROOT / "book" / "tictactoe-misere.json"),
+@pytest.fixture
+def books(book_3x4_path: Path) -> Callable[[str], Book]:
+    """The book of a game the cases below are played on, loaded for the test (as ``book``)."""
+    paths = {
+        "3x3": ROOT / "book" / "tictactoe.json",
+        "3x4": book_3x4_path,
+        "misere": ROOT / "book" / "tictactoe-misere.json",
     }
+    return lambda game: load_book(paths[game], rules=None)
 
 
 def case(game: str, first: str, board: str, expected: dict[str, tuple[int, ...]], id: str) -> object:
@@ -321,11 +330,24 @@ LEVEL_CASES = [
 
 @pytest.mark.parametrize(("game", "first", "board", "expected"), LEVEL_CASES)
 def test_each_level_on_drawn_boards(
-    books: dict[str, Book], game: str, first: str, board: str, expected: dict[str, tuple[int, ...]]
+    books: Callable[[str], Book], game: str, first: str, board: str, expected: dict[str, tuple[int, ...]]
 ) -> None:
-    evaluation = books[game].evaluate(board, first=first)
+    evaluation = books(game).evaluate(board, first=first)
     chosen = {level: candidates(evaluation, level) for level in expected}
     assert chosen == expected
+
+
+@pytest.mark.parametrize("firsts", [("X", "O"), ("O", "X")], ids=["x-game-asked-first", "o-game-asked-first"])
+def test_one_board_in_a_game_x_began_and_in_one_o_began(book: Book, firsts: tuple[str, str]) -> None:
+    """The same board is a different position when the other side moved first: one book asked
+    for both, in either order, answers each for the side to move there."""
+    # X X .
+    # O O .      whoever is to move wins at once: X at 2 in a game X began, O at 5 in one O began
+    # . . .
+    wins = {"X": (2,), "O": (5,)}
+    for first in firsts:
+        evaluation = book.evaluate("XX.OO....", first=first)
+        assert {level: candidates(evaluation, level) for level in ALL} == every(*wins[first]), first
 
 
 def sighted(moves: dict[int, tuple[int, int]], sight: int) -> tuple[int, ...]:
@@ -346,11 +368,11 @@ def sighted(moves: dict[int, tuple[int, int]], sight: int) -> tuple[int, ...]:
 @pytest.mark.parametrize("first", ["X", "O"])
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
 def test_every_level_agrees_with_the_oracles_on_every_board(
-    books: dict[str, Book], misere: bool, first: str
+    books: Callable[[str], Book], misere: bool, first: str
 ) -> None:
     """On every reachable unfinished 3x3 board: hard, medium and easy against ``sighted`` over
     tests/negamax.py's values; perfect against tests/trap_oracle.py's top tier."""
-    book = books["misere" if misere else "3x3"]
+    book = books("misere" if misere else "3x3")
     trap = TrapOracle(3, 3, 3, misere=misere)
     negamax: Negamax = trap.game
     negamax.solve(EMPTY * 9)
