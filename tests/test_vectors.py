@@ -16,6 +16,13 @@ ROOT = Path(__file__).resolve().parent.parent
 VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
 
 
+@pytest.fixture
+def book(fresh_book: Book) -> Book:
+    """Each test here gets the book fresh (tests/conftest.py): an invalid vector's board may be a
+    valid one's in a game the other side began, and must be refused whatever was asked before."""
+    return fresh_book
+
+
 def test_vectors_cover_every_position_and_random_orientations(book: Book) -> None:
     book_bytes = (ROOT / "book" / "tictactoe.json").read_bytes()
     assert VECTORS["book_sha256"] == hashlib.sha256(book_bytes).hexdigest()
@@ -44,3 +51,20 @@ def test_every_invalid_vector(book: Book, vector: dict[str, str]) -> None:
     with pytest.raises(BoardError) as caught:
         book.evaluate(vector["board"], first=vector["first"])
     assert caught.value.code == vector["error"]
+
+
+def test_an_invalid_vector_is_refused_after_its_board_was_answered_in_the_other_game(book: Book) -> None:
+    """A board the book has answered in a game one side began is still refused in a game the
+    other side began, where it cannot arise (``X........`` when O moved first)."""
+    checked = 0
+    for vector in VECTORS["invalid"]:
+        other = "O" if vector["first"] == "X" else "X"
+        try:
+            book.evaluate(vector["board"], first=other)
+        except BoardError:
+            continue
+        with pytest.raises(BoardError) as caught:
+            book.evaluate(vector["board"], first=vector["first"])
+        assert caught.value.code == vector["error"]
+        checked += 1
+    assert checked >= 2  # O........ when X moved first, X........ when O did
