@@ -16,6 +16,12 @@ from player.game import EMPTY, other
 from player.hints import Chances, move_hints, percent, why, win_chances
 
 
+@pytest.fixture
+def book(fresh_book: Book) -> Book:
+    """Each test here gets the book fresh (tests/conftest.py): its verdict is its own."""
+    return fresh_book
+
+
 def game_at(book: Book, board: str, first: str = "X") -> Game:
     """A game holding ``board`` (``first`` moved first), its moves played in turn."""
     mine = [c for c, m in enumerate(board) if m == first]
@@ -27,34 +33,68 @@ def game_at(book: Book, board: str, first: str = "X") -> Game:
     return game
 
 
+def game_at_moves(book: Book, moves: list[int], first: str = "X") -> Game:
+    """A game between two people (hints for both sides) with ``moves`` played in turn."""
+    game = Game(book, first=first)
+    for cell in moves:
+        game.play(cell)
+    return game
+
+
 def forced(prefix: dict[str, int], then: Policy) -> Policy:
     """A policy playing ``prefix[board]`` on the boards it names, ``then`` elsewhere."""
     return lambda board: (prefix[board],) if board in prefix else then(board)
 
 
+def enumerated(book: Book, moves: list[int]) -> dict[int, Chances]:
+    """Each free cell's chances for the side to move after ``moves`` (played in turn, X first),
+    counted by the tests' own enumerator and opponents (tests/enumerate_games.py): the game is
+    forced along ``moves`` and then the cell, and the book's player plays its top tier after it."""
+    path: dict[str, int] = {}
+    board = EMPTY * 9
+    for ply, cell in enumerate(moves):
+        path[board] = cell
+        board = board[:cell] + "XO"[ply % 2] + board[cell + 1 :]
+    me = "XO"[len(moves) % 2]
+    found: dict[int, Chances] = {}
+    for cell in (c for c, mark in enumerate(board) if mark == EMPTY):
+        book_policy = forced({**path, board: cell}, lambda b: tuple(book.evaluate(b).tiers[0]))
+        novice, random = (
+            match(book_policy, forced(path, them), me)[0] for them in (novice_player, random_player)
+        )
+        found[cell] = Chances(novice, random)
+    return found
+
+
 @pytest.mark.parametrize(
-    ("path", "board"),
+    "moves",
     [
-        ({}, EMPTY * 9),  # X to move on the empty board
-        ({EMPTY * 9: 0}, "X........"),  # O to move after a corner
-        ({EMPTY * 9: 0, "X........": 1, "XO.......": 4}, "XO..X...."),  # O to move, lost
+        [],  # X to move on the empty board
+        [0],  # O to move after a corner
+        [0, 1, 4],  # O to move, lost
     ],
     ids=["empty", "after-a-corner", "o-in-trouble"],
 )
-def test_win_chances_agree_with_the_independent_enumerator(
-    book: Book, path: dict[str, int], board: str
-) -> None:
-    """Each move's chance, against the tests' own enumerator and opponents (tests/enumerate_games.py):
-    the game is forced along ``path`` to ``board``, the move under test is forced there, and the
-    book's player then plays its top tier."""
-    me = "X" if board.count("X") == board.count("O") else "O"
-    chances = win_chances(book, board)
-    for cell, chance in chances.items():
-        book_policy = forced({**path, board: cell}, lambda b: tuple(book.evaluate(b).tiers[0]))
-        for opponent, expected in ((novice_player, chance.novice), (random_player, chance.random)):
-            their_policy = forced(path, opponent)
-            won = match(book_policy, their_policy, me)[0]
-            assert won == expected, (board, cell, opponent.__name__)
+def test_win_chances_agree_with_the_independent_enumerator(book: Book, moves: list[int]) -> None:
+    board = game_at_moves(book, moves).board
+    assert win_chances(book, board) == enumerated(book, moves)
+
+
+def test_a_games_hints_are_for_the_side_to_move_in_that_game(book: Book) -> None:
+    """The hint's memo (``Game.walks``) is kept for a game's later hints. Two games between two
+    people, one X begins and then one O begins, ask a hint on every turn with their own memo:
+    every hint's chances are the side to move's, as the independent enumerator counts them (cells
+    are the same when O begins: the marks swap). A memo that forgot whose hint it kept, or that
+    outlived its game, fails here on its own, whatever ran before."""
+    moves = [4, 0, 8, 2]  # X takes the centre, O a corner, X the opposite corner, O blocks
+    for first in ("X", "O"):
+        game = Game(book, first=first)
+        for ply in range(len(moves) + 1):
+            hints = move_hints(game.book, game.board, first=game.first, walks=game.walks)
+            expected = enumerated(book, moves[:ply])
+            assert {h.cell: h.chances for h in hints} == expected, (first, game.board)
+            if ply < len(moves):
+                game.play(moves[ply])
 
 
 def test_the_books_first_move_wins_as_often_as_its_stated_trap_rates(book: Book) -> None:

@@ -1,17 +1,22 @@
 """The player's levels, proved by enumeration: perfect never loses and takes every immediate win;
-its exact rates equal the book's trap-order rates; the README's table is what the project computes."""
+its exact rates equal the book's trap-order rates; the README's table is what the project computes.
+Each level's choice is checked on boards drawn here with their answers worked out by hand, and on
+every 3x3 board (normal and misère) against tests/negamax.py and tests/trap_oracle.py."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 from enumerate_games import match, novice_player, random_player
+from negamax import Negamax, preference
+from trap_oracle import TrapOracle
 
 from generator.reports.levels import END, START, level_rates, markdown_table
-from player import LEVELS, Book, Rules, choose_move
+from player import LEVELS, Book, Rules, choose_move, load_book
 from player.errors import LevelError
 from player.game import EMPTY, legal_moves, other, swap_marks, winner
 from player.play import candidates
@@ -20,10 +25,17 @@ ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
 
 
+@pytest.fixture
+def book(fresh_book: Book) -> Book:
+    """Each test here gets the book fresh (tests/conftest.py): its verdict is its own."""
+    return fresh_book
+
+
 @pytest.fixture(scope="module")
-def rates(book: Book) -> Rates:
-    """generator.reports.levels's exact rates, computed once for the tests that read them."""
-    return level_rates(book)
+def rates() -> Rates:
+    """generator.reports.levels's exact rates, computed once for the tests that read them, on a
+    book of their own."""
+    return level_rates(load_book(ROOT / "book" / "tictactoe.json"))
 
 
 @pytest.mark.parametrize("first", ["X", "O"])
@@ -146,3 +158,227 @@ def test_choices_are_reproducible_with_a_seeded_rng(book: Book) -> None:
     assert picks[0] in (0, 2, 6, 8)
     spread = {choose_move(book, ".........", rng=random.Random(s)) for s in range(40)}
     assert spread == {0, 2, 6, 8}  # exact ties stay ties: the player varies among them
+
+
+# ---------------------------------------------------------------- each level's choice, by hand
+
+#: The plies each level looks ahead, as player/play.py's docstring states them: typed in here, so
+#: that a changed horizon fails a test.
+SIGHT = {"hard": 4, "medium": 2, "easy": 1}
+ALL = ("perfect", "hard", "medium", "easy")  # typed in too: a level dropped from LEVELS still fails
+
+
+@pytest.fixture
+def books(book_3x4_path: Path) -> Callable[[str], Book]:
+    """The book of a game the cases below are played on, loaded for the test (as ``book``)."""
+    paths = {
+        "3x3": ROOT / "book" / "tictactoe.json",
+        "3x4": book_3x4_path,
+        "misere": ROOT / "book" / "tictactoe-misere.json",
+    }
+    return lambda game: load_book(paths[game], rules=None)
+
+
+def case(game: str, first: str, board: str, expected: dict[str, tuple[int, ...]], id: str) -> object:
+    """One drawn board: the moves each level named in ``expected`` chooses among there."""
+    return pytest.param(game, first, board, expected, id=id)
+
+
+def every(*cells: int) -> dict[str, tuple[int, ...]]:
+    """Every level chooses among ``cells``."""
+    return dict.fromkeys(ALL, cells)
+
+
+LEVEL_CASES = [
+    # . . .
+    # . . .      X to move: every move draws; perfect plays the trap order's top tier, the corners
+    # . . .      (docs/book-format.md: "the corners first, then the edges"); the others any cell
+    case("3x3", "X", EMPTY * 9, {"perfect": (0, 2, 6, 8), **dict.fromkeys(SIGHT, tuple(range(9)))}, "empty"),
+    # . . .
+    # . X .      O to move: only a corner draws; an edge loses in 6 plies, past every horizon
+    # . . .
+    case(
+        "3x3",
+        "X",
+        "....X....",
+        {"perfect": (0, 2, 6, 8), **dict.fromkeys(SIGHT, (0, 1, 2, 3, 5, 6, 7, 8))},
+        "o-after-the-centre",
+    ),
+    # X X .
+    # O O .      X to move: every level wins at once at 2 (5 only blocks)
+    # . . .
+    case("3x3", "X", "XX.OO....", every(2), "x-wins-at-once"),
+    # O O .
+    # X X .      O to move: every level wins at once at 2 (though X threatens 5 and 2)
+    # X . .
+    case("3x3", "X", "OO.XX.X..", every(2), "o-wins-at-once"),
+    # X X .
+    # . O .      X to move: 2 wins at once; 3 and 6 fork (win in 3 plies): every level takes
+    # . . O      the fastest win, and hard sees both
+    case("3x3", "X", "XX..O...O", every(2), "x-wins-at-once-not-by-a-fork"),
+    # X O .
+    # . X .      X to move: 3 and 6 fork (win in 3 plies); hard and perfect see it, medium and
+    # . . O      easy (no win, no threat in their sight) play any free cell
+    case(
+        "3x3",
+        "X",
+        "XO..X...O",
+        {"perfect": (3, 6), "hard": (3, 6), "medium": (2, 3, 5, 6, 7), "easy": (2, 3, 5, 6, 7)},
+        "x-forks",
+    ),
+    # X O X
+    # O . .      X to move, three cells left: 8 forks (4 and 5), a win in 3 plies; 4 and 5 draw,
+    # O X .      also in 3. Perfect and hard take the win; medium and easy see none
+    case(
+        "3x3",
+        "X",
+        "XOXO..OX.",
+        {"perfect": (8,), "hard": (8,), "medium": (4, 5, 8), "easy": (4, 5, 8)},
+        "x-forks-late",
+    ),
+    # X O .
+    # . . .      X to move: 3, 4 and 6 win, in 5 plies: perfect plays them; hard, medium and
+    # . . .      easy see no win and no loss within their horizon, and play any free cell
+    case(
+        "3x3",
+        "X",
+        "XO.......",
+        {"perfect": (3, 4, 6), **dict.fromkeys(SIGHT, (2, 3, 4, 5, 6, 7, 8))},
+        "x-wins-beyond-sight",
+    ),
+    # X X .
+    # . O .      O to move: must block at 2 (a draw); every other move loses in 2 plies.
+    # . . .      Perfect, hard and medium block; easy sees 1 ply only and plays any free cell
+    case("3x3", "X", "XX..O....", {**every(2), "easy": (2, 3, 5, 6, 7, 8)}, "o-must-block"),
+    # X . .
+    # . O .      O to move: a corner (2 or 6) loses in 4 plies (X blocks it with a fork at the
+    # . . X      other corner); perfect and hard play an edge, medium and easy see no threat
+    case(
+        "3x3",
+        "X",
+        "X...O...X",
+        {
+            "perfect": (1, 3, 5, 7),
+            "hard": (1, 3, 5, 7),
+            "medium": (1, 2, 3, 5, 6, 7),
+            "easy": (1, 2, 3, 5, 6, 7),
+        },
+        "o-avoids-a-fork",
+    ),
+    # X X .
+    # O . .      O to move: every move loses. Blocking at 2 loses latest (in 4 plies: X forks at
+    # . . .      4); the rest in 2. Hard sees every loss and plays the latest; medium sees 2 as
+    #            safe; easy sees no loss
+    case("3x3", "X", "XX.O.....", {**every(2), "easy": (2, 4, 5, 6, 7, 8)}, "o-loses-latest"),
+    # The same positions in games O began (the book swaps the marks; cells are unchanged):
+    # O O .
+    # . X .      X to move: must block at 2
+    # . . .
+    case("3x3", "O", "OO..X....", {**every(2), "easy": (2, 3, 5, 6, 7, 8)}, "o-first-x-must-block"),
+    # O . .
+    # . X .      X to move: a corner loses in 4 plies
+    # . . O
+    case(
+        "3x3",
+        "O",
+        "O...X...O",
+        {
+            "perfect": (1, 3, 5, 7),
+            "hard": (1, 3, 5, 7),
+            "medium": (1, 2, 3, 5, 6, 7),
+            "easy": (1, 2, 3, 5, 6, 7),
+        },
+        "o-first-x-avoids-a-fork",
+    ),
+    # O X .
+    # . O .      O to move: 3 and 6 fork
+    # . . X
+    case(
+        "3x3",
+        "O",
+        "OX..O...X",
+        {"perfect": (3, 6), "hard": (3, 6), "medium": (2, 3, 5, 6, 7), "easy": (2, 3, 5, 6, 7)},
+        "o-first-o-forks",
+    ),
+    # X X . .
+    # O O . .    3x4, k = 3. X to move: 2 wins at once; 6 blocks O and forks (2 and 11), a win
+    # . . . .    in 3 plies; anything else lets O win at 6. Every level wins at 2
+    case("3x4", "X", "XX..OO......", every(2), "3x4-x-wins-at-once-not-by-a-fork"),
+    # . . . .
+    # . O . .    3x4, k = 3. O to move: must block at 10; easy plays any free cell
+    # X X . .
+    case(
+        "3x4", "X", ".....O..XX..", {**every(10), "easy": (0, 1, 2, 3, 4, 6, 7, 10, 11)}, "3x4-o-must-block"
+    ),
+    # X O .
+    # . X .      misère, X to move: 8 completes X's diagonal and loses at once; after 3 or 6 O
+    # . O .      plays the one cell left that completes no line of X's (2 or 5), and X loses in
+    #            3 plies; 2 and 5 hold out for 5. Easy and medium avoid only 8
+    case(
+        "misere",
+        "X",
+        "XO..X..O.",
+        {"perfect": (2, 5), "hard": (2, 5), "medium": (2, 3, 5, 6), "easy": (2, 3, 5, 6)},
+        "misere-x-avoids-losing-in-3",
+    ),
+    # X X O
+    # . O .      misère, O to move: 6 completes O's diagonal at once; every other move loses in
+    # . X .      3 plies, and every level plays one of those
+    case("misere", "X", "XXO.O..X.", every(3, 5, 8), "misere-o-loses-latest"),
+]
+
+
+@pytest.mark.parametrize(("game", "first", "board", "expected"), LEVEL_CASES)
+def test_each_level_on_drawn_boards(
+    books: Callable[[str], Book], game: str, first: str, board: str, expected: dict[str, tuple[int, ...]]
+) -> None:
+    evaluation = books(game).evaluate(board, first=first)
+    chosen = {level: candidates(evaluation, level) for level in expected}
+    assert chosen == expected
+
+
+@pytest.mark.parametrize("firsts", [("X", "O"), ("O", "X")], ids=["x-game-asked-first", "o-game-asked-first"])
+def test_one_board_in_a_game_x_began_and_in_one_o_began(book: Book, firsts: tuple[str, str]) -> None:
+    """The same board is a different position when the other side moved first: one book asked
+    for both, in either order, answers each for the side to move there."""
+    # X X .
+    # O O .      whoever is to move wins at once: X at 2 in a game X began, O at 5 in one O began
+    # . . .
+    wins = {"X": (2,), "O": (5,)}
+    for first in firsts:
+        evaluation = book.evaluate("XX.OO....", first=first)
+        assert {level: candidates(evaluation, level) for level in ALL} == every(*wins[first]), first
+
+
+def sighted(moves: dict[int, tuple[int, int]], sight: int) -> tuple[int, ...]:
+    """The moves a level that looks ``sight`` plies ahead chooses among, from each move's
+    (value, plies) as tests/negamax.py finds them (player/play.py's docstring): the fastest win it
+    sees, else every move it does not see lose, else the moves that lose latest."""
+    wins = [cell for cell, (value, plies) in moves.items() if value > 0 and plies <= sight]
+    if wins:
+        fastest = min(moves[cell][1] for cell in wins)
+        return tuple(sorted(cell for cell in wins if moves[cell][1] == fastest))
+    unseen = [cell for cell, (value, plies) in moves.items() if not (value < 0 and plies <= sight)]
+    if unseen:
+        return tuple(sorted(unseen))
+    latest = max(map(preference, moves.values()))
+    return tuple(sorted(cell for cell, result in moves.items() if preference(result) == latest))
+
+
+@pytest.mark.parametrize("first", ["X", "O"])
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_every_level_agrees_with_the_oracles_on_every_board(
+    books: Callable[[str], Book], misere: bool, first: str
+) -> None:
+    """On every reachable unfinished 3x3 board: hard, medium and easy against ``sighted`` over
+    tests/negamax.py's values; perfect against tests/trap_oracle.py's top tier."""
+    book = books("misere" if misere else "3x3")
+    trap = TrapOracle(3, 3, 3, misere=misere)
+    negamax: Negamax = trap.game
+    negamax.solve(EMPTY * 9)
+    for board in sorted(negamax.memo):  # X moved first on these; where O did, the marks swap
+        evaluation = book.evaluate(board if first == "X" else swap_marks(board), first=first)
+        moves = negamax.moves(board)
+        expected = {level: sighted(moves, sight) for level, sight in SIGHT.items()}
+        expected["perfect"] = tuple(sorted(trap.book(board)[0][0]))
+        assert {level: candidates(evaluation, level) for level in ALL} == expected, board

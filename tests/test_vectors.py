@@ -17,7 +17,7 @@ from generator.solve import Retrograde
 from generator.trap import trap_arrays
 from generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
 from generator.writer import book_document, encode
-from player import load_book, parse_book
+from player import BoardError, load_book, parse_book
 from player.game import VALUE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,3 +90,21 @@ def test_the_python_check_finds_a_wrong_answer() -> None:
     vectors["valid"][0] = {**vectors["valid"][0], "top": [99]}
     vectors["invalid"][0] = {**vectors["invalid"][0], "error": "over"}
     assert len(failures(load_book(ROOT / "book" / "tictactoe.json"), vectors)) == 2
+
+
+def test_an_invalid_vector_is_refused_after_its_board_was_answered_in_the_other_game() -> None:
+    """A board the book has answered in a game one side began is still refused in a game the
+    other side began, where it cannot arise (``X........`` when O moved first)."""
+    book = load_book(ROOT / "book" / "tictactoe.json")
+    checked = 0
+    for vector in read("vectors.json")["invalid"]:
+        other = "O" if vector["first"] == "X" else "X"
+        try:
+            book.evaluate(vector["board"], first=other)
+        except BoardError:
+            continue
+        with pytest.raises(BoardError) as caught:
+            book.evaluate(vector["board"], first=vector["first"])
+        assert caught.value.code == vector["error"]
+        checked += 1
+    assert checked >= 2  # O........ when X moved first, X........ when O did
