@@ -19,13 +19,19 @@ from typing import Any
 import click
 
 from generator import build_tools
-from generator.atomic import check_targets, finish_once_written, target, write_files
+from generator.atomic import (
+    finish_once_written,
+    folder_target,
+    target,
+    write_files,
+    write_into,
+)
 from player import __version__, reader
 from player.apps.console import (
     NEGATIVE,
     FilePath,
     Group,
-    OutputProblem,
+    InputProblem,
     book_in_use,
     echo,
     exit_statuses,
@@ -205,21 +211,35 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     A progress bar shows on standard error while the games are enumerated (a few seconds),
     when it is a terminal.
     """
-    from generator.reports.levels import MATCHES, level_rates, markdown_table, plain_table, update_file
+    from generator.reports.levels import (
+        MATCHES,
+        MAX_CELLS,
+        level_rates,
+        markdown_table,
+        plain_table,
+        update_file,
+    )
 
     def rates(book: Book) -> Any:
         with progress(MATCHES, PROGRESS_LABEL) as advance:
             return level_rates(book, advance=advance)
 
+    def small_book() -> Book:
+        book = load_book(book_path)
+        if book.rules.cells > MAX_CELLS:
+            raise InputProblem(
+                f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
+                f"at most {MAX_CELLS} cells"
+            )
+        return book
+
     if readme is None:
-        book = load_book(book_path, rules=Rules())
+        book = small_book()
         table = rates(book)
-        echo(markdown_table(book, table) if markdown else plain_table(table))
+        echo(markdown_table(book, table) if markdown else plain_table(table, book.rules))
         return
     with finish_once_written():
-        if update_file(
-            Path(readme), lambda: markdown_table(book := load_book(book_path, rules=Rules()), rates(book))
-        ):
+        if update_file(Path(readme), lambda: markdown_table(book := small_book(), rates(book))):
             echo(f"updated the levels table in {readme}")
         else:
             echo(f"the levels table in {readme} is already current")
@@ -283,6 +303,10 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
 
     With --teaching, draw instead one figure of X's three distinct first moves (corner, edge,
     centre) and O's distinct replies, each with its value and the book's move.
+
+    Both draw the classic game only: 3x3, three in a row, not misère. A book of other rules is
+    refused (status 3): on 3x4 the poster for O nests boards seven deep, too small to read on
+    one page, and its words ("O never loses") would be false there and under misère.
     """
     from generator.reports.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
 
@@ -408,7 +432,8 @@ def audit(
     "folder",
     type=FilePath(folder=True),
     required=True,
-    help="The folder to write into (it must exist).",
+    metavar="FOLDER",
+    help="The folder to write into, created if missing.",
 )
 @BOOK_OPTION
 def export(lang: str, strategy: str | None, single_header: bool, folder: str, book_path: str | None) -> None:
@@ -428,10 +453,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
         raise click.UsageError("--strategy is offered for --lang c only")
     if single_header and lang != "c":
         raise click.UsageError("--single-header is offered for --lang c only")
-    directory = Path(folder)
-    if not directory.is_dir():
-        why = "it is not a folder" if os.path.lexists(directory) else "there is no such folder"
-        raise OutputProblem(f"cannot write into {folder}: {why}")
+    folder_target(folder)  # before the proof and the tables: a file in the way, no write access
     book = load_book(book_path)
     with book_in_use(book):
         if strategy is not None:
@@ -439,8 +461,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
         else:
             table = full_table(book)
             files = c_book(table, single_header=single_header) if lang == "c" else rust_book(table)
-    check_targets([directory / name for name in files])
     with finish_once_written():
-        write_files({directory / name: text.encode() for name, text in sorted(files.items())})
+        write_into(folder, {name: text.encode() for name, text in sorted(files.items())})
         for name, text in sorted(files.items()):
-            echo(f"wrote {directory / name}: {len(text.encode()):,} bytes")
+            echo(f"wrote {os.path.join(folder, name)}: {len(text.encode()):,} bytes")

@@ -418,15 +418,58 @@ def test_a_file_name_ending_in_a_slash_names_a_folder(tmp_path: Path, option: st
 
 def test_export_writes_into_a_folder_named_with_a_slash(tmp_path: Path) -> None:
     (tmp_path / "out").mkdir()
-    (tmp_path / "keep.json").write_bytes(KEEP)
     process = run(BOOK_CLI, "export", "--lang", "c", "-o", "out/", cwd=tmp_path)
     assert process.returncode == 0, text(process.stderr)
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["tictactoe_book.c", "tictactoe_book.h"]
+
+
+def test_export_creates_its_folder_and_writes_into_it(tmp_path: Path) -> None:
+    process = run(BOOK_CLI, "export", "--lang", "c", "-o", "new/sub/", cwd=tmp_path)
+    assert process.returncode == 0, text(process.stderr)
+    assert sorted(os.listdir(tmp_path / "new" / "sub")) == ["tictactoe_book.c", "tictactoe_book.h"]
+    assert text(process.stdout).splitlines()[0].startswith("wrote new/sub/tictactoe_book.c: ")
+    again = run(BOOK_CLI, "export", "--lang", "rust", "-o", "new/sub", cwd=tmp_path)  # it exists now
+    assert again.returncode == 0, text(again.stderr)
+    assert sorted(os.listdir(tmp_path / "new" / "sub"))[-1] == "tictactoe_book.rs"
+
+
+@pytest.mark.parametrize("name", ["keep.json/", "keep.json", "keep.json/inside"])
+def test_export_into_a_file_is_refused_and_the_file_kept(name: str, tmp_path: Path) -> None:
+    (tmp_path / "keep.json").write_bytes(KEEP)
     before = snapshot(tmp_path)
-    for name, why in [("keep.json/", "it is not a folder"), ("newdir/", "there is no such folder")]:
-        process = run(BOOK_CLI, "export", "--lang", "c", "-o", name, cwd=tmp_path)
-        assert_one_line(process, 4, f"cannot write into {name}: {why}")
-        assert snapshot(tmp_path) == before, name
+    process = run(BOOK_CLI, "export", "--lang", "c", "-o", name, cwd=tmp_path)
+    assert_one_line(process, 4, f"cannot write {name}:", "is a file, not a folder")
+    assert snapshot(tmp_path) == before
+
+
+def test_export_that_fails_removes_the_folders_it_made(tmp_path: Path) -> None:
+    # the second of the two C files meets a full device: nothing written, no folder left
+    process = run(
+        BOOK_CLI, "export", "--lang", "c", "-o", "new/sub", preamble=ENOSPC_ON_SECOND_TEMPORARY, cwd=tmp_path
+    )
+    assert_one_line(process, 4, "No space left on device")
+    assert os.listdir(tmp_path) == []
+
+
+def test_export_refuses_a_folder_it_cannot_make_before_any_work(tmp_path: Path) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    with read_only(locked):
+        process = run(
+            BOOK_CLI, "export", "--lang", "c", "-o", "locked/new", "--book", "missing.json", cwd=tmp_path
+        )
+    # refused for the folder, before the book (missing too) is even looked at
+    assert_one_line(process, 4, "cannot write locked/new:")
+    assert os.listdir(locked) == []
+
+
+def test_export_help_calls_the_option_a_folder() -> None:
+    from click.testing import CliRunner
+
+    from generator.cli import main as book_cli
+
+    result = CliRunner().invoke(book_cli, ["export", "--help"])
+    assert "-o, --output FOLDER" in result.output and "created if missing" in result.output
 
 
 # ---------------------------------------------------------------- temporaries and modes

@@ -18,6 +18,8 @@ from generator.reports.levels import END, MATCHES, OPPONENTS, SIDES, START, Tabl
 from player import LEVELS, Book
 from player.apps import console
 
+ROOT = Path(__file__).resolve().parent.parent
+
 #: Stand-in rates, each one different so that a misplaced column shows: level i, opponent j,
 #: side k wins (i + 1) / (10 + 4j + 2k + 1), draws a 1/10, loses the rest.
 FAKE: Table = {}
@@ -88,6 +90,38 @@ def test_update_writes_the_markdown_form(tmp_path: Path, monkeypatch: pytest.Mon
     code, out = run("--update", str(readme))
     assert code == 0 and "updated the levels table" in out
     assert readme.read_text() == f"# Title\n\n{markdown_table(book, FAKE)}\n"
+
+
+def test_levels_takes_a_3x4_book_and_names_its_game(
+    monkeypatch: pytest.MonkeyPatch, book_3x4_path: Path
+) -> None:
+    monkeypatch.setattr(levels_table, "level_rates", fake_rates)
+    code, out = run("--book", str(book_3x4_path))
+    assert code == 0, out
+    assert out.startswith("The game: 3x4 k=3.\nThe computer's results at each level")
+    assert out.endswith(plain_table(FAKE).split("\n", 5)[-1] + "\n")  # the same table under it
+
+
+def test_levels_of_the_misere_book_say_how_its_novice_plays() -> None:
+    # Misère tic-tac-toe is a draw with best play (the first player takes the centre and
+    # answers each move with its mirror image), so the perfect level never loses, on either side.
+    code, out = run("--book", str(ROOT / "book" / "tictactoe-misere.json"))
+    assert code == 0, out
+    lines = out.splitlines()
+    assert lines[0] == "The game: 3x3 k=3 misere."
+    assert "never completing a line of its own" in out and "blocks" not in out
+    at = next(i for i, line in enumerate(lines) if line.startswith("perfect"))
+    for row in lines[at : at + 2]:  # moving first, moving second
+        assert row.split()[-4] == row.split()[-1] == "0.00", row  # lost: against random, novice
+
+
+def test_levels_refuses_a_book_too_big_to_walk(monkeypatch: pytest.MonkeyPatch, book_3x4_path: Path) -> None:
+    monkeypatch.setattr(levels_table, "MAX_CELLS", 9)
+    monkeypatch.setattr(levels_table, "level_rates", fake_rates)
+    code, out = run("--book", str(book_3x4_path))
+    assert code == 3
+    why = "the levels are worked out for boards of at most 9 cells"
+    assert out == f"Error: {book_3x4_path}: is a book for 3x4 k=3; {why}\n"
 
 
 class Terminal(io.StringIO):

@@ -194,6 +194,8 @@ def test_the_command_writes_what_the_library_draws(book: Book, tmp_path: Path) -
         (["poster", "--side", "X", "-o", "{tmp}/missing/a.svg"], 4, "no folder"),
         (["poster", "--side", "X", "-o", "{tmp}"], 4, "directory"),
         (["poster", "--side", "X", "--book", "{tmp}/nope.json", "-o", "{tmp}/a.svg"], 3, "no such file"),
+        (["poster", "--side", "O", "--book", "{3x4}", "-o", "{tmp}/a.svg"], 3, "is a book for 3x4 k=3"),
+        (["poster", "--teaching", "--book", "{misere}", "-o", "{tmp}/a.svg"], 3, "k=3 misere, not 3x3"),
     ],
     ids=[
         "no-side",
@@ -205,13 +207,21 @@ def test_the_command_writes_what_the_library_draws(book: Book, tmp_path: Path) -
         "no-folder",
         "dir",
         "no-book",
+        "3x4-book",
+        "misere-book",
     ],
 )
-def test_the_command_follows_the_exit_table(tmp_path: Path, args: list[str], status: int, words: str) -> None:
+def test_the_command_follows_the_exit_table(
+    tmp_path: Path, book_3x4_path: Path, args: list[str], status: int, words: str
+) -> None:
     import subprocess
     import sys
 
-    argv = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    misere = ROOT / "book" / "tictactoe-misere.json"
+    where = {"{tmp}": tmp_path, "{3x4}": book_3x4_path, "{misere}": misere}
+    argv = list(args)
+    for name, path in where.items():
+        argv = [a.replace(name, str(path)) for a in argv]
     done = subprocess.run(
         [sys.executable, "-c", "from generator.cli import run; run()", *argv],
         capture_output=True,
@@ -221,3 +231,10 @@ def test_the_command_follows_the_exit_table(tmp_path: Path, args: list[str], sta
     assert done.returncode == status, done.stderr
     assert words in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "a.svg").exists()
+
+
+def test_the_help_says_which_boards_the_posters_draw() -> None:
+    # a 3x4 or misère book is refused (above): the help says so before anyone tries
+    result = CliRunner().invoke(main, ["poster", "--help"])
+    text = " ".join(result.output.split())
+    assert "the classic game only: 3x3, three in a row, not misère" in text

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from generator.atomic import read_regular_file, target, write_files
 from player.errors import InputFileError, TableMarkerError
-from player.game import EMPTY, FIRST, SECOND, other
+from player.game import EMPTY, FIRST, SECOND, Rules, other
 from player.play import LEVELS, level_policy, opponent_policy
 from player.rates import PlayOut
 from player.reader import Book
@@ -28,6 +28,9 @@ OPPONENTS = ("random", "novice")  # the table's columns, in order
 SIDES = ("first", "second")
 #: How many matches ``level_rates`` plays: one step of its progress each.
 MATCHES = len(LEVELS) * len(OPPONENTS) * len(SIDES)
+#: The largest board the table is worked out for: 3x4 takes 14 s (a loaded 2-core machine);
+#: 4x4 would walk millions of positions per match, in as many Python objects.
+MAX_CELLS = 12
 COLUMN = 7  # characters of one percentage column in the plain table ("100.00" and a space)
 START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
@@ -80,16 +83,23 @@ LEGEND = """\
 The computer's results at each level, in % of its games: won / drawn / lost,
 as it moves first or second; exact (every game enumerated, nothing sampled),
 against two reference opponents:
-  random  plays any free cell, at random;
-  novice  wins at once if it can, else blocks the computer's win, else random."""
+  random  plays any free cell, at random;"""
+NOVICE = "  novice  wins at once if it can, else blocks the computer's win, else random."
+MISERE_NOVICE = "  novice  plays at random, never completing a line of its own if it can avoid it."
 
 
-def plain_table(table: Table) -> str:
-    """The table for a terminal: aligned columns under a legend saying whose results they are
-    and against which opponent."""
+def legend(rules: Rules) -> str:
+    """What the table shows, for a book of ``rules`` (named unless they are the classic game's)."""
+    named = [] if rules == Rules() else [f"The game: {rules}."]
+    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE])
+
+
+def plain_table(table: Table, rules: Rules | None = None) -> str:
+    """The table for a terminal: aligned columns under a legend saying whose results they are,
+    against which opponent, and in which game (``rules``: the classic one unless given)."""
     group = 3 * COLUMN
     lines = [
-        LEGEND,
+        legend(rules or Rules()),
         "",
         (f"{'':<8} {'':<12}" + "".join(f"  {'against ' + opp:^{group}}" for opp in OPPONENTS)).rstrip(),
         f"{'level':<8} {'computer':<12}"
