@@ -6,6 +6,7 @@
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
 import { BookError, loadBookCached } from '../clients/js/tictactoe-book.js';
 import { analyse, cellList, chart, other, resultWords, standing, turningPoints, VALUE_WORDS, words } from './analysis.js';
+import { moveHints, why } from './hints.js';
 import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
@@ -35,6 +36,8 @@ const state = {
   human: 'X',
   level: 'perfect',
   hints: false,
+  walks: new Map(), // the hint's play-outs (web/hints.js), kept for the game's later hints
+  hintCache: new Map(), // board -> its hint, for this game
   tally: { won: 0, drawn: 0, lost: 0 },
   counted: false,
   analysing: false,
@@ -47,10 +50,7 @@ const state = {
 const moverOf = (i) => (i % 2 === 0 ? state.first : other(state.first));
 const turn = () => moverOf(state.moves.length);
 const lastHumanMove = () => state.moves.map((_, i) => i).filter((i) => moverOf(i) === state.human).pop() ?? -1;
-const lastComputerMove = () => {
-  const i = state.moves.map((_, j) => j).filter((j) => moverOf(j) !== state.human).pop();
-  return i === undefined ? -1 : state.moves[i];
-};
+const who = (mark) => (mark === state.human ? 'you' : 'the computer');
 
 const emptyBoard = () => state.book.rules.empty.repeat(state.book.cells);
 const isOver = () => standing(state.book, state.board).over;
@@ -92,124 +92,137 @@ function refuse(text, cell = -1) {
   }
 }
 
+// The hint for the position on the board (web/hints.js, the terminal's): worked out once per
+// position of a game, its play-outs kept for the game's later hints as ttt-play keeps them.
+function hintFor(board) {
+  if (!state.hintCache.has(board)) {
+    state.hintCache.set(board, moveHints(state.book, board, { first: state.first, walks: state.walks }));
+  }
+  return state.hintCache.get(board);
+}
+
+// The words under the board when hints are on (the terminal's legend, in the page's words).
+const HINT_LEGEND =
+  "Each free cell shows where moving there leads with best play from both sides: a draw, or a win or loss in so many moves (both players' moves counted, this one included). The book's move is the one the computer would play in your place.";
+
 function render() {
-  const at = standing(state.book, state.board);
-  const { over, line } = at;
-  const answer = !over && state.hints && turn() === state.human ? state.book.evaluate(state.board, { first: state.first }) : null;
-  const cells = $('board').children;
-  const last = lastComputerMove();
-  // A full line: won under normal rules, lost under misère (where completing a line loses).
-  const lineClass = state.book.rules.misere ? 'lost' : 'won';
+  const live = standing(state.book, state.board);
+  const n = state.moves.length;
+  // What the board shows: the game as it stands or, in the analysis, the position after `step` moves.
+  const positions = state.analysing ? analyse(state.book, state.moves, { first: state.first, human: state.human }) : null;
+  if (positions) state.step = Math.min(state.step, n);
+  const step = positions ? state.step : n;
+  const reviewing = step < n;
+  const shown = positions ? positions[step] : { board: state.board, ...live };
+  const { board, line } = shown;
+  const playable = !live.over && !reviewing && turn() === state.human;
+  // Free cells: the hint (your move, hints on) or the analysis's outcome for the side to move.
+  const hints = playable && state.hints ? hintFor(board) : [];
+  const byCell = new Map(hints.map((h) => [h.cell, h]));
+  const last = step > 0 ? state.moves[step - 1] : -1;
+  const next = reviewing ? state.moves[step] : -1;
+  // A completed line, coloured by what it means for you: won or lost (under misère the line
+  // of the one who completed it, and lost).
+  const lineClass = shown.winner === state.human ? 'you-won' : 'you-lost';
   const lineWords = state.book.rules.misere ? 'in the completed line, which loses' : 'in the winning line';
+  const cells = $('board').children;
   for (let c = 0; c < state.book.cells; c++) {
     const button = cells[c];
-    const mark = state.board[c];
-    const isLast = c === last;
-    button.className = `cell ${mark === '.' ? 'free' : mark}${isLast ? ' last' : ''}${line.includes(c) ? ` ${lineClass}` : ''}`;
-    // aria-disabled, not disabled: a taken cell keeps the focus the arrow keys move, and a
-    // click or Enter on it says why nothing happened.
-    button.setAttribute('aria-disabled', String(over || mark !== '.' || turn() !== state.human));
-    button.tabIndex = c === state.cursor ? 0 : -1;
-    // The name holds the visible words in order (WCAG 2.5.3, axe's label-content-name-mismatch):
-    // "Cell 3: win in 3 if you play here", "Cell 5: O, last move, by the computer".
-    let label = `Cell ${c + 1}`;
-    button.replaceChildren();
+    const mark = board[c];
+    const classes = ['cell', mark === '.' ? 'free' : mark];
+    // The name holds the visible words in order, then what they mean (WCAG 2.5.3, axe's
+    // label-content-name-mismatch): "Cell 3: win in 3, book's move, if you play here",
+    // "Cell 5: O, last move, by the computer".
+    const shownWords = [];
+    const meaning = [];
+    const parts = [];
+    const span = (className, text) => {
+      const element = document.createElement('span');
+      element.className = className;
+      element.textContent = text;
+      parts.push(' ', element); // the space keeps "2 draw" two words (a flex box does not show it)
+      shownWords.push(text);
+    };
+    const hint = byCell.get(c);
+    if (mark !== '.') {
+      parts.push(' ', mark);
+      shownWords.push(mark);
+    } else if (hint) {
+      span(`hint ${hint.kind}`, hint.words);
+      meaning.push('if you play here');
+      if (hint.book) {
+        classes.push('book');
+        span('tag', "book's move");
+      }
+    } else if (positions && shown.outcomes) {
+      const { text, kind } = words(shown.outcomes[c]);
+      span(`hint ${kind}`, text);
+      meaning.push(`if ${shown.mover} (${who(shown.mover)}) plays here`);
+    } else {
+      shownWords.push('empty');
+    }
+    if (c === last) {
+      classes.push('last');
+      span('tag', 'last move');
+      meaning.push(`by ${who(moverOf(step - 1))}`);
+    }
+    if (c === next) {
+      classes.push('next');
+      span('tag', 'played next');
+      meaning.push(`which ${moverOf(step)} did`);
+    }
+    if (line.includes(c)) {
+      classes.push(lineClass);
+      meaning.push(lineWords);
+    }
     const num = document.createElement('span');
     num.className = 'num';
     num.textContent = String(c + 1);
-    button.append(num, ' '); // the space keeps "2 draw" two words (a flex box does not show it)
-    if (mark === '.') {
-      if (answer) {
-        const hint = document.createElement('span');
-        const { text, kind } = words(answer.outcome(c));
-        hint.className = `hint ${kind}`;
-        hint.textContent = text;
-        button.append(hint);
-        label += `: ${text} if you play here`;
-      } else {
-        label += ': empty';
-      }
-    } else {
-      button.append(mark);
-      label += `: ${mark}`;
-      if (isLast) {
-        const tag = document.createElement('span');
-        tag.className = 'tag';
-        tag.textContent = 'last move';
-        button.append(' ', tag);
-        label += ', last move, by the computer';
-      }
-      if (line.includes(c)) label += `, ${lineWords}`;
-    }
-    button.setAttribute('aria-label', label);
+    button.replaceChildren(num, ...parts);
+    button.className = classes.join(' ');
+    button.setAttribute('aria-label', `Cell ${c + 1}: ${[...shownWords, ...meaning].join(', ')}`);
+    // aria-disabled, not disabled: a taken cell keeps the focus the arrow keys move, and a
+    // click or Enter on it says why nothing happened.
+    button.setAttribute('aria-disabled', String(!playable || mark !== '.'));
+    button.tabIndex = c === state.cursor ? 0 : -1;
   }
-  $('legend').hidden = !state.hints;
+  $('why').textContent = why(hints);
+  $('why').hidden = !hints.length;
+  $('legend').textContent = HINT_LEGEND;
+  $('legend').hidden = !hints.length;
   $('hint').setAttribute('aria-pressed', String(state.hints));
   $('undo').disabled = lastHumanMove() < 0;
   let status;
-  if (over) {
-    status = resultWords(state.book, at, state.human);
+  if (live.over) {
+    status = resultWords(state.book, live, state.human);
     if (!state.counted) {
       state.counted = true;
-      if (at.winner === null) state.tally.drawn++;
-      else if (at.winner === state.human) state.tally.won++;
+      if (live.winner === null) state.tally.drawn++;
+      else if (live.winner === state.human) state.tally.won++;
       else state.tally.lost++;
     }
   } else {
     status = `Your move (${state.human}).`;
   }
   $('status').textContent = [lastAnnouncement, status].filter(Boolean).join(' ');
-  $('status').dataset.over = String(over);
+  $('status').dataset.over = String(live.over);
   $('tally').textContent = `You: ${state.tally.won} won, ${state.tally.drawn} drawn, ${state.tally.lost} lost`;
-  renderAnalysis();
+  renderAnalysis(positions);
 }
 
 // ---------------------------------------------------------------- the analysis view
 
-function renderAnalysis() {
+// The stepper and the words under the board, the chart and the turning points beside it; the
+// board itself is drawn by render().
+function renderAnalysis(positions) {
   $('analyse').setAttribute('aria-expanded', String(state.analysing));
-  $('analysis').hidden = !state.analysing;
-  if (!state.analysing) return;
-  const positions = analyse(state.book, state.moves, { first: state.first, human: state.human });
+  for (const id of ['analysis', 'stepper', 'step-detail']) $(id).hidden = !state.analysing;
+  if (!positions) return;
   const n = state.moves.length;
-  state.step = Math.min(state.step, n);
   const at = positions[state.step];
   $('step-label').textContent = state.step === 0 ? `Start: 0 of ${n}` : `Move ${state.step} of ${n}`;
   $('step-start').disabled = $('step-back').disabled = state.step === 0;
   $('step-end').disabled = $('step-forward').disabled = state.step === n;
-
-  const who = (mark) => (mark === state.human ? 'you' : 'the computer');
-  const board = $('analysis-board');
-  board.replaceChildren();
-  const { line } = at;
-  const lineClass = state.book.rules.misere ? 'lost' : 'won';
-  for (let c = 0; c < state.book.cells; c++) {
-    const item = document.createElement('li');
-    const mark = at.board[c];
-    const num = document.createElement('span');
-    num.className = 'num';
-    num.textContent = String(c + 1);
-    item.append(num);
-    if (mark !== '.') {
-      item.className = `${mark}${line.includes(c) ? ` ${lineClass}` : ''}`;
-      item.append(` ${mark}`);
-    } else if (at.outcomes) {
-      const { text, kind } = words(at.outcomes[c]);
-      const span = document.createElement('span');
-      span.className = kind;
-      span.textContent = ` ${text}`;
-      item.className = 'free';
-      item.append(span);
-    }
-    if (c === at.played) {
-      item.classList.add('played');
-      const tag = document.createElement('span');
-      tag.className = 'tag';
-      tag.textContent = ` (played: ${at.mover})`;
-      item.append(tag);
-    }
-    board.append(item);
-  }
 
   let detail;
   if (at.over) {
@@ -245,10 +258,10 @@ function renderAnalysis() {
 
 function stepTo(step) {
   state.step = Math.max(0, Math.min(step, state.moves.length));
-  renderAnalysis();
-  // A step button that has just been disabled would drop the keyboard focus: keep it in the panel.
+  render();
+  // A step button that has just been disabled would drop the keyboard focus: keep it in the stepper.
   const focused = document.activeElement;
-  if (focused instanceof HTMLButtonElement && focused.disabled && $('analysis').contains(focused)) {
+  if (focused instanceof HTMLButtonElement && focused.disabled && $('stepper').contains(focused)) {
     $(['step-start', 'step-back'].includes(focused.id) ? 'step-forward' : 'step-back').focus();
   }
 }
@@ -263,6 +276,8 @@ function newGame() {
   state.moves = [];
   state.counted = false;
   state.pending = '';
+  state.walks = new Map();
+  state.hintCache = new Map();
   $('new-game').classList.remove('attention');
   note('');
   const opening = computerMove();
@@ -283,6 +298,9 @@ function play(cell) {
 // A key or a click that names a cell: played, or refused with a reason.
 function tryCell(cell) {
   if (isOver()) return refuse('The game is over: press New game to play again.');
+  if (state.analysing && state.step < state.moves.length) {
+    return refuse(`The board shows move ${state.step} of ${state.moves.length}: step to the last move (») to play on.`);
+  }
   if (state.board[cell] !== '.') return refuse(`Cell ${cell + 1} is taken (${state.board[cell]}): choose a free cell.`, cell);
   return play(cell);
 }
@@ -329,8 +347,15 @@ function buildBoard() {
   const { rows, cols, cells } = state.book.rules;
   const board = $('board');
   board.style.setProperty('--cols', String(cols));
-  $('analysis-board').style.setProperty('--cols', String(cols));
-  board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns: type a cell's number (1 to ${cells}) or move with the arrow keys and press Enter`);
+  board.style.setProperty('--rows', String(rows));
+  // The keys are named only where a keyboard is likely, as the help under the page is shown.
+  const keyboard = matchMedia('(hover: hover) and (pointer: fine)');
+  const name = () => {
+    const keys = keyboard.matches ? `: type a cell's number (1 to ${cells}) or move with the arrow keys and press Enter` : '';
+    board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns${keys}`);
+  };
+  name();
+  keyboard.addEventListener('change', name);
   for (let c = 0; c < cells; c++) {
     const button = document.createElement('button');
     button.type = 'button';
@@ -370,7 +395,7 @@ function playTyped(cell) {
 
 function onKey(event) {
   if (event.target instanceof HTMLSelectElement || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (state.analysing && $('analysis').contains(event.target) && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+  if (state.analysing && $('stepper').contains(event.target) && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
     stepTo(state.step + (event.key === 'ArrowLeft' ? -1 : 1));
     event.preventDefault();
     return;
@@ -494,14 +519,20 @@ function markCurrentRules() {
 function refused(error) {
   const box = $('error');
   const code = error instanceof BookError ? error.code : 'internal';
-  box.replaceChildren();
+  // For the player, what went wrong; the reason code (which ends the reader's messages) once,
+  // in the details about the book.
+  const suffix = ` [${code}]`;
+  const message = error.message.endsWith(suffix) ? error.message.slice(0, -suffix.length) : error.message;
   const head = document.createElement('p');
-  head.textContent = `The book could not be loaded, so the game cannot start. ${error.message}`;
-  const why = document.createElement('p');
-  why.textContent = `Reason code: ${code} (docs/book-format.md, “A valid book”). Choose other rules above, or another book with ?book=.`;
-  box.append(head, why);
+  head.textContent = `The book could not be loaded, so the game cannot start: ${message}${/[.!?]$/.test(message) ? '' : '.'}`;
+  const next = document.createElement('p');
+  next.textContent = 'Choose other rules above.';
+  box.replaceChildren(head, next);
   box.dataset.code = code;
   box.hidden = false;
+  $('error-code').textContent = `Reason code: ${code} (docs/book-format.md, “A valid book”).`;
+  $('error-code').hidden = false;
+  $('keys-help').hidden = true; // no board to play on
   loading('');
   $('new-game').disabled = true;
   document.body.dataset.ready = 'error';
@@ -523,6 +554,8 @@ async function start() {
   $('book-info').textContent = info;
   document.title = `${rules.misere ? 'Misère tic-tac-toe' : 'Tic-tac-toe'} ${rules.rows}x${rules.cols}, ${rules.k} in a row, against the book`;
   $('keys-help').textContent = keysHelp(rules.cells, rules.cols);
+  // The posters draw the classic game's book: linked only when that is the game played.
+  $('posters').hidden = !(rules.rows === 3 && rules.cols === 3 && rules.k === 3 && !rules.misere);
   if (state.book.evaluate(rules.empty.repeat(rules.cells)).value !== 0) {
     // Not a draw (3x4: the first player wins): perfect play as the second player can lose.
     $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';

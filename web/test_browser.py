@@ -8,7 +8,11 @@ dark scheme, a phone's width, the message a page opened from disk shows, and a b
 of other rules (a 3x4 board, misère 3x3), built in the session with ``ttt-book build`` and served
 with ``serve.py --book``, are played through the page against the independent negamax
 (tests/negamax.py). A 4x4 book is loaded only when TTT_BOOK_4X4 names one (a manual run: it is
-proven in seconds of Chromium time).
+proven in seconds of Chromium time). The last part checks what a person sees (issue 25): the
+board whole on a phone's screen, the keys not named on a touch screen, one grid, the book's move
+marked (the independent trap order's top tier) with ttt-play's sentence of why, the line's
+colour, the analysis on the game's own board, the last move, a disabled New game, the words
+left to the details about the book.
 Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
@@ -36,6 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import oracle  # noqa: E402  (the tests' independent minimax: no symmetry, no book)
 from negamax import Negamax, preference  # noqa: E402  (an independent solver for any m,n,k-game)
 from test_readme import blocks, expected_lines  # noqa: E402  (the README's code blocks)
+from trap_oracle import TrapOracle  # noqa: E402  (an independent trap order: the book's top tier)
 
 SHOTS = Path(tempfile.gettempdir()) / "tictactoe-book-web"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -52,6 +57,7 @@ FLAGS = [
     "--js-flags=--expose-gc",  # window.gc(), so the heap printed holds what the page keeps
 ]
 PHONE = {"width": 375, "height": 667}
+PHONES = {"390x844": {"width": 390, "height": 844}, "375x667": PHONE}
 
 
 @pytest.fixture(scope="module")
@@ -287,11 +293,6 @@ def value_for_x(board: str) -> int:
     return value if oracle.to_move(board) == "X" else -value
 
 
-def shown_board(page: Page) -> str:
-    mark = "li => li.classList.contains('X') ? 'X' : li.classList.contains('O') ? 'O' : '.'"
-    return "".join(page.locator("#analysis-board li").nth(i).evaluate(mark) for i in range(9))
-
-
 def test_the_analysis_steps_through_a_finished_game(page: Page) -> None:
     """A naive X (the lowest free cell each time) loses to perfect O; step through the game and
     check every outcome shown and every point of the chart against the independent minimax."""
@@ -302,17 +303,17 @@ def test_the_analysis_steps_through_a_finished_game(page: Page) -> None:
     assert page.locator("#analyse").get_attribute("aria-expanded") == "true"
     n = 9 - final.count(".")
     assert page.locator("#step-label").inner_text() == f"Move {n} of {n}"
-    assert shown_board(page) == final
+    assert board(page) == final
 
     page.click("#step-start")
     assert page.locator("#step-label").inner_text() == f"Start: 0 of {n}"
     assert page.locator("#step-back").is_disabled()
     positions = []
     for step in range(n + 1):
-        position = shown_board(page)
+        position = board(page)  # the analysis steps the game's own board
         positions.append(position)
         assert position.count(".") == 9 - step
-        items = page.locator("#analysis-board li")
+        items = page.locator("#board .cell")
         if "." in position and not oracle.winner(position):
             results = oracle.move_results(position, solve)
             for cell, result in results.items():
@@ -522,7 +523,7 @@ def test_the_posters_render_with_every_board(browser: Browser, server: str, name
 def test_the_page_links_both_posters(page: Page) -> None:
     for name in POSTER_SIDES:
         link = page.locator(f'a[href="../docs/posters/{name}"]')
-        assert link.count() == 1
+        assert link.count() == 1 and link.is_visible()
         response = page.request.get(link.evaluate("a => a.href"))
         assert response.status == 200 and response.headers["content-type"] == "image/svg+xml"
 
@@ -669,7 +670,7 @@ def test_a_3x4_book_the_hints_and_a_won_game_match_the_oracle(browser: Browser, 
             assert RULES_3X4.solve(position)[0] == 1
         page.click("#analyse")
         page.click("#step-start")
-        items = page.locator("#analysis-board li")
+        items = page.locator("#board .cell")
         assert items.count() == 12
         for cell, text in oracle_hints(RULES_3X4, empty).items():
             assert text in items.nth(cell).inner_text()
@@ -756,9 +757,9 @@ def test_misere_completing_a_line_loses_and_the_message_says_so(browser: Browser
         line = tuple(int(n) - 1 for n in found.groups())
         assert line in oracle.LINES and all(final[c] == "X" for c in line)
         assert all(MISERE.solve(position)[0] == -1 for position in seen[1:])
-        assert page.locator("#board .cell.lost").count() == 3
+        assert page.locator("#board .cell.you-lost").count() == 3
         assert "in the completed line, which loses" in (
-            page.locator("#board .cell.lost").first.get_attribute("aria-label") or ""
+            page.locator("#board .cell.you-lost").first.get_attribute("aria-label") or ""
         )
 
 
@@ -830,7 +831,13 @@ def test_a_refused_book_names_its_reason_code(
     error = page.locator("#error")
     assert error.is_visible() and error.get_attribute("data-code") == code
     assert words in error.inner_text()
-    assert f"[{code}]" in error.inner_text() and f"Reason code: {code}" in error.inner_text()
+    # The code once, in the details about the book (closed), not in the player's message.
+    seen = page.locator("main").inner_text()
+    assert f"[{code}]" not in seen and "Reason code" not in seen and "code:" not in seen, seen
+    details = page.locator("#diagnostics").text_content() or ""
+    assert details.count(f"Reason code: {code} ") == 1 and f"[{code}]" not in details, details
+    page.click("#diagnostics summary")
+    assert page.locator("#error-code").is_visible()
     assert not page.locator("#loading").is_visible() and not page.locator("#game").is_visible()
     assert page.locator("#new-game").is_disabled()
     context.close()
@@ -870,7 +877,7 @@ def test_a_big_book_is_proven_once_then_recorded(browser: Browser, built: Path, 
         records = page.evaluate(
             "Object.keys(localStorage).filter(k => k.startsWith('tictactoe-book:proven-sha256:'))"
         )
-        info = page.locator("#book-info").inner_text()
+        info = page.locator("#book-info").text_content() or ""  # in the details about the book
         context.close()
     assert trust == ["proven", "recorded"]
     assert len(records) == 1
@@ -923,3 +930,347 @@ def test_perfect_is_not_called_unbeatable_where_the_first_player_wins(
 
 def test_perfect_never_loses_where_the_game_is_a_draw(page: Page) -> None:
     assert page.locator("#level option[value=perfect]").inner_text() == "perfect (never loses)"
+
+
+# ---------------------------------------------------------------- the page as a person sees it
+#
+# Issue 25, items 8 to 10: where things are on the screen, what colour they are, how many there
+# are, and which words a player reads (not the details kept for developers).
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    found = page.locator(selector).first.bounding_box()
+    assert found is not None, f"{selector} is not on the page"
+    return found
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    """``rgb(1, 2, 3)`` (a computed colour) as numbers."""
+    found = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, [\d.]+)?\)", colour)
+    assert found, colour
+    red, green, blue = (int(n) for n in found.groups())
+    return red, green, blue
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG's contrast ratio of two computed colours."""
+
+    def luminance(colour: str) -> float:
+        linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb(colour)]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def style(page: Page, selector: str, name: str) -> str:
+    return str(page.locator(selector).first.evaluate(f"e => getComputedStyle(e).{name}"))
+
+
+def other_rules(which: str, server: str, page_3x4: str, page_misere: str) -> str:
+    return {"3x3": f"{server}/web/?seed=7", "3x4": f"{page_3x4}&seed=7", "misere": f"{page_misere}&seed=7"}[
+        which
+    ]
+
+
+# 8: a phone
+
+
+@pytest.mark.parametrize("which", ["3x3", "misere", "3x4"])
+@pytest.mark.parametrize("size", sorted(PHONES))
+def test_a_phone_shows_the_whole_board_without_scrolling(
+    browser: Browser, server: str, page_3x4: str, page_misere: str, which: str, size: str
+) -> None:
+    """At the top of the page, when it opens, with hints after a move, and at the game's end: the
+    whole board is on the screen, and the settings (one group) are under it, not in its way."""
+    screen = PHONES[size]
+    url = other_rules(which, server, page_3x4, page_misere)
+    with opened(browser, url, viewport=screen, is_mobile=True, has_touch=True) as page:
+
+        def check(moment: str) -> None:
+            page.evaluate("window.scrollTo(0, 0)")
+            grid = box(page, "#board")
+            assert grid["y"] >= 0 and grid["y"] + grid["height"] <= screen["height"], (moment, grid)
+            assert grid["x"] >= 0 and grid["x"] + grid["width"] <= screen["width"], (moment, grid)
+            settings = box(page, "#settings")
+            assert settings["y"] >= grid["y"] + grid["height"], (moment, settings, grid)
+            for control in ("#mark", "#first", "#level", "#new-game"):
+                inside = box(page, control)
+                assert (
+                    settings["y"] <= inside["y"]
+                    and inside["y"] + inside["height"] <= settings["y"] + settings["height"]
+                )
+
+        check("opened")
+        page.click("#hint")
+        page.locator("#board .cell").nth(4).tap()
+        assert page.locator("#why").is_visible()
+        check("hints")
+        for _ in range(16):
+            if over(page):
+                break
+            page.locator("#board .cell.free").first.tap()
+        check("over")
+        shoot(page, f"phone-{size}-{which}")
+
+
+def test_a_touch_screen_is_not_told_about_keys(browser: Browser, server: str) -> None:
+    with opened(
+        browser, f"{server}/web/", viewport=PHONES["390x844"], is_mobile=True, has_touch=True
+    ) as page:
+        seen = page.locator("body").inner_text()
+        assert "arrow" not in seen.lower() and "type its number" not in seen, seen
+        assert not page.locator("#keys-help").is_visible()
+        assert "arrow" not in (page.locator("#board").get_attribute("aria-label") or "")
+    with opened(browser, f"{server}/web/") as page:  # a desktop: a mouse that hovers, so a keyboard
+        assert page.locator("#keys-help").is_visible()
+        assert "arrow keys" in page.locator("#keys-help").inner_text()
+        assert "arrow keys" in (page.locator("#board").get_attribute("aria-label") or "")
+
+
+ONE_MORE_SELECT = """() => {
+  const label = document.createElement('label');
+  const select = document.createElement('select');
+  select.id = 'against';
+  for (const text of ['a novice', 'a random player']) select.append(new Option(text));
+  label.append('Against ', select);
+  document.getElementById('settings').insertBefore(label, document.getElementById('new-game'));
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "375x667", "desktop"])
+def test_the_settings_take_one_more_select(browser: Browser, server: str, size: str) -> None:
+    """A select more (issue 24's choice of opponent, to come) in the settings' group: the group
+    still fits the screen's width, the new select is as wide as the level's, New game stays
+    last; the group stays under the board on a phone, beside it on a desktop."""
+    screen = PHONES.get(size, {"width": 1280, "height": 800})
+    phone = size in PHONES
+    with opened(browser, f"{server}/web/", viewport=screen, is_mobile=phone, has_touch=phone) as page:
+        page.evaluate(ONE_MORE_SELECT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= screen["width"]
+        settings, added, level, button = (
+            box(page, s) for s in ("#settings", "#against", "#level", "#new-game")
+        )
+        assert settings["x"] >= 0 and settings["x"] + settings["width"] <= screen["width"]
+        assert added["width"] >= level["width"] - 1
+        assert level["y"] + level["height"] <= added["y"] < button["y"]
+        grid = box(page, "#board")
+        if phone:
+            assert settings["y"] >= grid["y"] + grid["height"]
+        else:
+            assert settings["x"] >= grid["x"] + grid["width"] and settings["y"] < grid["y"] + grid["height"]
+        shoot(page, f"settings-more-{size}")
+
+
+# 9: the board, the hints, the line, the analysis
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_board_is_one_grid(browser: Browser, server: str, scheme: str) -> None:
+    """Nine square cells that touch but for the grid's lines (no box of their own: no rounded
+    corners, no border), one frame round them, lines that stand out from the cells (3:1)."""
+    with opened(browser, f"{server}/web/", color_scheme=scheme) as page:
+        cells = page.locator("#board .cell")
+        boxes = [cells.nth(i).bounding_box() for i in range(9)]
+        for i, cell in enumerate(boxes):
+            assert cell is not None
+            right = boxes[i + 1] if i % 3 < 2 else None
+            below = boxes[i + 3] if i < 6 else None
+            if right is not None:
+                assert 0 <= right["x"] - (cell["x"] + cell["width"]) <= 4, (i, cell, right)
+            if below is not None:
+                assert 0 <= below["y"] - (cell["y"] + cell["height"]) <= 4, (i, cell, below)
+        for name in ("borderTopLeftRadius", "borderTopWidth", "borderLeftWidth"):
+            assert {cells.nth(i).evaluate(f"c => getComputedStyle(c).{name}") for i in range(9)} == {"0px"}
+        assert (
+            style(page, "#board", "borderTopWidth") != "0px"
+            and style(page, "#board", "borderTopLeftRadius") != "0px"
+        )
+        lines = style(page, "#board", "backgroundColor")
+        assert contrast(lines, style(page, "#board .cell", "backgroundColor")) >= 3
+        assert contrast(lines, style(page, "#board", "borderTopColor")) == 1  # the frame is a line too
+
+
+def book_cells(page: Page) -> list[int]:
+    cells = page.locator("#board .cell")
+    return [i for i in range(cells.count()) if "book" in (cells.nth(i).get_attribute("class") or "").split()]
+
+
+def test_the_hints_mark_the_books_move(page: Page) -> None:
+    """The cells marked are the top tier of the independent trap order; each says so, and looks
+    unlike every other free cell."""
+    trap = TrapOracle(3, 3, 3)
+    page.click("#hint")
+    for _ in range(3):
+        position = board(page)
+        marked = book_cells(page)
+        assert marked == list(trap.book(position)[0][0]), position
+        cells = page.locator("#board .cell")
+        plain = [c for c, mark in enumerate(position) if mark == "." and c not in marked]
+        for cell in marked:
+            assert "book's move" in cells.nth(cell).inner_text()
+            look = cells.nth(cell).evaluate(
+                "c => getComputedStyle(c).backgroundColor + getComputedStyle(c).boxShadow"
+            )
+            for free in plain:
+                assert look != cells.nth(free).evaluate(
+                    "c => getComputedStyle(c).backgroundColor + getComputedStyle(c).boxShadow"
+                )
+        cells.nth(marked[-1]).click()
+    assert [c for c, mark in enumerate(board(page)) if mark == "."] and not over(page)
+
+
+def test_misere_hints_mark_the_centre(browser: Browser, page_misere: str) -> None:
+    with opened(browser, page_misere) as page:
+        page.click("#hint")
+        assert book_cells(page) == [4] == list(TrapOracle(3, 3, 3, misere=True).book("." * 9)[0][0])
+
+
+@pytest.mark.parametrize("which", ["3x3", "misere"])
+def test_the_why_line_is_the_terminals(
+    browser: Browser, server: str, built: Path, page_misere: str, which: str
+) -> None:
+    """At each of your moves, the sentence under the board is ttt-play's (player.hints.why, its
+    play-outs kept through the game as the terminal keeps them); the classic opening's is known."""
+    from player import hints
+    from player.reader import load_book
+
+    path = ROOT / "book" / "tictactoe.json" if which == "3x3" else built / "misere.json"
+    book = load_book(path, rules=None)
+    url = f"{server}/web/?seed=11" if which == "3x3" else f"{page_misere}&seed=11"
+    rng = random.Random(which)
+    with opened(browser, url) as page:
+        page.click("#hint")
+        if which == "3x3":  # 89/96 against the novice moving first (issue 24): 93%
+            assert (
+                page.locator("#why")
+                .inner_text()
+                .startswith("1, 3, 7 and 9 keep the draw, and win 93% of games against a novice")
+            )
+        walks: dict[Any, Any] = {}
+        said = []
+        while not over(page):
+            position = board(page)
+            said.append(page.locator("#why").inner_text())
+            assert said[-1] == hints.why(hints.move_hints(book, position, walks=walks)), position
+            page.locator("#board .cell").nth(
+                rng.choice([c for c, m in enumerate(position) if m == "."])
+            ).click()
+        assert not page.locator("#why").is_visible()  # the game is over: no hint
+        assert len(said) >= 3
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_line_is_green_only_when_you_win(
+    browser: Browser, server: str, page_3x4: str, scheme: str
+) -> None:
+    """The computer's line (3x3: a naive X loses) is red; yours (3x4: X plays the oracle's best
+    and wins) is green."""
+    with opened(browser, f"{server}/web/?seed=7", color_scheme=scheme) as page:
+        play_first_free(page)
+        assert page.locator("#status").inner_text().endswith("the computer wins.")
+        assert page.locator("#board .cell.you-won").count() == 0
+        red, green, _ = rgb(style(page, "#board .cell.you-lost", "backgroundColor"))
+        assert page.locator("#board .cell.you-lost").count() == 3 and red > green
+        shoot(page, f"line-lost-{scheme}")
+    with opened(browser, f"{page_3x4}&seed=3", color_scheme=scheme) as page:
+        play_with(page, lambda position: best_move(RULES_3X4, position))
+        assert page.locator("#status").inner_text().endswith("you win!")
+        assert page.locator("#board .cell.you-lost").count() == 0
+        red, green, _ = rgb(style(page, "#board .cell.you-won", "backgroundColor"))
+        assert page.locator("#board .cell.you-won").count() == 3 and green > red
+        shoot(page, f"line-won-{scheme}")
+
+
+def test_the_analysis_steps_the_games_own_board(page: Page) -> None:
+    page.keyboard.press("5")
+    page.keyboard.press(str(board(page).index(".") + 1))
+    now = board(page)
+    page.click("#analyse")
+    assert page.locator("#board .cell").count() == 9
+    assert (
+        page.locator("main li.cell, main .cell:not(#board > .cell), #analysis-board").count() == 0
+    )  # no second board
+    assert page.locator("#stepper").is_visible()
+    page.click("#step-back")
+    before = board(page)
+    assert before.count(".") == now.count(".") + 1 and all(
+        a in (b, ".") for a, b in zip(before, now, strict=True)
+    )
+    assert "played next" in page.locator("#board .cell.next").inner_text()
+    assert page.locator("#board .cell.next").get_attribute("data-cell") == str(
+        next(c for c in range(9) if before[c] != now[c])
+    )
+    page.keyboard.press(str(before.index(".") + 1))  # looking back: not a move
+    assert board(page) == before
+    assert "step to the last move" in page.locator("#status").inner_text()
+    page.click("#step-start")
+    assert board(page) == "." * 9
+    page.click("#step-end")
+    assert board(page) == now
+    page.click("#step-back")
+    page.click("#analyse")  # closed: the game as it stands
+    assert board(page) == now and not page.locator("#stepper").is_visible()
+
+
+# 10: the last move, New game, the words on the page, the posters
+
+
+def test_the_last_move_is_yours_when_you_end_the_game(
+    browser: Browser, page_misere: str, page_3x4: str
+) -> None:
+    """Misère: your move completes a line and loses; 3x4: your move completes a line and wins. The
+    one cell marked "last move" is the cell you played, and says it was yours."""
+    for url, choose in (
+        (f"{page_misere}&seed=2", lambda p: 0 if p == "." * 9 else best_move(MISERE, p)),
+        (f"{page_3x4}&seed=3", lambda p: best_move(RULES_3X4, p)),
+    ):
+        with opened(browser, url) as page:
+            mine: list[int] = []
+
+            def mine_then(position: str, mine: list[int] = mine, choose: Any = choose) -> int:
+                mine.append(choose(position))
+                return mine[-1]
+
+            play_with(page, mine_then)
+            last = page.locator("#board .cell.last")
+            assert last.count() == 1 and last.get_attribute("data-cell") == str(mine[-1])
+            assert "last move" in last.inner_text()
+            assert "by you" in (last.get_attribute("aria-label") or "")
+
+
+def test_a_disabled_new_game_looks_disabled(browser: Browser, server: str) -> None:
+    with opened(browser, f"{server}/web/") as page:
+        enabled = {
+            name: style(page, "#new-game", name) for name in ("backgroundColor", "color", "borderTopStyle")
+        }
+        accent_text = enabled["color"]
+    with opened(browser, f"{server}/web/?book=/book/no-such-book.json") as page:
+        assert page.locator("#new-game").is_disabled() and page.locator("#new-game").is_visible()
+        background = style(page, "#new-game", "backgroundColor")
+        assert background != enabled["backgroundColor"]
+        assert background in ("rgba(0, 0, 0, 0)", style(page, "body", "backgroundColor"))  # no fill
+        assert style(page, "#new-game", "borderTopStyle") == "dashed" != enabled["borderTopStyle"]
+        assert style(page, "#new-game", "color") != accent_text
+        assert style(page, "#new-game", "cursor") == "not-allowed"
+        shoot(page, "new-game-disabled")
+
+
+def test_the_players_page_has_no_developer_text(page: Page) -> None:
+    """The book's size, its proof and its time are in the details about the book, closed."""
+    seen = page.locator("main").inner_text()
+    for words in ("kB", "proven", "ready in", "Reason code", "?book=", "book/tictactoe.json"):
+        assert words not in seen, (words, seen)
+    page.click("#diagnostics summary")
+    info = page.locator("#book-info").inner_text()
+    assert re.fullmatch(r"Book 13\.\d kB, proven: ready in \d+\.\d s\.", info), info
+
+
+@pytest.mark.parametrize("which", ["3x4", "misere"])
+def test_other_rules_do_not_link_the_classic_posters(
+    browser: Browser, server: str, page_3x4: str, page_misere: str, which: str
+) -> None:
+    with opened(browser, other_rules(which, server, page_3x4, page_misere)) as page:
+        links = page.locator('a[href*="posters"]')
+        assert [links.nth(i).is_visible() for i in range(links.count())] == [False] * links.count()
+        assert "poster" not in page.locator("body").inner_text()

@@ -1,0 +1,275 @@
+// The hint as ttt-play gives it, mirrored from player/hints.py (and the play-outs of
+// player/rates.py, player.play's novice): every free cell's outcome, the book's move (the top
+// tier of the trap order, what the perfect level plays) and one sentence of why, word for word
+// the terminal's. tests/test_web_hints.py compares this sentence with player.hints.why on every
+// position of the 3x3 books and of 3x4; change the two together.
+//
+// Built on the reader's public API only (evaluate, winners, rules). The chances are exact, as in
+// Python: integers (BigInt) over a common scale, one division at the end.
+//
+// Cells are the reader's: 0 to cells - 1. The sentence shows them as people do, c + 1.
+import { cellsAnd, other, words } from './analysis.js';
+
+/** New positions each opponent's walk may visit for one hint (player/hints.py HINT_BUDGET). */
+export const HINT_BUDGET = 10_000;
+export const UNCOUNTED =
+  'how often each move wins against a novice is not counted: too many lines of play this early ' +
+  'on this board (ask again later in the game)';
+const OPPONENTS = ['novice', 'random'];
+
+/** A walk would visit more positions than its budget allows (player.errors.TooManyLines). */
+export class TooManyLines extends Error {}
+
+// ---------------------------------------------------------------- exact chances
+
+const gcd = (a, b) => {
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+const bitLength = (n) => n.toString(2).length;
+
+/** An exact fraction of BigInts, 0 <= n, 0 < d (the chances; Python's Fraction). */
+export class Ratio {
+  constructor(n, d) {
+    this.n = n;
+    this.d = d;
+  }
+  compare(other) {
+    const a = this.n * other.d;
+    const b = other.n * this.d;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  equals(other) {
+    return this.compare(other) === 0;
+  }
+  /** The nearest double, as Python's float(Fraction) (correctly rounded, ties to even). */
+  toNumber() {
+    const { n, d } = this;
+    if (n === 0n) return 0;
+    // q = floor(n * 2^s / d) with 55 or 56 bits; rounded to 53 with the remainder as sticky bit.
+    const s = 55 - (bitLength(n) - bitLength(d));
+    const [num, den] = s >= 0 ? [n << BigInt(s), d] : [n, d << BigInt(-s)];
+    const q = num / den;
+    const rest = num % den;
+    const extra = BigInt(bitLength(q) - 53);
+    let keep = q >> extra;
+    const tail = q & ((1n << extra) - 1n);
+    const half = 1n << (extra - 1n);
+    if (tail > half || (tail === half && (rest !== 0n || keep % 2n === 1n))) keep += 1n;
+    return Number(keep) * 2 ** (Number(extra) - s);
+  }
+}
+
+/**
+ * `x` with `places` decimals as Python's format(x, '.Nf') writes it: the exact binary value
+ * rounded, a tie to the even digit (toFixed takes the larger one on a tie).
+ */
+export function fixed(x, places) {
+  const scaled = x * 2 ** (places + 1); // exact: a power of two
+  if (!Number.isInteger(scaled) || scaled % 2 === 0) return x.toFixed(places); // not a tie
+  // x * 10^places is (scaled * 5^places) / 2, a half: take the even neighbour.
+  const twice = BigInt(scaled) * 5n ** BigInt(places);
+  let whole = (twice - 1n) / 2n;
+  if (whole % 2n === 1n) whole += 1n;
+  const digits = whole.toString().padStart(places + 1, '0');
+  return places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
+}
+
+const lcm = (a, b) => (a / gcd(a, b)) * b;
+
+/**
+ * Every game from a position between two policies (a function per mark: board -> the cells it
+ * picks among, uniformly), in a game `first` began: the exact chance of each result
+ * (player.rates.PlayOut, walked in the same order, remembering the same positions).
+ */
+export class PlayOut {
+  constructor(book, players, { first = 'X' } = {}) {
+    this.book = book;
+    this.players = players;
+    this.first = first;
+    let scale = 1n;
+    for (let i = 1n; i <= BigInt(book.cells); i++) scale = lcm(scale, i);
+    this.scale = scale;
+    this.memo = new Map(); // board -> [X wins, draw, O wins], times scale ** empties
+    this.limit = null;
+  }
+
+  /** `mark`'s chances from `board`: {win, draw, loss} as Ratios. TooManyLines past `limit`. */
+  outcome(board, mark, { limit = null } = {}) {
+    this.limit = limit;
+    const [x, draw, o] = this.walk(board);
+    const whole = this.scale ** BigInt(empties(board));
+    const [win, loss] = mark === 'X' ? [x, o] : [o, x];
+    return { win: new Ratio(win, whole), draw: new Ratio(draw, whole), loss: new Ratio(loss, whole) };
+  }
+
+  walk(board) {
+    let known = this.memo.get(board);
+    if (known) return known;
+    const free = empties(board);
+    const whole = this.scale ** BigInt(free);
+    const owners = this.book.winners(board);
+    if (owners.size) {
+      const owner = [...owners][0];
+      const won = this.book.rules.misere ? other(owner) : owner;
+      known = won === 'X' ? [whole, 0n, 0n] : [0n, 0n, whole];
+    } else if (!free) {
+      known = [0n, whole, 0n];
+    } else {
+      const turn = sideToMove(board, this.first);
+      const options = this.players[turn](board);
+      const share = this.scale / BigInt(options.length);
+      let [x, draw, o] = [0n, 0n, 0n];
+      for (const cell of options) {
+        const child = this.walk(board.slice(0, cell) + turn + board.slice(cell + 1));
+        [x, draw, o] = [x + child[0], draw + child[1], o + child[2]];
+      }
+      known = [x * share, draw * share, o * share];
+    }
+    this.memo.set(board, known);
+    if (this.limit !== null && this.memo.size > this.limit) throw new TooManyLines(`more than ${this.limit} positions to walk`);
+    return known;
+  }
+}
+
+const empties = (board) => board.split('.').length - 1;
+const sideToMove = (board, first) => (board.split('X').length === board.split('O').length ? first : other(first));
+const legalMoves = (board) => [...board].flatMap((mark, cell) => (mark === '.' ? [cell] : []));
+
+/** The free cells where `mark` would complete a line (player.game.completing). */
+function completing(book, board, mark) {
+  return legalMoves(board).filter((cell) =>
+    book.rules.lines.some((line) => line.includes(cell) && line.every((c) => c === cell || board[c] === mark)),
+  );
+}
+
+/** The moves the novice picks among (player.play.novice_moves): win, else block, else any; under misère, any that does not complete its own line. */
+function noviceMoves(book, board, mark) {
+  const free = legalMoves(board);
+  const wins = completing(book, board, mark);
+  if (book.rules.misere) {
+    const safe = free.filter((c) => !wins.includes(c));
+    return safe.length ? safe : free;
+  }
+  const blocks = completing(book, board, other(mark));
+  return wins.length ? wins : blocks.length ? blocks : free;
+}
+
+function opponentPolicy(book, name, first) {
+  if (name === 'random') return legalMoves;
+  return (board) => noviceMoves(book, board, sideToMove(board, first));
+}
+
+/**
+ * For each legal move of the side to move on `board`: its chance of winning if it plays that
+ * move and the book's top tier after it, against each opponent (player.hints.win_chances): a
+ * Map cell -> {novice, random}. `walks` (a Map kept for a game) holds the play-outs between
+ * calls; TooManyLines when a walk would visit more than `budget` positions not walked before.
+ */
+export function winChances(book, board, { first = 'X', budget = null, walks = new Map() } = {}) {
+  const me = book.evaluate(board, { first }).turn;
+  const limits = {};
+  for (const name of OPPONENTS) {
+    const key = `${name} ${me}`;
+    if (!walks.has(key)) {
+      const top = (b) => book.evaluate(b, { first }).tiers[0];
+      walks.set(key, new PlayOut(book, { [me]: top, [other(me)]: opponentPolicy(book, name, first) }, { first }));
+    }
+    limits[name] = budget === null ? null : walks.get(key).memo.size + budget;
+  }
+  const chance = (name, cell) => {
+    const after = board.slice(0, cell) + me + board.slice(cell + 1);
+    return walks.get(`${name} ${me}`).outcome(after, me, { limit: limits[name] }).win;
+  };
+  const chances = new Map();
+  for (const cell of legalMoves(board)) chances.set(cell, { novice: chance('novice', cell), random: chance('random', cell) });
+  return chances;
+}
+
+// ---------------------------------------------------------------- the hint
+
+/**
+ * Every free cell's hint for the side to move (player.hints.move_hints), in cell order: {cell,
+ * value, plies, words, kind, chances ({novice, random} or null when too costly to count), book
+ * (a move of the top tier)}. Empty when the game is over.
+ */
+export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) {
+  if (book.winners(board).size || !board.includes('.')) return [];
+  const evaluation = book.evaluate(board, { first });
+  let chances = null;
+  try {
+    chances = winChances(book, board, { first, budget: HINT_BUDGET, walks });
+  } catch (error) {
+    if (!(error instanceof TooManyLines)) throw error; // early on a big board: no chances
+  }
+  const top = new Set(evaluation.tiers[0]);
+  return legalMoves(board).map((cell) => {
+    const outcome = evaluation.outcome(cell);
+    const { text, kind } = words(outcome);
+    return { cell, ...outcome, words: text, kind, chances: chances ? chances.get(cell) : null, book: top.has(cell) };
+  });
+}
+
+const cells = (list) => cellsAnd([...list].sort((a, b) => a - b));
+
+/** `61%`, with as many decimals (up to two) as it takes to differ from `others` (player.hints.percent). */
+export function percent(chance, ...others) {
+  const value = (ratio) => ratio.toNumber() * 100;
+  for (const places of [0, 1, 2]) {
+    const text = fixed(value(chance), places);
+    if (others.every((o) => o.equals(chance) || fixed(value(o), places) !== text)) return `${text}%`;
+  }
+  return `${fixed(value(chance), 2)}%`;
+}
+
+const againstNovice = (chance, ...others) => `${percent(chance, ...others)} of games against a novice`;
+const compareChances = (a, b) => a.novice.compare(b.novice) || a.random.compare(b.random);
+const distinct = (ratios) => ratios.filter((r, i) => ratios.findIndex((s) => s.equals(r)) === i).length;
+const atMost = (rivals, opponent = 'novice') => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+
+/** One sentence: what the book's move does, and what it does better than the others (player.hints.why). */
+export function why(hints) {
+  if (!hints.length) return '';
+  const book = hints.filter((h) => h.book);
+  const best = book[0];
+  const named = cells(book.map((h) => h.cell));
+  const verb = book.length > 1 ? '' : 's';
+  const same = hints.filter((h) => h.value === best.value && !h.book);
+  if (best.value <= 0 && best.chances === null) {
+    const keeps = best.value === 0 ? `${named} keep${verb} the draw` : `${named} hold${verb} out longest`;
+    return `${keeps}; ${UNCOUNTED}.`;
+  }
+  if (best.value > 0) {
+    if (best.plies === 1) return `${named} win${verb} at once.`;
+    const slower = same.filter((h) => h.plies > best.plies);
+    return `${named} win${verb} in ${best.plies} plies against any defence${slower.length ? '; the other wins take longer' : ''}.`;
+  }
+  const novice = best.chances.novice;
+  if (best.value === 0) {
+    if (!same.length) {
+      const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
+      const gain = `; ${book.length === 1 ? 'it wins' : 'they win'} ${againstNovice(novice)}`;
+      return `${named} ${only} the draw${novice.n ? gain : ''}.`;
+    }
+    const start = `${named} keep${verb} the draw`;
+    const rival = same.map((h) => h.chances).reduce((a, b) => (compareChances(b, a) > 0 ? b : a));
+    const draws = `the other draw${same.length > 1 ? 's' : ''}`;
+    if (rival.novice.compare(novice) < 0) {
+      return (
+        `${start}, and win${verb} ${againstNovice(novice, rival.novice)}, ` +
+        `against ${atMost(same)}${percent(rival.novice, novice)} for ${draws}.`
+      );
+    }
+    const random = `${percent(best.chances.random, rival.random)} of games against a random player`;
+    const than = `against ${atMost(same, 'random')}${percent(rival.random, best.chances.random)} for ${draws}`;
+    if (!novice.n) return `${start}, and win${verb} ${random}, ${than} (no draw here beats a novice).`;
+    const tied = same.filter((h) => h.chances.novice.equals(novice)).map((h) => h.cell);
+    return (
+      `${start}, and win${verb} ${againstNovice(novice)} (as ${cells(tied)} ` +
+      `do${tied.length === 1 ? 'es' : ''}) and ${random}, ${than}.`
+    );
+  }
+  const start = `every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
+  return novice.n ? `${capital(start)}, and win${verb} ${againstNovice(novice)}.` : `${capital(start)}.`;
+}
