@@ -35,15 +35,21 @@ static int ttt_check(const char *board)
     int x_line;
     int o_line;
     int cell;
+    int byte = 0;
     if (board == NULL) {
         return TTT_ERR_LENGTH;
     }
-    while (length <= TTT_CELLS && board[length] != '\0') {
-        length++;
+    /* cells are characters (UTF-8 code points), not bytes: a byte 10xxxxxx continues one */
+    while (length <= TTT_CELLS && board[byte] != '\0') {
+        if (((unsigned char)board[byte] & 0xC0) != 0x80) {
+            length++;
+        }
+        byte++;
     }
     if (length != TTT_CELLS) {
         return TTT_ERR_LENGTH;
     }
+    /* a character beyond ASCII starts before byte TTT_CELLS: the loop below finds it */
     for (cell = 0; cell < TTT_CELLS; cell++) {
         if (board[cell] == 'X') {
             x++;
