@@ -322,3 +322,15 @@ def test_engine_with_a_bad_book_is_status_3(tmp_path: Path) -> None:
         [TTT_PLAY, "--engine", "--book", str(bad)], input="", capture_output=True, text=True, check=False
     )
     assert done.returncode == 3 and done.stdout == ""
+
+
+def test_one_board_asked_in_a_game_x_began_then_in_one_o_began(book: Book) -> None:
+    # X O .
+    # . . .      one mark each: X to move if X began, O to move if O began
+    # . . .
+    engine = Engine(book, rng=random.Random(1))
+    assert ask(engine, {"op": "evaluate", "board": "XO......."})["turn"] == "X"
+    assert ask(engine, {"op": "evaluate", "board": "XO.......", "first": "O"})["turn"] == "O"
+    engine = Engine(book, rng=random.Random(1))  # and in the other order
+    assert ask(engine, {"op": "evaluate", "board": "XO.......", "first": "O"})["turn"] == "O"
+    assert ask(engine, {"op": "evaluate", "board": "XO......."})["turn"] == "X"
