@@ -429,7 +429,7 @@ def test_a_book_above_the_limit_is_refused_and_nothing_written(
     monkeypatch.setattr(export_tables, "MAX_EXPORT_ENTRIES", 626)
     code, out = run("export", "--lang", "c", "-o", str(tmp_path))
     assert code == 3 and "has 627 entries; an export holds at most 626" in out
-    assert [p.name for p in tmp_path.iterdir()] == ["a-file"]
+    assert list(tmp_path.iterdir()) == []
     code, out = run("export", "--lang", "c", "--strategy", "O", "-o", str(tmp_path))
     assert code == 0, out  # O's table (105 positions) is within it
 
