@@ -9,6 +9,7 @@ VmHWM (bench/run.py reads it the same way); timings are indicative, the machines
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -55,7 +56,8 @@ def main(spec: str, misere: bool, repeat: int) -> None:
         if done == total:
             marks[stage] = time.perf_counter() - started
 
-    result = solve(rules, misere=misere, progress=progress)
+    rules = dataclasses.replace(rules, misere=misere or rules.misere)
+    result = solve(rules, progress=progress)
     total = time.perf_counter() - started
     counts = result.counts
     click.echo(f"{rules}{' misère' if misere else ''}: solved in {total:.3f} s")
@@ -92,7 +94,7 @@ def main(spec: str, misere: bool, repeat: int) -> None:
         f"({held / counts.canonical:.0f} bytes a position)"
     )
     if repeat > 1:
-        retro_s = best_time(lambda: solve(rules, misere=misere), repeat)
+        retro_s = best_time(lambda: solve(rules), repeat)
         click.echo(f"  best of {repeat}: {retro_s * 1000:.1f} ms")
     click.echo(f"  peak memory (VmHWM) {peak_mib():.0f} MiB")
 

@@ -118,7 +118,6 @@ class Retrograde:
     """
 
     rules: Rules
-    misere: bool
     symmetries: CodeSymmetries
     codes: Codes
     #: ``cells + 2`` offsets: layer ``m`` starts at ``layer_starts[m]``
@@ -139,6 +138,11 @@ class Retrograde:
     #: move sequences from the empty board reaching any board of the class
     paths: npt.NDArray[np.int64]
     counts: Counts
+
+    @property
+    def misere(self) -> bool:
+        """Whether completing a line loses (the rules')."""
+        return self.rules.misere
 
     @property
     def marks(self) -> npt.NDArray[np.int64]:
@@ -174,8 +178,10 @@ def one_ply_back(best: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     return (np.sign(best) - best).astype(np.int8)
 
 
-def solve(rules: Rules, *, misere: bool = False, progress: Progress | None = None) -> Retrograde:
-    """Solve every reachable position of ``rules``; ``misere`` makes completing a line lose."""
+def solve(rules: Rules, *, progress: Progress | None = None) -> Retrograde:
+    """Solve every reachable position of ``rules`` (misère ones included: completing a line
+    loses)."""
+    misere = rules.misere
     symmetries = code_symmetries(rules)
     codes, layer_starts, status, successors = _reach(rules, symmetries, progress)
     best, scores = _back(rules, misere, layer_starts, status, successors, progress)
@@ -185,7 +191,7 @@ def solve(rules: Rules, *, misere: bool = False, progress: Progress | None = Non
     arrays = (codes, layer_starts, status, orbit, successors, scores, best, paths)
     for array in arrays:
         array.setflags(write=False)
-    return Retrograde(rules, misere, symmetries, *arrays, counts)
+    return Retrograde(rules, symmetries, *arrays, counts)
 
 
 def _reach(

@@ -47,14 +47,13 @@ def build_book(rules: Rules, *, progress: Progress | None = None) -> dict[str, A
 
 def solve_arrays(rules: Rules, *, progress: Progress | None = None) -> TrapArrays:
     """Every position of ``rules`` (misère or not) solved, and its optimal moves in trap order."""
-    return trap_arrays(solve(rules, misere=rules.misere, progress=progress), progress=progress)
+    return trap_arrays(solve(rules, progress=progress), progress=progress)
 
 
 def book_document(traps: TrapArrays) -> dict[str, Any]:
     """The book document of a solve and its trap order."""
     result = traps.result
-    base = result.rules
-    rules = Rules(base.rows, base.cols, base.k, misere=result.misere)
+    rules = result.rules
     return document(
         rules,
         entry_strings(traps),

@@ -37,7 +37,7 @@ def retro() -> Retrograde:
 
 @pytest.fixture(scope="module")
 def misere() -> Retrograde:
-    return solve(Rules(), misere=True)
+    return solve(Rules(misere=True))
 
 
 def book_score(result: Result, cells: int) -> int:

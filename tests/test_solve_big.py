@@ -84,6 +84,6 @@ def test_4x4_k3_agrees_with_an_independent_negamax(three_in_a_row: Retrograde) -
 
 
 def test_4x4_misere_agrees_with_an_independent_negamax() -> None:
-    misere = solve(Rules(4, 4, 4), misere=True)
+    misere = solve(Rules(4, 4, 4, misere=True))
     assert misere.counts.reachable == 9_722_011
     assert spot_check(misere, ((11, 15, 1000), (8, 10, 50)), seed=45) == 1050

@@ -53,7 +53,7 @@ def test_float_tiers_equal_exact_tiers_and_rates_within_1e_12(shape: tuple[int, 
 
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
 def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool) -> None:
-    traps = trap_arrays(solve(Rules(), misere=misere))
+    traps = trap_arrays(solve(Rules(misere=misere)))
     oracle = TrapOracle(3, 3, 3, misere=misere)
     marks = traps.result.marks
     assert len(keyed(traps)) == 627
@@ -65,7 +65,7 @@ def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool) -> 
 
 
 def test_2x4_misere_every_canonical_position_as_an_independent_oracle() -> None:
-    traps = trap_arrays(solve(Rules(2, 4, 2), misere=True))
+    traps = trap_arrays(solve(Rules(2, 4, 2, misere=True)))
     oracle = TrapOracle(2, 4, 2, misere=True)
     for board, row in keyed(traps).items():
         assert traps.tiers(row) == oracle.book(board)[0], board
@@ -77,7 +77,7 @@ def test_misere_3x3_the_book_opens_in_the_centre() -> None:
     # . . .
     # . X .      the only first move that does not lose: the only tier
     # . . .
-    traps = trap_arrays(solve(Rules(), misere=True))
+    traps = trap_arrays(solve(Rules(misere=True)))
     assert traps.tiers(0) == ((4,),)
 
 
