@@ -25,6 +25,12 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 BOOKS = (
     (Path("book") / "tictactoe.json", "3x3:3", "player/tictactoe.json"),
     (Path("book") / "tictactoe-misere.json", "3x3:3:misere", "player/tictactoe-misere.json"),
+    (Path("book") / "tictactoe-vs-random.json", "3x3:3", "player/tictactoe-vs-random.json"),
+    (
+        Path("book") / "tictactoe-misere-vs-random.json",
+        "3x3:3:misere",
+        "player/tictactoe-misere-vs-random.json",
+    ),
 )
 
 

@@ -112,7 +112,16 @@ def not_standard_output(name: str, value: str | None) -> None:
     "beside any other NAME.json).",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
-def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vectors: bool) -> None:
+@click.option(
+    "--against",
+    type=click.Choice(["novice", "random"], case_sensitive=False),
+    default="novice",
+    show_default=True,
+    help="The reference opponent the optimal moves are ranked against first (the trap order).",
+)
+def build(
+    output: str, rules: Rules, misere: bool, vectors: str | None, no_vectors: bool, against: str
+) -> None:
     """Solve the game and write the book (and its conformance vectors).
 
     Any board of up to 16 cells, normal or misère: 4x4 takes seconds and about a gigabyte. On a
@@ -131,7 +140,12 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
             with stage_bars() as bars:
                 vectors_path = Path(vectors) if vectors else None
                 written = writer.build_files(
-                    Path(output), rules, vectors_path, no_vectors=no_vectors, progress=bars
+                    Path(output),
+                    rules,
+                    vectors_path,
+                    no_vectors=no_vectors,
+                    against=against.lower(),
+                    progress=bars,
                 )
         except ValueError:  # the same file twice
             raise click.UsageError(
@@ -140,7 +154,9 @@ def build(output: str, rules: Rules, misere: bool, vectors: str | None, no_vecto
         verbs = ["replaced" if replaced else "wrote" for replaced in written.replaced]
         echo(
             f"{verbs[0]} {written.book}: {written.book_bytes:,} bytes "
-            f"({written.gzipped_bytes:,} gzipped), {rules}, in {written.seconds:.2f} s"
+            f"({written.gzipped_bytes:,} gzipped), {rules}"
+            + ("" if against.lower() == "novice" else f", ranked against {against.lower()}")
+            + f", in {written.seconds:.2f} s"
         )
         if written.vectors is not None:
             echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
@@ -259,9 +275,10 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     help="How many differences beyond validity to print.",
 )
 def verify(path: str | None, max_differences: int) -> None:
-    """Prove the book at PATH (default: every packaged book, the 3x3 and the 3x3 misère one),
-    then compare it with a fresh build. A packaged book is proven too: its CRC-32 record
-    detects accidents, not tampering, and is never trusted here.
+    """Prove the book at PATH (default: every packaged book: 3x3 and 3x3 misère, each ranked
+    against the novice and against a random player), then compare it with a fresh build. A
+    packaged book is proven too: its CRC-32 record detects accidents, not tampering, and is
+    never trusted here.
 
     First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
     step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order
@@ -270,9 +287,8 @@ def verify(path: str | None, max_differences: int) -> None:
     """
     from generator.verify import render, verify_book
 
-    paths = (
-        [path] if path is not None else [reader.default_book_path(misere=misere) for misere in (False, True)]
-    )
+    packaged = [reader.default_book_path(misere=m, against=a) for m, a in reader.PACKAGED]
+    paths = [path] if path is not None else packaged
     reports = [verify_book(where) for where in paths]  # (a book that cannot be read: status 3)
     for report in reports:
         echo(render(report, max_differences))

@@ -70,6 +70,9 @@ from player.game import MAX_CELLS, Cell
 from player.play import novice_choice
 
 Method = Literal["exact", "float"]
+#: The reference opponent the tiers are ranked against first (the other one breaks ties).
+Against = Literal["novice", "random"]
+AGAINST: tuple[Against, ...] = ("novice", "random")
 #: A chance: exact, or a float64 (``Method``).
 Rate = Fraction | float
 
@@ -94,6 +97,8 @@ class TrapArrays:
 
     result: Retrograde
     method: Method
+    #: the opponent the tiers are ranked against first; the other breaks ties
+    against: Against
     #: the tie tolerance (relative), 0 for the exact method
     tolerance: float
     #: ``tier[i, c]``: the tier of move ``c`` of row ``i`` (0 the top), -1 for a move that is
@@ -145,9 +150,15 @@ class TrapArrays:
 
 
 def trap_arrays(
-    result: Retrograde, *, method: Method | None = None, progress: Progress | None = None
+    result: Retrograde,
+    *,
+    method: Method | None = None,
+    against: Against = "novice",
+    progress: Progress | None = None,
 ) -> TrapArrays:
-    """The trap order of every position of ``result``.
+    """The trap order of every position of ``result``, ranked against ``against`` first (the
+    other reference opponent breaks ties): against random, the top tier is the never-losing
+    policy that wins most often against a random player.
 
     ``method`` defaults to ``"exact"`` when its denominators fit (``EXACT_LIMIT``), else
     ``"float"``; asking for ``"exact"`` where they do not fit raises ValueError.
@@ -194,7 +205,8 @@ def trap_arrays(
             position, cell = np.nonzero(result.scores[rows] == result.best[rows, None])
             child = table[position, cell]
             by_novice, by_random = novice[book][child], random[book][child]
-            ranks = tier_ranks(position, by_novice, by_random, tolerance)
+            first_key, second_key = (by_random, by_novice) if against == "random" else (by_novice, by_random)
+            ranks = tier_ranks(position, first_key, second_key, tolerance)
             tier[rows[position], cell] = ranks
             top = ranks == 0
             novice[book, rows] = _top(position[top], by_novice[top], len(rows), exact)
@@ -203,7 +215,7 @@ def trap_arrays(
             progress("trap", cells - m, cells)
     for array in (tier, novice, random):
         array.setflags(write=False)
-    return TrapArrays(result, method, tolerance, tier, novice, random, novice_den, random_den)
+    return TrapArrays(result, method, against, tolerance, tier, novice, random, novice_den, random_den)
 
 
 def tier_ranks(
@@ -212,8 +224,9 @@ def tier_ranks(
     """The tier (0 the best) of each candidate move, for many positions at once.
 
     Entry ``j`` is a move of position ``position[j]`` (entries grouped by position, positions
-    in increasing order) with chances ``by_novice[j]`` and ``by_random[j]``. Tiers go by novice,
-    then by random, higher first: sort, then start a tier wherever two neighbours are not tied
+    in increasing order) with chances ``by_novice[j]`` and ``by_random[j]`` (or, ranked against
+    random first, the other way round). Tiers go by the first, then by the second, higher
+    first: sort, then start a tier wherever two neighbours are not tied
     (``_same``: equal, for a tolerance of 0). Sorting all entries together, the position as the
     first key, costs far less than a sort per position (16 moves at most each).
     """

@@ -68,7 +68,13 @@ def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
     except BuildToolMissing as error:
         report.skipped = f"{error}; only validity was checked"
         return report
-    expected = writer.build_book(rules)  # what ``ttt-book build`` writes, misère too
+    # what ``ttt-book build`` writes, misère too, ranked against the opponent the book names
+    order = data.get("trap_order")
+    against = order.get("against", "novice") if isinstance(order, dict) else "novice"
+    if against not in ("novice", "random"):
+        report.skipped = f"its trap order is ranked against {_short(against)}, which a build cannot repeat"
+        return report
+    expected = writer.build_book(rules, against=against)
     report.differences.extend(_beyond_validity(data, expected, writer.encode(expected), raw))
     return report
 

@@ -26,7 +26,7 @@ import orjson
 from generator.atomic import check_targets, write_files
 from generator.codes import decode
 from generator.solve import Progress, Retrograde, solve
-from generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
+from generator.trap import TOLERANCE_TEXT, Against, Rate, TrapArrays, trap_arrays
 from generator.vectors import build_vectors, encode_vectors
 from player import trust
 from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
@@ -39,15 +39,20 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- the document
 
 
-def build_book(rules: Rules, *, progress: Progress | None = None) -> dict[str, Any]:
+def build_book(
+    rules: Rules, *, against: Against = "novice", progress: Progress | None = None
+) -> dict[str, Any]:
     """Solve ``rules`` and return the book as plain JSON-ready data: what ``ttt-book build``
     writes. ``progress`` is the solver's (generator/solve.py)."""
-    return book_document(solve_arrays(rules, progress=progress))
+    return book_document(solve_arrays(rules, against=against, progress=progress))
 
 
-def solve_arrays(rules: Rules, *, progress: Progress | None = None) -> TrapArrays:
-    """Every position of ``rules`` (misère or not) solved, and its optimal moves in trap order."""
-    return trap_arrays(solve(rules, progress=progress), progress=progress)
+def solve_arrays(
+    rules: Rules, *, against: Against = "novice", progress: Progress | None = None
+) -> TrapArrays:
+    """Every position of ``rules`` (misère or not) solved, and its optimal moves in trap order
+    ranked against ``against`` first."""
+    return trap_arrays(solve(rules, progress=progress), against=against, progress=progress)
 
 
 def book_document(traps: TrapArrays) -> dict[str, Any]:
@@ -157,8 +162,12 @@ _SCORE_TEXTS = np.array(
 
 
 def trap_order_member(traps: TrapArrays) -> dict[str, str]:
-    """The ``trap_order`` member: how the chances were computed, and the tie tolerance."""
-    return {"method": traps.method, "tolerance": "0" if traps.method == "exact" else TOLERANCE_TEXT}
+    """The ``trap_order`` member: how the chances were computed, the tie tolerance, and (when it
+    is not the novice) the opponent the tiers are ranked against first."""
+    member = {"method": traps.method, "tolerance": "0" if traps.method == "exact" else TOLERANCE_TEXT}
+    if traps.against != "novice":
+        member["against"] = traps.against
+    return member
 
 
 def trap_rates_member(traps: TrapArrays) -> dict[str, dict[str, str]]:
@@ -206,6 +215,7 @@ def write_book(
     rules: Rules,
     vectors_path: Path | None = None,
     *,
+    against: Against = "novice",
     progress: Progress | None = None,
 ) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
@@ -220,7 +230,7 @@ def write_book(
     """
     targets = [Path(path)] if vectors_path is None else [Path(path), Path(vectors_path)]
     check_targets(targets)
-    traps = solve_arrays(rules, progress=progress)
+    traps = solve_arrays(rules, against=against, progress=progress)
     data = encode(book_document(traps))
     proven = prove_for_record(data, str(path))
     vectors = None
@@ -263,18 +273,19 @@ def build_files(
     vectors: Path | None = None,
     *,
     no_vectors: bool = False,
+    against: Against = "novice",
     progress: Progress | None = None,
 ) -> Written:
     """``ttt-book build``: the book for ``rules`` written to ``book``, with its conformance
     vectors to ``vectors`` (unless ``no_vectors``; by default, for the 3x3 book only, to
     ``default_vectors_path``), and what was written. Raises as ``write_book`` does."""
     started = time.perf_counter()
-    if vectors is None and not no_vectors and rules == Rules():
+    if vectors is None and not no_vectors and rules == Rules() and against == "novice":
         vectors = default_vectors_path(book)
     targets = [book] if vectors is None else [book, vectors]
     check_targets(targets)  # before the solve, which can take seconds
     replaced = tuple(os.path.exists(path) for path in targets)
-    data, vector_data = write_book(book, rules, vectors, progress=progress)
+    data, vector_data = write_book(book, rules, vectors, against=against, progress=progress)
     return Written(
         book=book,
         book_bytes=len(data),

@@ -81,9 +81,16 @@ MAX_STRUCTURE = 4_000_000
 MAX_DEPTH = 32
 #: Step 3: integers beyond this magnitude are refused (RFC 7493: exact in every JSON reader).
 MAX_INTEGER = 2**53 - 1
-#: The packaged books' names: 3x3, and 3x3 misère.
+#: The packaged books' names: 3x3, and 3x3 misère; each ranked against the novice first, or
+#: against a random player (``PACKAGED[misere, against]``).
 BOOK_NAME = "tictactoe.json"
 MISERE_BOOK_NAME = "tictactoe-misere.json"
+PACKAGED = {
+    (False, "novice"): BOOK_NAME,
+    (True, "novice"): MISERE_BOOK_NAME,
+    (False, "random"): "tictactoe-vs-random.json",
+    (True, "random"): "tictactoe-misere-vs-random.json",
+}
 #: Books of more entries than this are proven by a pool of processes, one per core.
 PARALLEL_ABOVE = 100_000
 
@@ -851,6 +858,14 @@ class Book:
     def __repr__(self) -> str:
         return f"<Book {self.rules} {len(self._texts)} entries from {self.source}>"
 
+    @property
+    def against(self) -> str:
+        """The opponent the tiers are ranked against first, as the book states it (its
+        ``trap_order.against``; ``"novice"`` when it says nothing)."""
+        order = self.data.get("trap_order")
+        against = order.get("against", "novice") if isinstance(order, dict) else "novice"
+        return against if isinstance(against, str) else "novice"
+
     def __len__(self) -> int:
         return len(self._texts)
 
@@ -934,10 +949,13 @@ class Book:
         return self.evaluate(board, first=first).optimal
 
 
-def default_book_path(*, misere: bool = False) -> str:
+def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
     """The book inside the installed package, else the repository's book/ (editable installs):
-    the 3x3 book, or with ``misere`` the 3x3 misère book."""
-    name = MISERE_BOOK_NAME if misere else BOOK_NAME
+    the 3x3 book, or with ``misere`` the 3x3 misère book, its moves ranked against ``against``
+    (``"novice"`` or ``"random"``: player.play.OPPONENTS) first."""
+    if (misere, against) not in PACKAGED:
+        raise ValueError(f"unknown opponent {against!r}; choose one of novice, random")
+    name = PACKAGED[misere, against]
     here = os.path.dirname(os.path.abspath(__file__))
     packaged = os.path.join(here, name)
     if os.path.isfile(packaged):
@@ -945,18 +963,23 @@ def default_book_path(*, misere: bool = False) -> str:
     return os.path.join(os.path.dirname(here), "book", name)
 
 
-def load_book(path: str | os.PathLike[str] | None = None, *, rules: Rules | None = None) -> Book:
+def load_book(
+    path: str | os.PathLike[str] | None = None, *, rules: Rules | None = None, against: str = "novice"
+) -> Book:
     """Read and prove a book file; BookError naming the file if it cannot be used.
 
     ``path`` defaults to the packaged 3x3 book (the packaged 3x3 misère book for misère
-    ``rules``). ``rules`` is the game the caller plays: a book for other rules is refused; None
-    (the default) takes the rules the file states. The proof is skipped for bytes proven
-    before: the packaged book's recorded bytes (only without ``path``), and a book larger than
-    1 MB proven on this machine before (player/trust.py); a book larger than 1 MB that proves
-    now is recorded.
+    ``rules``) whose moves are ranked against ``against`` first: ``"novice"``, or ``"random"``
+    for the book that wins most often against a random player. A file given by ``path`` is
+    read as it is (``Book.against`` says whom its order targets). ``rules`` is the game the
+    caller plays: a book for other rules is refused; None (the default) takes the rules the
+    file states. The proof is skipped for bytes proven before: the packaged book's recorded
+    bytes (only without ``path``), and a book larger than 1 MB proven on this machine before
+    (player/trust.py); a book larger than 1 MB that proves now is recorded.
     """
     packaged = path is None
-    where = default_book_path(misere=rules is not None and rules.misere) if path is None else os.fspath(path)
+    misere = rules is not None and rules.misere
+    where = default_book_path(misere=misere, against=against) if path is None else os.fspath(path)
     raw = read_book_bytes(where)
     why = trust.proven_before(raw, where, packaged=packaged)
     if why is not None:

@@ -197,7 +197,7 @@ def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[st
 def misere_base() -> str:
     """The misère 3x3 book's text: solved by generator.solve, written with a placeholder trap
     order (one tier of all optimal moves: validity does not decide the order of the tiers)."""
-    return encode(placeholder_book(solve(Rules(), misere=True))).decode("ascii")
+    return encode(placeholder_book(solve(Rules(misere=True)))).decode("ascii")
 
 
 def encode_book_vectors(vectors: dict[str, Any]) -> bytes:

@@ -49,6 +49,10 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         misere = (ROOT / "book" / "tictactoe-misere.json").read_bytes()
         assert archive.read("player/tictactoe-misere.json") == misere
         assert archive.read("player/tictactoe-misere.json.crc32").decode() == f"{zlib.crc32(misere):08x}\n"
+        for name in ("tictactoe-vs-random.json", "tictactoe-misere-vs-random.json"):  # --against random
+            raw = (ROOT / "book" / name).read_bytes()
+            assert archive.read(f"player/{name}") == raw
+            assert archive.read(f"player/{name}.crc32").decode() == f"{zlib.crc32(raw):08x}\n"
         assert "player/py.typed" in names
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))

@@ -84,7 +84,7 @@ def test_a_crc_record_beside_a_book_given_by_path_is_not_trusted(
     assert load_book(str(good)).trust == "proven"
     # The same files as the packaged book: their record matches (so the refusals above are the
     # path's doing), and it is what skips the proof there (it detects accidents, not tampering).
-    monkeypatch.setattr(reader, "default_book_path", lambda *, misere=False: str(damaged))
+    monkeypatch.setattr(reader, "default_book_path", lambda *, misere=False, against="novice": str(damaged))
     assert load_book().trust == "packaged"
 
 

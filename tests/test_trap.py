@@ -9,6 +9,7 @@ and runs under ``make test-big`` (test_build_big.py).
 from __future__ import annotations
 
 from fractions import Fraction
+from fractions import Fraction as F
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from trap_oracle import TrapOracle
 from generator import trap as module
 from generator.codes import decode
 from generator.solve import Retrograde, solve
-from generator.trap import BOOK_FIRST, BOOK_SECOND, TrapArrays, tier_ranks, trap_arrays
+from generator.trap import BOOK_FIRST, BOOK_SECOND, Against, TrapArrays, tier_ranks, trap_arrays
 from player import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,10 +52,11 @@ def test_float_tiers_equal_exact_tiers_and_rates_within_1e_12(shape: tuple[int, 
         assert abs(float(want[0]) - got[0]) <= 1e-12 and abs(float(want[1]) - got[1]) <= 1e-12
 
 
+@pytest.mark.parametrize("against", ["novice", "random"])
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
-def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool) -> None:
-    traps = trap_arrays(solve(Rules(misere=misere)))
-    oracle = TrapOracle(3, 3, 3, misere=misere)
+def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool, against: Against) -> None:
+    traps = trap_arrays(solve(Rules(misere=misere)), against=against)
+    oracle = TrapOracle(3, 3, 3, misere=misere, against=against)
     marks = traps.result.marks
     assert len(keyed(traps)) == 627
     for board, row in keyed(traps).items():
@@ -62,6 +64,22 @@ def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool) -> 
         assert traps.tiers(row) == tiers, board
         assert traps.rates(int(marks[row]) % 2, row) == rates, board
         assert traps.rates(1 - int(marks[row]) % 2, row) == oracle.reply(board), board
+
+
+# The limits among policies that never lose (issue 24), as (against novice, against random):
+# ranked against novice first, the novice limit; ranked against random first, the random one.
+LIMITS = {
+    "novice": ((F(89, 96), F(379, 384)), (F(82, 315), F(50, 63))),
+    "random": ((F(7, 8), F(191, 192)), (F(22, 315), F(866, 945))),
+}
+
+
+@pytest.mark.parametrize("against", ["novice", "random"])
+def test_3x3_from_the_empty_board_each_order_reaches_its_opponents_limit(against: Against) -> None:
+    traps = trap_arrays(solve(Rules()), against=against)
+    assert (traps.first_player_rates, traps.second_player_rates) == LIMITS[against]
+    oracle = TrapOracle(3, 3, 3, against=against)
+    assert (oracle.book("." * 9)[1], oracle.reply("." * 9)) == LIMITS[against]
 
 
 def test_2x4_misere_every_canonical_position_as_an_independent_oracle() -> None:

@@ -37,8 +37,23 @@ def test_verify_with_no_path_checks_every_packaged_book() -> None:
     assert [line.split(":")[0].rsplit("/", 1)[-1] for line in lines] == [
         "tictactoe.json",
         "tictactoe-misere.json",
+        "tictactoe-vs-random.json",
+        "tictactoe-misere-vs-random.json",
     ]
     assert all("627 entries proven" in line and line.endswith("bytes as built") for line in lines)
+
+
+def packaged_in(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The packaged books copied into ``folder``, and ``default_book_path`` pointing there."""
+    import player.reader
+
+    for name in player.reader.PACKAGED.values():
+        (folder / name).write_bytes((ROOT / "book" / name).read_bytes())
+    monkeypatch.setattr(
+        player.reader,
+        "default_book_path",
+        lambda *, misere=False, against="novice": str(folder / player.reader.PACKAGED[misere, against]),
+    )
 
 
 def test_verify_with_no_path_fails_when_one_packaged_book_is_damaged(
@@ -46,21 +61,15 @@ def test_verify_with_no_path_fails_when_one_packaged_book_is_damaged(
 ) -> None:
     """The misère book damaged (its first tier's move moved to a non-optimal cell): status 1,
     the 3x3 book still reported valid."""
-    import player.reader
 
+    packaged_in(tmp_path, monkeypatch)
     damaged = json.loads((ROOT / "book" / "tictactoe-misere.json").read_bytes())
     damaged["entries"]["." * 9] = "0 0"  # the centre is the only first move that does not lose
     (tmp_path / "tictactoe-misere.json").write_text(json.dumps(damaged))
-    (tmp_path / "tictactoe.json").write_bytes(BOOK.read_bytes())
-    monkeypatch.setattr(
-        player.reader,
-        "default_book_path",
-        lambda *, misere=False: str(tmp_path / ("tictactoe-misere.json" if misere else "tictactoe.json")),
-    )
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 1, result.output
-    first, second = result.output.splitlines()
-    assert first.endswith("bytes as built")
+    first, second, *others = result.output.splitlines()
+    assert first.endswith("bytes as built") and all(line.endswith("bytes as built") for line in others)
     assert "INVALID [entry-inconsistent]" in second
 
 
@@ -77,15 +86,11 @@ def test_verify_with_no_path_proves_a_packaged_book_whose_record_matches(
     # . . .      "........X": O's centre (the only draw) made a loser, every other cell claimed
     # . . X      as the draws
     forged = BOOK.read_bytes().replace(b'"........X":"0 4"', b'"........X":"0 0,1,2,3,5,6,7"', 1)
-    misere = (ROOT / "book" / "tictactoe-misere.json").read_bytes()
-    for name, raw in (("tictactoe.json", forged), ("tictactoe-misere.json", misere)):
-        (tmp_path / name).write_bytes(raw)
+    packaged_in(tmp_path, monkeypatch)
+    (tmp_path / "tictactoe.json").write_bytes(forged)
+    for name in player.reader.PACKAGED.values():
+        raw = (tmp_path / name).read_bytes()
         (tmp_path / f"{name}.crc32").write_text(f"{zlib.crc32(raw):08x}\n")  # as hatch_build.py writes it
-    monkeypatch.setattr(
-        player.reader,
-        "default_book_path",
-        lambda *, misere=False: str(tmp_path / ("tictactoe-misere.json" if misere else "tictactoe.json")),
-    )
     assert load_book().trust == "packaged"  # the record matches: the player would play it unproven
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 1, result.output
@@ -93,7 +98,7 @@ def test_verify_with_no_path_proves_a_packaged_book_whose_record_matches(
     assert lines[0] == f"{tmp_path / 'tictactoe.json'}: INVALID [entry-inconsistent] " + (
         "entry '........X': tiers [[0, 1, 2, 3, 5, 6, 7]] are not exactly its best moves [4]"
     ), result.output
-    assert len(lines) == 2 and lines[1].endswith("bytes as built"), result.output
+    assert len(lines) == 4 and all(line.endswith("bytes as built") for line in lines[1:]), result.output
 
 
 def edit(change: Callable[[dict[str, Any]], None]) -> Callable[[Path], Path]:

@@ -4,6 +4,8 @@ Written apart from generator/trap.py: move values from
 tests/negamax.py, its own novice, its own walk over board strings, and Fractions. It follows the
 definition in docs/book-format.md "Trap order", with the misère novice of generator/trap.py
 (a free cell that does not complete its own line, if there is one, else any free cell).
+``against="random"`` ranks by the chance against random first, then against novice: its top
+tier is the never-losing policy that wins most often against a random player.
 """
 
 from __future__ import annotations
@@ -27,9 +29,13 @@ def play(board: str, cell: int, mark: str) -> str:
 class TrapOracle:
     """Tiers and chances of one game, remembered per board."""
 
-    def __init__(self, rows: int, cols: int, k: int, *, misere: bool = False) -> None:
+    def __init__(
+        self, rows: int, cols: int, k: int, *, misere: bool = False, against: str = "novice"
+    ) -> None:
         self.game = Negamax(rows, cols, k, misere=misere)
         self.misere = misere
+        # the chance the tiers are ranked by first: (novice, random) is index 0, 1
+        self.first_key = {"novice": 0, "random": 1}[against]
         self.book_memo: dict[str, tuple[Tiers, Rates]] = {}
         self.reply_memo: dict[str, Rates] = {}
 
@@ -67,7 +73,8 @@ class TrapOracle:
                 rated[cell] = (Fraction(int(won)), Fraction(int(won)))
             else:
                 rated[cell] = self.reply(child)
-        ranks = sorted(set(rated.values()), reverse=True)
+        key = self.first_key
+        ranks = sorted(set(rated.values()), key=lambda r: (r[key], r[1 - key]), reverse=True)
         tiers = tuple(tuple(sorted(c for c, r in rated.items() if r == rank)) for rank in ranks)
         self.book_memo[board] = (tiers, ranks[0])
         return tiers, ranks[0]
