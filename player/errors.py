@@ -32,7 +32,7 @@ BOOK_REASONS = (
 #: Why a board is refused (docs/porting.md, "Errors"; the conformance vectors use them).
 BOARD_REASONS = ("length", "character", "counts", "unreachable", "over")
 #: Every error code an engine answer can carry (docs/engine.md lists them with examples).
-ENGINE_REASONS = ("json", "request", "op", "board", "first", "level", "seed", "too-long")
+ENGINE_REASONS = ("json", "request", "op", "board", "first", "level", "seed", "against", "too-long")
 
 
 # ---------------------------------------------------------------- the game and the book

@@ -72,6 +72,37 @@ def test_scripted_json_transcript(book: Book) -> None:
     assert len(transcript["board"]) == 9
 
 
+def test_against_random_answers_an_edge_from_the_centre() -> None:
+    # . X .
+    # . . .      against a novice the book answers a corner next to the X (1 or 3);
+    # . . .      against a random player the centre (5): 866/945 rather than 50/63 as O
+    code, out = invoke(["--moves", "2", "--seed", "3", "--json", "--against", "random"])
+    transcript = json.loads(out)
+    assert code == 1 and transcript["moves"][1] == {"by": "computer", "cell": 5, "mark": "O"}
+    assert transcript["against"] == "random"
+    code, out = invoke(["--moves", "2", "--seed", "3", "--json"])
+    transcript = json.loads(out)
+    assert code == 1 and transcript["moves"][1]["cell"] in (1, 3) and transcript["against"] == "novice"
+
+
+def test_against_with_a_book_ranked_for_another_opponent_is_a_usage_error() -> None:
+    code, out = invoke(["--book", str(BOOK), "--against", "random", "--moves", "2"])
+    assert code == 2 and "ranks its moves against novice" in out
+    code, out = invoke(
+        [
+            "--book",
+            str(ROOT / "book" / "tictactoe-vs-random.json"),
+            "--against",
+            "random",
+            "--moves",
+            "2",
+            "--seed",
+            "3",
+        ]
+    )
+    assert code == 1 and "O (computer) plays 5" in out
+
+
 def test_moves_from_standard_input_when_it_is_not_a_terminal(book: Book) -> None:
     moves = finishing_moves(book, 3)
     code, out = invoke(["--seed", "3"], stdin="\n".join(map(str, moves)) + "\n")

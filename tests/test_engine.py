@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from player import LEVELS, Book, choose_move
+from player import LEVELS, Book, choose_move, load_book
 from player.apps.engine import MAX_LINE, Engine, serve
 from player.errors import ENGINE_REASONS as ERROR_CODES
 
@@ -175,6 +175,9 @@ BAD = [
     ("seed", '{"op": "choose", "board": ".........", "seed": 1.5}'),
     ("seed", '{"op": "choose", "board": ".........", "seed": true}'),
     ("seed", '{"op": "choose", "board": ".........", "seed": 18446744073709551616}'),
+    ("against", '{"op": "choose", "board": ".........", "against": "god"}'),
+    ("against", '{"op": "choose", "board": ".........", "against": ["random"]}'),
+    ("against", '{"op": "choose", "board": ".........", "against": null}'),
     ("too-long", '{"op": "rules", "pad": "' + "x" * MAX_LINE + '"}'),
 ]
 
@@ -334,3 +337,44 @@ def test_one_board_asked_in_a_game_x_began_then_in_one_o_began(book: Book) -> No
     engine = Engine(book, rng=random.Random(1))  # and in the other order
     assert ask(engine, {"op": "evaluate", "board": "XO.......", "first": "O"})["turn"] == "O"
     assert ask(engine, {"op": "evaluate", "board": "XO......."})["turn"] == "X"
+
+
+# . X .
+# . . .      O to move: the book ranked against a novice answers a corner beside the X (0 or 2),
+# . . .      the one ranked against a random player the centre (4)
+EDGE = ".X......."
+
+
+def test_choose_against_random_plays_from_the_book_ranked_against_random(book: Book) -> None:
+    engine = Engine(book, rng=random.Random(1), books=lambda against: load_book(against=against))
+    for seed in range(10):
+        novice = ask(engine, {"op": "choose", "board": EDGE, "seed": seed})
+        assert novice["cell"] in (0, 2)
+        assert ask(engine, {"op": "choose", "board": EDGE, "seed": seed, "against": "novice"}) == novice
+        chosen = ask(engine, {"op": "choose", "board": EDGE, "seed": seed, "against": "random"})
+        assert chosen == {"ok": True, "cell": 4}
+
+
+def test_an_engine_without_other_books_refuses_another_opponent(book: Book) -> None:
+    answer = ask(Engine(book), {"op": "choose", "board": EDGE, "against": "random"})
+    assert answer["ok"] is False and answer["error"]["code"] == "against"
+    assert "ranks its moves against novice" in answer["error"]["message"]
+
+
+def test_the_engine_process_serves_either_opponent() -> None:
+    requests = [
+        {"op": "choose", "board": EDGE, "seed": 1, "against": "random"},
+        {"op": "choose", "board": EDGE, "seed": 1},
+    ]
+    for args, cells in ((["--engine"], [4, (0, 2)]), (["--engine", "--against", "random"], [4, (4,)])):
+        done = subprocess.run(
+            [TTT_PLAY, *args],
+            input="".join(json.dumps(r) + "\n" for r in requests),
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        first, second = (json.loads(line)["cell"] for line in done.stdout.splitlines())
+        assert first == cells[0] and second in cells[1], (args, done.stdout)

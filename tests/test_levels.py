@@ -106,6 +106,29 @@ def test_the_books_trap_rates_are_the_known_ones(book: Book) -> None:
         assert Fraction(book.data["trap_rates"][side][opponent]) == rate
 
 
+#: The best win rate a never-losing player can reach against each opponent (issue 24: every
+#: never-losing policy enumerated; tests/trap_oracle.py finds the same by its own walk).
+LIMITS = {
+    ("novice", "X"): Fraction(89, 96),
+    ("novice", "O"): Fraction(82, 315),
+    ("random", "X"): Fraction(191, 192),
+    ("random", "O"): Fraction(866, 945),
+}
+
+
+@pytest.mark.parametrize("against", ["novice", "random"])
+def test_perfect_wins_at_the_limit_against_the_opponent_it_is_told_of(against: str) -> None:
+    """The perfect level of the packaged book ranked against ``against`` (load_book(against=)),
+    played against the tests' own opponent by the tests' own enumerator: never a loss, wins at
+    the limit."""
+    targeted = load_book(against=against)
+    assert targeted.against == against
+    player = {"novice": novice_player, "random": random_player}[against]
+    for mark in ("X", "O"):
+        win, _, loss = match(lambda b: candidates(targeted.evaluate(b), "perfect"), player, mark)
+        assert (win, loss) == (LIMITS[(against, mark)], 0), (against, mark)
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_levels_rates_agree_with_the_independent_enumerator(
     book: Book, rates: Rates, level: str

@@ -110,22 +110,27 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
     return paint
 
 
-def open_book(path: str | None, misere: bool = False) -> Book:
+def open_book(path: str | None, misere: bool = False, against: str | None = None) -> Book:
     """Load and prove the book for play: the packaged 3x3 book (with ``misere``, the packaged
-    3x3 misère book), or the file at ``path`` under the rules it states. One line naming the
-    file and status 3 if it cannot be used; a usage error (status 2) for ``misere`` with a
-    book that is not misère."""
+    3x3 misère book) ranked against ``against`` (novice unless given), or the file at ``path``
+    under the rules it states. One line naming the file and status 3 if it cannot be used; a
+    usage error (status 2) for ``misere`` with a book that is not misère, or for ``against``
+    with a book ranked against another opponent."""
     try:
         if path is None:
-            if not misere:
-                return load_book()
-            return load_book(rules=Rules(3, 3, 3, misere=True))
+            rules = Rules(3, 3, 3, misere=True) if misere else None
+            return load_book(rules=rules, against=against or "novice")
         book = load_book(path, rules=None)
     except BookError as error:
         raise InputProblem(str(error)) from None
     if misere and not book.rules.misere:
         raise click.UsageError(
             f"--misere: {path} is a book for {book.rules}, not a misère game (play it without --misere)"
+        )
+    if against is not None and book.against != against:
+        raise click.UsageError(
+            f"--against {against}: {path} ranks its moves against {book.against} "
+            f"(ttt-book build --against {against} writes one for {against})"
         )
     return book
 
@@ -151,6 +156,14 @@ def open_book(path: str | None, misere: bool = False) -> Book:
     default=None,
     help="Play from this book file instead of the packaged one, by the rules it states (board, "
     "k, misère). Env: TTT_BOOK (empty: unset).",
+)
+@click.option(
+    "--against",
+    type=click.Choice(["novice", "random"], case_sensitive=False),
+    default=None,
+    help="Whom you play like, so that the perfect level wins as often as it can against you: a "
+    "novice (the default: wins when it can, else blocks, else plays at random) or a random "
+    "player. The other levels play as they do.",
 )
 @click.option(
     "--misere",
@@ -212,6 +225,7 @@ def main(
     level: str,
     seed: int | None,
     book_path: str | None,
+    against: str | None,
     misere: bool,
     moves: str | None,
     as_json: bool,
@@ -270,7 +284,8 @@ def main(
         refuse_unused(
             ctx, [p.name for p in ctx.command.params if p.name not in ENGINE_OPTIONS], "with --engine"
         )
-        serve_engine(open_book(book_path, misere), random.Random(seed))
+        book = open_book(book_path, misere, against and against.lower())
+        serve_engine(book, random.Random(seed), packaged=book_path is None)
         return
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
     if watch:
@@ -291,7 +306,7 @@ def main(
     if seed is None:  # pick one, so that a transcript can say how to replay the game
         seed = int.from_bytes(os.urandom(6), "big")
     rng = random.Random(seed)
-    book = open_book(book_path, misere)
+    book = open_book(book_path, misere, against and against.lower())
     colour = colour_wanted(sys.stdout, color)
     paint = painter(colour)
     write = echo
@@ -343,11 +358,13 @@ def main(
 
 
 #: The options --engine uses; any other typed with it is refused.
-ENGINE_OPTIONS = ("engine", "seed", "book_path", "misere")
+ENGINE_OPTIONS = ("engine", "seed", "book_path", "misere", "against")
 
 
-def serve_engine(book: Book, rng: random.Random) -> None:
-    """``--engine``: answer request lines until standard input ends (player/apps/engine.py)."""
+def serve_engine(book: Book, rng: random.Random, *, packaged: bool = False) -> None:
+    """``--engine``: answer request lines until standard input ends (player/apps/engine.py).
+    With the ``packaged`` book, a request against another opponent gets the packaged book ranked
+    against it."""
     from player.apps.engine import MAX_LINE, Engine, serve
 
     if sys.stdin is None:
@@ -367,7 +384,8 @@ def serve_engine(book: Book, rng: random.Random) -> None:
             yield line
 
     with book_in_use(book):
-        serve(Engine(book, rng=rng), lines(), echo)
+        books = (lambda against: open_book(None, book.rules.misere, against)) if packaged else None
+        serve(Engine(book, rng=rng, books=books), lines(), echo)
 
 
 def watch_delay(given: float | None, stream: object) -> float:

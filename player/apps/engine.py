@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from player.errors import BoardError, RequestError
 from player.game import FIRST, SECOND
-from player.play import LEVELS, choose_move
+from player.play import LEVELS, OPPONENTS, choose_move
 from player.reader import Book, Evaluation
 
 if TYPE_CHECKING:
@@ -37,11 +37,20 @@ MAX_SEED = 2**64 - 1
 
 
 class Engine:
-    """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed."""
+    """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed.
 
-    def __init__(self, book: Book, *, rng: random.Random | None = None) -> None:
+    A ``choose`` request may name the opponent the perfect level plays to beat (``against``):
+    ``book``'s own (``Book.against``) by default; another one is ``books(against)``, loaded
+    when first asked for (the packaged book ranked against it), or refused without ``books``.
+    """
+
+    def __init__(
+        self, book: Book, *, rng: random.Random | None = None, books: Callable[[str], Book] | None = None
+    ) -> None:
         self.book = book
         self.rng = rng or random.Random()
+        self._books = {book.against: book}
+        self._load = books
         self._rules_answer = {
             "protocol": PROTOCOL,
             "rows": book.rules.rows,
@@ -101,11 +110,26 @@ class Engine:
                 rng = random.Random(seed)
             else:
                 raise RequestError("seed", f"seed {seed!r} is not a whole number from 0 to {MAX_SEED}")
-            cell = choose_move(self.book, board, level, first=first, rng=rng)
+            book = self._book_against(request.get("against", self.book.against))
+            cell = choose_move(book, board, level, first=first, rng=rng)
             return {"ok": True, "cell": cell}
         if op == "rules":
             return {"ok": True, **self._rules_answer}
         raise RequestError("op", f"op {op!r} is not one of {', '.join(OPS)}")
+
+    def _book_against(self, against: object) -> Book:
+        found = self._books.get(against) if isinstance(against, str) else None
+        if found is not None:
+            return found
+        if against not in OPPONENTS:
+            raise RequestError("against", f"against {against!r} is not one of {', '.join(OPPONENTS)}")
+        assert isinstance(against, str)
+        if self._load is None:
+            raise RequestError(
+                "against", f"this engine's book ranks its moves against {self.book.against}, not {against}"
+            )
+        found = self._books[against] = self._load(against)
+        return found
 
     def _position(self, request: dict[str, Any]) -> tuple[str, str]:
         board = request.get("board")

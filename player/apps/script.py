@@ -97,6 +97,7 @@ def transcript_json(game: Game, human: str | None, level: str, seed: int | None)
         "computer": other(human) if human else "both",
         "first": game.first,
         "level": level,
+        "against": game.book.against,
         "seed": seed,
         "moves": [
             {"mark": mark, "cell": cell + 1, "by": "human" if mark == human else "computer"}
