@@ -34,7 +34,7 @@ book: $(BUILDTOOLS)
 	$(BIN)/ttt-book build
 	$(BIN)/ttt-book build --rules 3x3:3 --misere -o book/tictactoe-misere.json --vectors book/tictactoe-misere.vectors.json
 	$(BIN)/ttt-book build --against random -o book/tictactoe-vs-random.json --vectors book/tictactoe-vs-random.vectors.json
-	$(BIN)/ttt-book build --against random --misere -o book/tictactoe-misere-vs-random.json --no-vectors
+	$(BIN)/ttt-book build --against random --misere -o book/tictactoe-misere-vs-random.json --vectors book/tictactoe-misere-vs-random.vectors.json
 	$(BIN)/python tests/book_vectors.py
 
 play: $(RUNTIME)

@@ -1,5 +1,8 @@
 """The book as a PettingZoo opponent: 1,000 games of tictactoe_v3 against a random agent,
-the results beside the exact expected rates (by enumerating every line of play).
+the results beside the exact expected rates (by enumerating every line of play). The book is
+the one ranked against a random player (``against="random"``): at the perfect level it wins
+191/192 of its games moving first and 866/945 moving second, the most a player that never
+loses can win against random.
 
     pip install 'tictactoe-book[pettingzoo]'
     python examples/pettingzoo_vs_random.py [LEVEL]
@@ -23,11 +26,11 @@ from player.rates import PlayOut
 
 GAMES = 1000
 level = sys.argv[1] if len(sys.argv) > 1 else "perfect"
-book = load_book()
+book = load_book(against="random")
 rng = random.Random(2024)
 env = tictactoe_v3.env()
 for book_agent, mark in (("player_1", "X"), ("player_2", "O")):
-    policy = BookPolicy(level, book=book, rng=rng)
+    policy = BookPolicy(level, book=book, rng=rng, against="random")
     tally = {"win": 0, "draw": 0, "loss": 0}
     for game in range(GAMES):
         env.reset(seed=game)
@@ -50,4 +53,5 @@ for book_agent, mark in (("player_1", "X"), ("player_2", "O")):
         print(f"  {name:<4} {tally[name]:>4}  expected {float(exact) * GAMES:7.1f}  ({exact})")
     if level == "perfect":
         assert tally["loss"] == 0 and expected.loss == Fraction(0)
+        assert expected.win == {"X": Fraction(191, 192), "O": Fraction(866, 945)}[mark]
 env.close()

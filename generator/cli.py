@@ -223,22 +223,31 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     """Print each play level's exact win / draw / loss percentages against the reference
     opponents (random and novice), computed by enumerating every game.
 
-    The table is aligned for reading, under a legend; --markdown prints the README's form.
-    A progress bar shows on standard error while the games are enumerated (a few seconds),
-    when it is a terminal.
+    The perfect level is shown twice: playing from the book ranked to beat a novice (the
+    default) and from the one ranked to beat a random player (ttt-play --against random); for
+    a --book file, the other ranking is built first (the build extra). The table is aligned
+    for reading, under a legend; --markdown prints the README's form. A progress bar shows on
+    standard error while the games are enumerated (a few seconds), when it is a terminal.
     """
     from generator.reports.levels import (
-        MATCHES,
         MAX_CELLS,
         level_rates,
         markdown_table,
+        matches,
         plain_table,
         update_file,
     )
 
     def rates(book: Book) -> Any:
-        with progress(MATCHES, PROGRESS_LABEL) as advance:
-            return level_rates(book, advance=advance)
+        targeted = other_ranking(book)
+        with progress(matches(book, targeted), PROGRESS_LABEL) as advance:
+            return level_rates(book, targeted, advance=advance)
+
+    def other_ranking(book: Book) -> Book:
+        against = "random" if book.against == "novice" else "novice"
+        if book_path is None:
+            return load_book(rules=book.rules, against=against)
+        return build_tools().ranked_against(book.rules, against)  # type: ignore[no-any-return]
 
     def small_book() -> Book:
         book = load_book(book_path)

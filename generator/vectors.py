@@ -72,6 +72,7 @@ def build_vectors(
         "version": FORMAT_VERSION,
         "book_sha256": hashlib.sha256(book_bytes).hexdigest(),
         "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k, "misere": rules.misere},
+        "against": book.against,
         "every_board": every,
         "valid": valid,
         "invalid": _invalid(rules),

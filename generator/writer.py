@@ -30,7 +30,7 @@ from generator.trap import TOLERANCE_TEXT, Against, Rate, TrapArrays, trap_array
 from generator.vectors import build_vectors, encode_vectors
 from player import trust
 from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
-from player.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, parse_book
+from player.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, Book, parse_book
 
 if TYPE_CHECKING:
     pass
@@ -53,6 +53,13 @@ def solve_arrays(
     """Every position of ``rules`` (misère or not) solved, and its optimal moves in trap order
     ranked against ``against`` first."""
     return trap_arrays(solve(rules, progress=progress), against=against, progress=progress)
+
+
+def ranked_against(rules: Rules, against: Against) -> Book:
+    """The book of ``rules`` ranked against ``against``, built and proven in memory."""
+    return parse_book(
+        encode(build_book(rules, against=against)), f"the {rules} book ranked against {against}"
+    )
 
 
 def book_document(traps: TrapArrays) -> dict[str, Any]:

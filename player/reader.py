@@ -991,6 +991,17 @@ def load_book(
     return book
 
 
+def book_for(book: Book | None, against: str | None) -> Book:
+    """``book``, else the packaged 3x3 book ranked against ``against`` (novice unless given):
+    what a caller offering both arguments plays from. ValueError if ``book`` is ranked against
+    another opponent than ``against``."""
+    if book is None:
+        return load_book(against=against or "novice")
+    if against is not None and book.against != against:
+        raise ValueError(f"{book.source} ranks its moves against {book.against}, not {against}")
+    return book
+
+
 def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = None) -> Book:
     """Prove a book from its bytes (steps 2 to 15) and load it; BookError naming ``source``.
     (No record is read or written: ``load_book`` keeps the record, for files.)"""

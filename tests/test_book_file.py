@@ -89,15 +89,18 @@ def test_committed_misere_book_and_vectors_equal_a_fresh_build(tmp_path: Path) -
 
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
 def test_committed_books_against_random_equal_a_fresh_build(tmp_path: Path, misere: bool) -> None:
-    name = "tictactoe-misere-vs-random.json" if misere else "tictactoe-vs-random.json"
-    vectors = None if misere else tmp_path / "v.json"
-    data, written = write_book(tmp_path / name, Rules(misere=misere), vectors, against="random")
-    assert data == (ROOT / "book" / name).read_bytes(), f"book/{name} is stale: run `make book`"
-    if written is not None:
-        assert written == (ROOT / "book" / "tictactoe-vs-random.vectors.json").read_bytes(), (
-            "book/tictactoe-vs-random.vectors.json is stale: run `make book`"
-        )
+    stem = "tictactoe-misere-vs-random" if misere else "tictactoe-vs-random"
+    data, written = write_book(
+        tmp_path / "b.json", Rules(misere=misere), tmp_path / "v.json", against="random"
+    )
+    assert data == (ROOT / "book" / f"{stem}.json").read_bytes(), (
+        f"book/{stem}.json is stale: run `make book`"
+    )
+    assert written == (ROOT / "book" / f"{stem}.vectors.json").read_bytes(), (
+        f"book/{stem}.vectors.json is stale: run `make book`"
+    )
     assert json.loads(data)["trap_order"] == {"method": "exact", "tolerance": "0", "against": "random"}
+    assert json.loads(written)["against"] == "random"
 
 
 def test_every_key_is_canonical_and_every_move_legal(book: Book) -> None:

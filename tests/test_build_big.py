@@ -20,13 +20,14 @@ import numpy as np
 import orjson
 import pexpect
 import pytest
+from limits_doc import documented_limits
 from negamax import Negamax
 from trap_oracle import TrapOracle
 from vector_check import failures, js_failures
 
 from generator.codes import decode
 from generator.solve import OCCUPIED, Retrograde, solve
-from generator.trap import TrapArrays, trap_arrays
+from generator.trap import Against, TrapArrays, trap_arrays
 from generator.writer import counts_member, entry_strings, trap_rates_member
 from player import Rules, load_book
 
@@ -44,11 +45,12 @@ def test_3x4_every_position_scores_as_an_independent_negamax(retro_3x4: Retrogra
     assert len(boards) == 20088
 
 
+@pytest.mark.parametrize("against", ["novice", "random"])
 def test_3x4_every_canonical_position_tiers_and_rates_as_an_independent_oracle(
-    retro_3x4: Retrograde,
+    retro_3x4: Retrograde, against: Against
 ) -> None:
-    traps = trap_arrays(retro_3x4)
-    oracle = TrapOracle(3, 4, 3)
+    traps = trap_arrays(retro_3x4, against=against)
+    oracle = TrapOracle(3, 4, 3, against=against)
     assert traps.method == "exact"
     rows = retro_3x4.unfinished()
     marks = retro_3x4.marks
@@ -60,6 +62,8 @@ def test_3x4_every_canonical_position_tiers_and_rates_as_an_independent_oracle(
         oracle.book("." * 12)[1],
         oracle.reply("." * 12),
     )
+    # docs/scaling.md's table of limits, its 3x4 rows
+    assert (oracle.book("." * 12)[1], oracle.reply("." * 12)) == documented_limits()[("3x4 k=3", against)]
 
 
 # ---------------------------------------------------------------- 4x4 with k=4

@@ -4,6 +4,7 @@ the player never imports them on its own."""
 from __future__ import annotations
 
 import inspect
+import random
 import re
 import subprocess
 import sys
@@ -156,3 +157,43 @@ def test_the_examples_run_as_written(example: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "loss    0  expected     0.0" in done.stdout or "'loss': 0" in done.stdout
+
+
+# . X .
+# . . .      O to move: ranked against a novice the book answers a corner beside the X (cell 0
+# . . .      or 2), ranked against a random player the centre (4)
+
+
+@integrations
+def test_the_pettingzoo_policy_plays_against_whom_it_is_told(book: Book) -> None:
+    from pettingzoo.classic.tictactoe import tictactoe as tictactoe_v3
+
+    from player.integrations.pettingzoo import BookPolicy
+
+    env = tictactoe_v3.env()
+    env.reset()
+    env.step(to_action(1))  # X on the top edge
+    observation = env.observe(env.agent_selection)
+    for seed in range(10):
+        rng = random.Random(seed)
+        assert to_book_cell(BookPolicy(rng=rng)(observation)) in (0, 2)
+        assert to_book_cell(BookPolicy(rng=rng, against="random")(observation)) == 4
+        assert to_book_cell(BookPolicy(book=book, rng=rng, against="novice")(observation)) in (0, 2)
+    with pytest.raises(ValueError, match="ranks its moves against novice, not random"):
+        BookPolicy(book=book, against="random")
+
+
+@integrations
+def test_the_openspiel_bot_plays_against_whom_it_is_told(book: Book) -> None:
+    import pyspiel
+
+    from player.integrations.openspiel import make_bot
+
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    state.apply_action(1)  # X on the top edge (OpenSpiel numbers cells row by row, as the book)
+    for seed in range(10):
+        assert make_bot(seed=seed).step(state) in (0, 2)
+        assert make_bot(seed=seed, against="random").step(state) == 4
+    with pytest.raises(ValueError, match="ranks its moves against novice, not random"):
+        make_bot(book=book, against="random")

@@ -35,7 +35,7 @@ def book(fresh_book: Book) -> Book:
 def rates() -> Rates:
     """generator.reports.levels's exact rates, computed once for the tests that read them, on a
     book of their own."""
-    return level_rates(load_book(ROOT / "book" / "tictactoe.json"))
+    return level_rates(load_book(ROOT / "book" / "tictactoe.json"), load_book(against="random"))
 
 
 @pytest.mark.parametrize("first", ["X", "O"])
@@ -127,6 +127,20 @@ def test_perfect_wins_at_the_limit_against_the_opponent_it_is_told_of(against: s
     for mark in ("X", "O"):
         win, _, loss = match(lambda b: candidates(targeted.evaluate(b), "perfect"), player, mark)
         assert (win, loss) == (LIMITS[(against, mark)], 0), (against, mark)
+
+
+def test_the_tables_against_random_row_is_the_independent_enumerators(rates: Rates) -> None:
+    """`ttt-book levels`'s "perfect --against random" row: the limits against random, and what
+    that ranking wins against a novice (7/8 and 22/315, below the novice's ranking)."""
+    targeted = load_book(against="random")
+    for side, mark in (("first", "X"), ("second", "O")):
+        for opponent, player in (("novice", novice_player), ("random", random_player)):
+            independent = match(lambda b: candidates(targeted.evaluate(b), "perfect"), player, mark)
+            assert rates[("perfect --against random", opponent, side)] == independent, (opponent, side)
+    assert rates[("perfect --against random", "random", "first")][0] == Fraction(191, 192)
+    assert rates[("perfect --against random", "random", "second")][0] == Fraction(866, 945)
+    assert rates[("perfect --against random", "novice", "first")][0] == Fraction(7, 8)
+    assert rates[("perfect --against random", "novice", "second")][0] == Fraction(22, 315)
 
 
 @pytest.mark.parametrize("level", LEVELS)

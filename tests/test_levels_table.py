@@ -14,24 +14,28 @@ from click.testing import CliRunner
 
 from generator.cli import main as book_cli
 from generator.reports import levels as levels_table
-from generator.reports.levels import END, MATCHES, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
+from generator.reports.levels import END, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
 from player import LEVELS, Book
 from player.apps import console
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: Stand-in rates, each one different so that a misplaced column shows: level i, opponent j,
+#: The table's rows as `ttt-book levels` shows them: the perfect level from each ranking, then
+#: the others.
+ROWS = ("perfect", "perfect --against random", *LEVELS[1:])
+#: Stand-in rates, each one different so that a misplaced column shows: row i, opponent j,
 #: side k wins (i + 1) / (10 + 4j + 2k + 1), draws a 1/10, loses the rest.
 FAKE: Table = {}
-for i, level in enumerate(LEVELS):
+for i, level in enumerate(ROWS):
     for j, opponent in enumerate(OPPONENTS):
         for k, side in enumerate(SIDES):
             win = Fraction(i + 1, 10 + 4 * j + 2 * k + 1)
             FAKE[(level, opponent, side)] = (win, Fraction(1, 10), 1 - win - Fraction(1, 10))
 
 
-def fake_rates(book: Book, *, advance: object = None) -> Table:
-    for _ in range(MATCHES):
+def fake_rates(book: Book, targeted: Book | None = None, *, advance: object = None) -> Table:
+    assert targeted is not None and targeted.rules == book.rules and targeted.against != book.against
+    for _ in range(len(FAKE)):
         if callable(advance):
             advance()
     return FAKE
@@ -58,14 +62,15 @@ def test_the_plain_table_is_aligned_under_a_legend() -> None:
         assert words in legend, words
     header = next(line for line in lines if line.startswith("level"))
     rows = lines[lines.index(header) + 1 :]
-    assert len(rows) == 2 * len(LEVELS)
+    assert len(rows) == 2 * len(ROWS)
     # every number ends where its column's heading ends
     ends = [m.end() for m in re.finditer(r"won|drawn|lost", header)]
     for row in rows:
         assert [m.end() for m in re.finditer(r"\d+\.\d\d", row)] == ends, row
-    for i, level in enumerate(LEVELS):
+    assert 'A level "--against random" plays from the book ranked to beat a random player' in text
+    for i, level in enumerate(ROWS):
         first, second = rows[2 * i], rows[2 * i + 1]
-        assert first.startswith(f"{level:<8} moves first") and second.startswith(" " * 9 + "moves second")
+        assert first.startswith(f"{level:<24} first ") and second.startswith(" " * 25 + "second ")
         numbers = [float(n) for n in re.findall(r"\d+\.\d\d", first)]
         assert numbers[0] == round(float(FAKE[(level, "random", "first")][0]) * 100, 2)
         assert numbers[3] == round(float(FAKE[(level, "novice", "first")][0]) * 100, 2)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from limits_doc import documented_limits
 from trap_oracle import TrapOracle
 
 from generator import trap as module
@@ -80,6 +81,19 @@ def test_3x3_from_the_empty_board_each_order_reaches_its_opponents_limit(against
     assert (traps.first_player_rates, traps.second_player_rates) == LIMITS[against]
     oracle = TrapOracle(3, 3, 3, against=against)
     assert (oracle.book("." * 9)[1], oracle.reply("." * 9)) == LIMITS[against]
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
+@pytest.mark.parametrize("against", ["novice", "random"])
+def test_the_documented_3x3_limits_are_the_oracles(misere: bool, against: Against) -> None:
+    """docs/scaling.md's table of limits, its 3x3 rows: the independent oracle from the empty
+    board, and what the build states."""
+    game = "3x3 k=3 misere" if misere else "3x3 k=3"
+    documented = documented_limits()[(game, against)]
+    oracle = TrapOracle(3, 3, 3, misere=misere, against=against)
+    assert (oracle.book("." * 9)[1], oracle.reply("." * 9)) == documented
+    traps = trap_arrays(solve(Rules(misere=misere)), against=against)
+    assert (traps.first_player_rates, traps.second_player_rates) == documented
 
 
 def test_2x4_misere_every_canonical_position_as_an_independent_oracle() -> None:

@@ -24,6 +24,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {
     "normal": ("tictactoe.json", "vectors.json", {"empty", "can-win", "must-block", "lost"}),
     "misere": ("tictactoe-misere.json", "tictactoe-misere.vectors.json", {"empty", "can-lose", "lost"}),
+    "vs-random": (
+        "tictactoe-vs-random.json",
+        "tictactoe-vs-random.vectors.json",
+        {"empty", "can-win", "must-block", "lost"},
+    ),
+    "misere-vs-random": (
+        "tictactoe-misere-vs-random.json",
+        "tictactoe-misere-vs-random.vectors.json",
+        {"empty", "can-lose", "lost"},
+    ),
 }
 
 
@@ -36,7 +46,8 @@ def test_the_shipped_vectors_cover_every_position_and_random_orientations(which:
     book_name, vectors_name, tags = SHIPPED[which]
     vectors = read(vectors_name)
     assert vectors["book_sha256"] == hashlib.sha256((ROOT / "book" / book_name).read_bytes()).hexdigest()
-    assert vectors["rules"] == {"rows": 3, "cols": 3, "k": 3, "misere": which == "misere"}
+    assert vectors["rules"] == {"rows": 3, "cols": 3, "k": 3, "misere": which.startswith("misere")}
+    assert vectors["against"] == ("random" if which.endswith("vs-random") else "novice")
     assert vectors["every_board"] is True
     valid = vectors["valid"]
     assert len({v["board"] for v in valid if v["first"] == "X"}) == 4520

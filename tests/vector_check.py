@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parent.parent
 def failures(book: Book, vectors: dict[str, Any]) -> list[str]:
     """Every way ``book`` disagrees with ``vectors``."""
     found = []
+    against = vectors.get("against", "novice")  # absent from vectors written before it was added
+    if book.against != against:
+        found.append(f"ranked against {book.against}, not {against}")
     for v in vectors["valid"]:
         answer = book.evaluate(v["board"], first=v["first"])
         got = {

@@ -13,6 +13,8 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 export function checkVectors(reader, vectors) {
   const failures = [];
   const expect = (ok, where, what) => { if (!ok) failures.push(`${where}: ${what}`); };
+  const against = vectors.against ?? 'novice'; // absent from vectors written before it was added
+  expect(reader.against === against, 'the book', `ranked against ${reader.against}, not ${against}`);
   for (const v of vectors.valid) {
     const where = `${v.board} (first ${v.first})`;
     const answer = reader.evaluate(v.board, { first: v.first });

@@ -940,7 +940,18 @@ function openBook(input, { rules = null, source = 'book' } = {}, { proven = fals
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
   const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
-  return new Reader(tables, readEntries(doc, tables, refuse, { proven }));
+  return new Reader(tables, readEntries(doc, tables, refuse, { proven }), againstOf(doc));
+}
+
+/**
+ * The opponent a book's tiers are ranked against first (docs/book-format.md, "Trap order"): its
+ * `trap_order.against` when that is a string, else 'novice'. Not part of validity: `ttt-book
+ * verify` rebuilds the order against it.
+ */
+function againstOf(doc) {
+  const order = doc.trap_order;
+  const against = isObject(order) ? order.against : undefined;
+  return typeof against === 'string' ? against : 'novice';
 }
 
 /** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */
@@ -996,8 +1007,10 @@ class Reader {
   #entries; // proven: private, so no caller can change what the proof covered
   #tables;
 
-  constructor(tables, entries) {
+  constructor(tables, entries, against) {
     const { rows, cols, k, cells, misere, lines, perms } = tables;
+    /** Whom the trap order is ranked against first: 'novice' or 'random' (againstOf). */
+    this.against = against;
     // Frozen: the answers rest on these tables being the derived ones.
     const frozen = (lists) => Object.freeze(lists.map((list) => Object.freeze([...list])));
     this.rules = Object.freeze({ rows, cols, k, misere, cells, first: 'X', second: 'O', empty: '.', lines: frozen(lines) });

@@ -59,6 +59,8 @@ const REAL_PROVEN = answers(book, { proven: true });
 const VECTOR_FILES = [
   ['tictactoe.json', 'vectors.json', ['empty', 'can-win', 'must-block', 'lost']],
   ['tictactoe-misere.json', 'tictactoe-misere.vectors.json', ['empty', 'can-lose', 'lost']],
+  ['tictactoe-vs-random.json', 'tictactoe-vs-random.vectors.json', ['empty', 'can-win', 'must-block', 'lost']],
+  ['tictactoe-misere-vs-random.json', 'tictactoe-misere-vs-random.vectors.json', ['empty', 'can-lose', 'lost']],
 ];
 
 for (const [bookName, vectorsName, tags] of VECTOR_FILES) {
@@ -79,6 +81,20 @@ for (const [bookName, vectorsName, tags] of VECTOR_FILES) {
     assert.deepEqual(checkVectors(loadBook(bytes), shipped), []);
   });
 }
+
+test('a reader says whom its book ranks against: trap_order.against, else novice', () => {
+  const read = (name) => loadBook(readFileSync(`${root}book/${name}`));
+  assert.equal(read('tictactoe.json').against, 'novice');
+  assert.equal(read('tictactoe-vs-random.json').against, 'random');
+  assert.equal(read('tictactoe-misere-vs-random.json').against, 'random');
+  const doc = JSON.parse(bookText);
+  for (const [order, expected] of [[{ ...doc.trap_order, against: 'random' }, 'random'], [{ method: 'exact', tolerance: '0', against: 7 }, 'novice'], ['x', 'novice']]) {
+    assert.equal(loadBook(JSON.stringify({ ...doc, trap_order: order })).against, expected);
+  }
+  // the vectors check it: the random book's vectors fail on the novice book
+  const randomVectors = JSON.parse(readFileSync(`${root}book/tictactoe-vs-random.vectors.json`, 'utf8'));
+  assert.ok(checkVectors(loadBook(bookText), randomVectors).some((line) => line.includes('ranked against novice, not random')));
+});
 
 test('checkVectors finds a reader that maps a tier back wrong', () => {
   const wrong = loadBook(bookText);

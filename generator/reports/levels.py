@@ -22,12 +22,11 @@ from player.rates import PlayOut
 from player.reader import Book
 
 Rates = tuple[Fraction, Fraction, Fraction]
-#: (level, opponent, "first"/"second") -> exact (win, draw, loss) of the computer
+#: (row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer; a row is a
+#: level, named as ``row_name`` names it
 Table = dict[tuple[str, str, str], Rates]
 OPPONENTS = ("random", "novice")  # the table's columns, in order
 SIDES = ("first", "second")
-#: How many matches ``level_rates`` plays: one step of its progress each.
-MATCHES = len(LEVELS) * len(OPPONENTS) * len(SIDES)
 #: The largest board the table is worked out for: 3x4 takes 14 s (a loaded 2-core machine);
 #: 4x4 would walk millions of positions per match, in as many Python objects.
 MAX_CELLS = 12
@@ -36,24 +35,51 @@ START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
 
 
-def level_rates(book: Book, *, advance: Callable[[], None] | None = None) -> Table:
-    """(level, opponent, "first"/"second") -> exact (win, draw, loss) of the computer, every
-    game of each match walked (``player.play.PlayOut``); ``advance()`` is called after each of
-    the MATCHES matches (for a progress bar)."""
+def row_name(level: str, against: str) -> str:
+    """The table's name for ``level`` playing from a book ranked against ``against``: the
+    option that plays it (``perfect --against random``), the level alone for the default."""
+    return level if against == "novice" else f"{level} --against {against}"
+
+
+def table_rows(book: Book, targeted: Book | None = None) -> list[tuple[str, Book, str]]:
+    """The table's rows, in order, as (name, book, level): the perfect level of ``book`` and of
+    ``targeted`` (the same game ranked against another opponent), the novice's ranking first,
+    then the other levels of ``book``."""
+    perfect = sorted([book] if targeted is None else [book, targeted], key=lambda b: b.against != "novice")
+    rows = [(row_name(LEVELS[0], b.against), b, LEVELS[0]) for b in perfect]
+    return rows + [(row_name(level, book.against), book, level) for level in LEVELS[1:]]
+
+
+def matches(book: Book, targeted: Book | None = None) -> int:
+    """How many matches ``level_rates`` plays for these books: one step of its progress each."""
+    return len(table_rows(book, targeted)) * len(OPPONENTS) * len(SIDES)
+
+
+def level_rates(
+    book: Book, targeted: Book | None = None, *, advance: Callable[[], None] | None = None
+) -> Table:
+    """(row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer for each of
+    ``table_rows``, every game of each match walked (``player.play.PlayOut``); ``advance()``
+    is called after each match (for a progress bar)."""
     table = {}
     start = EMPTY * book.rules.cells
     # each player plays in several matches: its choice on a board is worked out once
     opponents = {name: cache(opponent_policy(book.rules, name)) for name in OPPONENTS}
-    for level in LEVELS:
-        tested = cache(level_policy(book, level))
+    for row, source, level in table_rows(book, targeted):
+        tested = cache(level_policy(source, level))
         for opponent in OPPONENTS:
             for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
                 match = PlayOut(book.rules, {mark: tested, other(mark): opponents[opponent]})
                 outcome = match.outcome(start, mark)
-                table[(level, opponent, side)] = (outcome.win, outcome.draw, outcome.loss)
+                table[(row, opponent, side)] = (outcome.win, outcome.draw, outcome.loss)
                 if advance is not None:
                     advance()
     return table
+
+
+def rows_of(table: Table) -> list[str]:
+    """The rows of ``table``, in its order."""
+    return list(dict.fromkeys(row for row, _, _ in table))
 
 
 def _cell(rates: Rates) -> str:
@@ -64,7 +90,8 @@ def markdown_table(
     book: Book, table: Table | None = None, *, advance: Callable[[], None] | None = None
 ) -> str:
     """The README's table: percentages won / drawn / lost, exact values rounded to 0.01
-    (``table``: the rates, if already computed; else ``advance`` as for ``level_rates``)."""
+    (``table``: the rates, if already computed; else ``advance`` as for ``level_rates``, on
+    ``book`` alone)."""
     table = level_rates(book, advance=advance) if table is None else table
     lines = [
         START,
@@ -72,9 +99,10 @@ def markdown_table(
         "| vs novice, moving first | vs novice, moving second |",
         "|---|---|---|---|---|",
     ]
-    for level in LEVELS:
-        cells = [_cell(table[(level, opp, side)]) for opp in OPPONENTS for side in SIDES]
-        lines.append(f"| {level} | " + " | ".join(cells) + " |")
+    for row in rows_of(table):
+        cells = [_cell(table[(row, opp, side)]) for opp in OPPONENTS for side in SIDES]
+        name = f"`{row}`" if " " in row else row
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines.append(END)
     return "\n".join(lines)
 
@@ -86,33 +114,40 @@ against two reference opponents:
   random  plays any free cell, at random;"""
 NOVICE = "  novice  wins at once if it can, else blocks the computer's win, else random."
 MISERE_NOVICE = "  novice  plays at random, never completing a line of its own if it can avoid it."
+TARGETED = """\
+A level "--against random" plays from the book ranked to beat a random player
+(ttt-play --against random); the others from the one ranked to beat a novice."""
 
 
-def legend(rules: Rules) -> str:
-    """What the table shows, for a book of ``rules`` (named unless they are the classic game's)."""
+def legend(rules: Rules, rows: list[str] | None = None) -> str:
+    """What the table shows, for a book of ``rules`` (named unless they are the classic game's),
+    with a note on ``--against`` if one of the ``rows`` names it."""
     named = [] if rules == Rules() else [f"The game: {rules}."]
-    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE])
+    targeted = [TARGETED] if any("--against" in row for row in rows or []) else []
+    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE, *targeted])
 
 
 def plain_table(table: Table, rules: Rules | None = None) -> str:
     """The table for a terminal: aligned columns under a legend saying whose results they are,
     against which opponent, and in which game (``rules``: the classic one unless given)."""
+    rows = rows_of(table)
     group = 3 * COLUMN
+    width = max(len("level"), *map(len, rows))
     lines = [
-        legend(rules or Rules()),
+        legend(rules or Rules(), rows),
         "",
-        (f"{'':<8} {'':<12}" + "".join(f"  {'against ' + opp:^{group}}" for opp in OPPONENTS)).rstrip(),
-        f"{'level':<8} {'computer':<12}"
+        (f"{'':<{width}} {'':<6}" + "".join(f"  {'against ' + opp:^{group}}" for opp in OPPONENTS)).rstrip(),
+        f"{'level':<{width}} {'moves':<6}"
         + "".join(f"  {'won':>{COLUMN}}{'drawn':>{COLUMN}}{'lost':>{COLUMN}}" for _ in OPPONENTS),
     ]
-    for level in LEVELS:
+    for row in rows:
         for side in SIDES:
-            row = f"{level if side == SIDES[0] else '':<8} {'moves ' + side:<12}"
+            line = f"{row if side == SIDES[0] else '':<{width}} {side:<6}"
             for opp in OPPONENTS:
-                row += "  " + "".join(
-                    f"{float(rate) * 100:>{COLUMN}.2f}" for rate in table[(level, opp, side)]
+                line += "  " + "".join(
+                    f"{float(rate) * 100:>{COLUMN}.2f}" for rate in table[(row, opp, side)]
                 )
-            lines.append(row.rstrip())
+            lines.append(line.rstrip())
     return "\n".join(lines)
 
 

@@ -34,7 +34,7 @@ from player.apps.script import parse_moves, play_script, transcript_json, transc
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules
 from player.play import LEVELS
-from player.reader import Book, load_book
+from player.reader import Book, book_for, load_book
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
@@ -127,12 +127,12 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
         raise click.UsageError(
             f"--misere: {path} is a book for {book.rules}, not a misère game (play it without --misere)"
         )
-    if against is not None and book.against != against:
+    try:
+        return book_for(book, against)
+    except ValueError as error:
         raise click.UsageError(
-            f"--against {against}: {path} ranks its moves against {book.against} "
-            f"(ttt-book build --against {against} writes one for {against})"
-        )
-    return book
+            f"--against {against}: {error} (ttt-book build --against {against} writes one)"
+        ) from None
 
 
 @click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})

@@ -11,7 +11,7 @@ from typing import Any
 
 from player.game import EMPTY, FIRST, SECOND
 from player.play import check_level, choose_move
-from player.reader import Book, load_book
+from player.reader import Book, book_for
 
 _MARKS = {"x": FIRST, "o": SECOND, ".": EMPTY}
 
@@ -26,12 +26,17 @@ def book_action(book: Book, state: Any, level: str = "perfect", *, rng: random.R
     return choose_move(book, board_from_state(state), level, rng=rng)
 
 
-def make_bot(level: str = "perfect", *, book: Book | None = None, seed: int | None = None) -> Any:
-    """A ``pyspiel.Bot`` playing from the book at ``level``."""
+def make_bot(
+    level: str = "perfect", *, book: Book | None = None, seed: int | None = None, against: str | None = None
+) -> Any:
+    """A ``pyspiel.Bot`` playing from the book at ``level``: ``book``, else the packaged 3x3 book
+    ranked against ``against`` (``"novice"``, the default, or ``"random"``: the opponent the
+    perfect level wins most often against). ValueError for a ``book`` ranked against another
+    opponent than ``against``."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]  # the openspiel extra, untyped
 
     check_level(level)
-    used = book or load_book()
+    used = book_for(book, against)
     rng = random.Random(seed)
 
     class BookBot(pyspiel.Bot):  # type: ignore[misc]

@@ -16,7 +16,7 @@ from typing import Any
 
 from player.game import EMPTY, FIRST, SECOND, Cell
 from player.play import check_level, choose_move
-from player.reader import Book, load_book
+from player.reader import Book, book_for
 
 SIZE = 3
 
@@ -47,13 +47,21 @@ def board_from_observation(observation: Any) -> str:
 
 
 class BookPolicy:
-    """``policy(observation) -> action``: the book's move at ``level`` for the agent to move."""
+    """``policy(observation) -> action``: the book's move at ``level`` for the agent to move,
+    from ``book``, else the packaged 3x3 book ranked against ``against`` (``"novice"``, the
+    default, or ``"random"``: the opponent the perfect level wins most often against).
+    ValueError for a ``book`` ranked against another opponent than ``against``."""
 
     def __init__(
-        self, level: str = "perfect", *, book: Book | None = None, rng: random.Random | None = None
+        self,
+        level: str = "perfect",
+        *,
+        book: Book | None = None,
+        rng: random.Random | None = None,
+        against: str | None = None,
     ) -> None:
         self.level = check_level(level)
-        self.book = book or load_book()
+        self.book = book_for(book, against)
         self.rng = rng or random.Random()
 
     def __call__(self, observation: dict[str, Any]) -> int:
