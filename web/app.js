@@ -1,6 +1,7 @@
 // The page: loads a book through the JavaScript reader and plays from it, on the book's own
 // rules: its rows × cols board, its lines, normal or misère.
-// Query parameters: ?book=URL (another book file), ?seed=N (reproducible computer choices).
+// Query parameters: ?book=URL (another book file), ?seed=N (reproducible computer choices),
+// ?against=random (the packaged books: play to beat a random player rather than a novice).
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
@@ -28,8 +29,20 @@ function seeded(seed) {
 }
 const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.random;
 
+// The packaged books come ranked against each reference opponent (docs/book-format.md, "Trap
+// order"): each file's twin ranked against the other one, by file name.
+const TWINS = {
+  'tictactoe.json': { random: 'tictactoe-vs-random.json' },
+  'tictactoe-vs-random.json': { novice: 'tictactoe.json' },
+  'tictactoe-misere.json': { random: 'tictactoe-misere-vs-random.json' },
+  'tictactoe-misere-vs-random.json': { novice: 'tictactoe-misere.json' },
+};
+const OPPONENT_WORDS = { novice: 'a novice', random: 'a random player' };
+
 const state = {
   book: null,
+  rankings: {}, // opponent -> the book ranked against it: state.book's own, and its twin once loaded
+  against: 'novice', // whom the perfect level plays to beat
   board: '',
   moves: [],
   first: 'X',
@@ -63,7 +76,8 @@ function place(cell) {
 // The computer's move, if it is its turn; returns the sentence saying so ('' if none).
 function computerMove() {
   if (isOver() || turn() === state.human) return '';
-  const cell = state.book.chooseMove(state.board, { level: state.level, random, first: state.first });
+  const ranked = state.rankings[state.against] ?? state.book;
+  const cell = ranked.chooseMove(state.board, { level: state.level, random, first: state.first });
   place(cell);
   return `The computer (${other(state.human)}) plays ${cell + 1}.`;
 }
@@ -328,6 +342,10 @@ function undo() {
 // computer's next move, and the mark or who moves first waits for New game, with a note.
 function settingChanged(event) {
   const started = lastHumanMove() >= 0 && !isOver();
+  if (event.target.id === 'against') {
+    chooseOpponent($('against').value, started);
+    return;
+  }
   if (event.target.id === 'level') {
     state.level = $('level').value;
     note(started ? `Level changed to ${state.level}: the computer plays at that level from its next move.` : `Level: ${state.level}.`);
@@ -485,6 +503,35 @@ function provenRecord() {
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
+/** The book ranked against `against` beside the one being played (TWINS), or null. */
+function twinUrl(against) {
+  const name = new URL(bookUrl).pathname.split('/').pop();
+  const twin = TWINS[name]?.[against];
+  return twin ? new URL(twin, bookUrl).href : null;
+}
+
+/** The opponent the perfect level plays to beat: the twin book loaded when first chosen. */
+async function chooseOpponent(against, started) {
+  const select = $('against');
+  if (!state.rankings[against]) {
+    select.disabled = true;
+    try {
+      const bytes = await download(twinUrl(against));
+      state.rankings[against] = await loadBookCached(bytes, { storage: provenRecord().storage, rules: state.book.rules, source: twinUrl(against) });
+    } catch (error) {
+      select.value = state.against;
+      select.disabled = false;
+      note(`The book for playing against ${OPPONENT_WORDS[against]} could not be loaded: ${error.message}`);
+      return;
+    }
+    select.disabled = false;
+  }
+  state.against = against;
+  select.value = against;
+  const who = OPPONENT_WORDS[against];
+  note(started ? `The computer plays to beat ${who} from its next move.` : `The computer plays to beat ${who}.`);
+}
+
 /** Download and prove the book (once per browser for a big one); resolves to its reader and what the page says about it. */
 async function openBook() {
   const started = performance.now();
@@ -560,6 +607,16 @@ async function start() {
     // Not a draw (3x4: the first player wins): perfect play as the second player can lose.
     $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';
   }
+  state.against = state.book.against;
+  state.rankings = { [state.book.against]: state.book };
+  const others = Object.keys(OPPONENT_WORDS).filter((name) => name !== state.book.against && twinUrl(name));
+  // The choice is offered where the book has a twin ranked against the other opponent (the
+  // packaged books); another book plays as it is ranked.
+  $('against-choice').hidden = others.length === 0;
+  $('against').value = state.book.against;
+  if (params.get('against') && params.get('against') !== state.book.against && others.includes(params.get('against'))) {
+    await chooseOpponent(params.get('against'), false);
+  }
   buildBoard();
   $('game').hidden = false;
   $('settings').addEventListener('submit', (event) => {
@@ -567,7 +624,7 @@ async function start() {
     newGame();
   });
   $('new-game').disabled = false; // disabled while the book loads: a submit then would reload the page
-  for (const id of ['mark', 'first', 'level']) $(id).addEventListener('change', settingChanged);
+  for (const id of ['mark', 'first', 'level', 'against']) $(id).addEventListener('change', settingChanged);
   $('hint').addEventListener('click', () => {
     state.hints = !state.hints;
     render();

@@ -10,6 +10,8 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
     /web/ and /web/NAME               the page's own files: web/*.html, *.css, *.js, *.svg
     /book/tictactoe.json              the book
     /book/tictactoe-misere.json       the misère book (make book writes it)
+    /book/tictactoe-vs-random.json, /book/tictactoe-misere-vs-random.json
+                                      the same two ranked against a random player
     /user/NAME                        the file given with --book (NAME: its file name), if any
     /clients/js/tictactoe-book.js     the JavaScript reader
     /favicon.ico                      web/favicon.svg
@@ -55,6 +57,8 @@ TYPES = {
 FIXED = {
     "/book/tictactoe.json": ROOT / "book" / "tictactoe.json",
     "/book/tictactoe-misere.json": ROOT / "book" / "tictactoe-misere.json",
+    "/book/tictactoe-vs-random.json": ROOT / "book" / "tictactoe-vs-random.json",
+    "/book/tictactoe-misere-vs-random.json": ROOT / "book" / "tictactoe-misere-vs-random.json",
     "/clients/js/tictactoe-book.js": ROOT / "clients" / "js" / "tictactoe-book.js",
     "/favicon.ico": WEB / "favicon.svg",
     "/web/": WEB / "index.html",

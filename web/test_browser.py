@@ -168,6 +168,31 @@ def test_perfect_never_loses_full_games_by_clicking(page: Page, mark: str, first
     assert "0 won" in tally and "4" not in tally.split("won")[0]
 
 
+# . X .
+# . . .      O to answer: the book ranked against a novice takes a corner beside the X (1 or 3),
+# . . .      the one ranked against a random player the centre (5)
+
+
+def answer_to_the_top_edge(page: Page) -> str:
+    new_game(page, "X", "X")
+    page.keyboard.press("2")
+    return board(page)
+
+
+def test_the_page_plays_to_beat_whom_it_is_told(browser: Browser, server: str) -> None:
+    with opened(browser, f"{server}/web/?seed=7") as page:
+        assert page.locator("#against-choice").is_visible() and page.input_value("#against") == "novice"
+        assert answer_to_the_top_edge(page) in ("OX.......", ".XO......")
+        page.select_option("#against", "random")
+        page.wait_for_function("document.querySelector('#note').textContent.includes('random player')")
+        assert page.locator("#note").inner_text() == "The computer plays to beat a random player from its next move."
+        assert answer_to_the_top_edge(page) == ".X..O...."
+        shoot(page, "against-random")
+    with opened(browser, f"{server}/web/?seed=7&against=random") as page:
+        assert page.input_value("#against") == "random"
+        assert answer_to_the_top_edge(page) == ".X..O...."
+
+
 def test_hint_shows_every_free_cells_value(page: Page) -> None:
     page.click("#hint")
     hints = page.locator("#board .cell .hint")
@@ -650,6 +675,7 @@ def test_a_3x4_book_takes_its_own_grid(browser: Browser, page_3x4: str) -> None:
             assert abs(box["width"] - box["height"]) < 2
         assert cells.all_inner_texts() == [str(i) for i in range(1, 13)]
         assert "type 1 then Enter" in page.locator("#keys-help").inner_text()
+        assert page.locator("#against-choice").is_hidden()  # no twin ranked against random beside it
         shoot(page, "board-3x4")
 
 
