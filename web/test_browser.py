@@ -185,7 +185,8 @@ def test_the_page_plays_to_beat_whom_it_is_told(browser: Browser, server: str) -
         assert answer_to_the_top_edge(page) in ("OX.......", ".XO......")
         page.select_option("#against", "random")
         page.wait_for_function("document.querySelector('#note').textContent.includes('random player')")
-        assert page.locator("#note").inner_text() == "The computer plays to beat a random player from its next move."
+        told = "The computer plays to beat a random player from its next move."
+        assert page.locator("#note").inner_text() == told
         assert answer_to_the_top_edge(page) == ".X..O...."
         shoot(page, "against-random")
     with opened(browser, f"{server}/web/?seed=7&against=random") as page:
