@@ -6,12 +6,12 @@ its options, and the exact chance of each result. Every rate the project states 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
 from player.errors import TooManyLines
-from player.game import EMPTY, FIRST, Rules, line_owners, other, side_to_move
+from player.game import EMPTY, FIRST, Cell, Rules, line_owners, other, side_to_move
 
 if TYPE_CHECKING:
     from player.play import Policy
@@ -85,4 +85,71 @@ class PlayOut:
         self.memo[board] = known
         if self._limit is not None and len(self.memo) > self._limit:
             raise TooManyLines(f"more than {self._limit} positions to walk")
+        return known
+
+
+class BestResponse:
+    """The player of ``mark`` that wins most often against ``opponent`` while playing only moves
+    from ``options`` (for a player that never loses: the book's optimal moves), in a game
+    ``first`` began: on each of its turns it takes a move whose games ``opponent`` loses most
+    often, ``opponent`` picking uniformly among its options (None: a forfeit, which it loses).
+
+    Exact in integers, as ``PlayOut``. ``win(board)`` is the chance from ``board``;
+    ``choices[board]`` the moves that reach it, on every board of ``mark``'s walked.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        options: Callable[[str], Sequence[Cell]],
+        opponent: Policy,
+        mark: str,
+        *,
+        first: str = FIRST,
+        most: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.options = options
+        self.opponent = opponent
+        self.mark = mark
+        self.first = first
+        self.scale = math.lcm(*range(1, max(most or 0, rules.cells) + 1))
+        #: per board of ``mark`` walked: the moves whose chance of a win is the highest
+        self.choices: dict[str, tuple[Cell, ...]] = {}
+        self._wins: dict[str, int] = {}  # per board walked: the chance of a win, times scale ** empties
+        self._owners = line_owners(rules)
+
+    def win(self, board: str) -> Fraction:
+        """The chance that ``mark`` wins from ``board`` with the best of its options."""
+        return Fraction(self._walk(board), self.scale ** board.count(EMPTY))
+
+    def _walk(self, board: str) -> int:
+        known = self._wins.get(board)
+        if known is not None:
+            return known
+        empties = board.count(EMPTY)
+        owner = self._owners(board)
+        if owner:
+            won = other(owner) if self.rules.misere else owner
+            known = self.scale**empties if won == self.mark else 0
+        elif not empties:
+            known = 0
+        else:
+            turn = side_to_move(board, self.first)
+            if turn == self.mark:
+                chances = {
+                    cell: self._walk(board[:cell] + turn + board[cell + 1 :]) for cell in self.options(board)
+                }
+                known = max(chances.values())
+                self.choices[board] = tuple(cell for cell, chance in chances.items() if chance == known)
+                known *= self.scale
+            else:
+                options = self.opponent(board)
+                forfeit = self.scale ** (empties - 1)
+                total = sum(
+                    forfeit if cell is None else self._walk(board[:cell] + turn + board[cell + 1 :])
+                    for cell in options
+                )
+                known = total * (self.scale // len(options))
+        self._wins[board] = known
         return known

@@ -24,7 +24,8 @@ import pytest
 from enumerate_games import match, novice_player, random_player
 from oracle import to_move, winner
 
-from generator.reports.audit import CallableProgram, Failure, ProcessProgram, audit
+from generator.reports.audit import audit
+from generator.reports.program import CallableProgram, Failure, ProcessProgram
 from player import Book
 
 HERE = Path(__file__).resolve().parent

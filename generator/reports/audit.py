@@ -27,261 +27,19 @@ losses; the rates then weight each answer by how often it came, and are marked e
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import os
-import selectors
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
-from player.errors import ProgramWontRun
+from generator.reports.program import Answer, Failure, Program, escaped
 from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, side_to_move, winner
 from player.play import Policy, level_policy, opponent_policy
-from player.rates import PlayOut
+from player.rates import BestResponse, PlayOut
 from player.reader import Book
 
-#: Characters of one answer line kept; a longer answer is unreadable.
-MAX_ANSWER = 64
-#: Bytes kept of a program's standard error, the last: its last line, however much it writes.
-ERRORS_KEPT = 4096
-#: Bytes read from a program at once: a pipe's default capacity on Linux (pipe(7)).
-READ_SIZE = 65536
 OPPONENTS = ("random", "novice", "book")
-FAILURES = ("illegal", "unreadable", "timeout", "crash")
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """An answer that is not a legal cell: ``kind`` is one of FAILURES; ``text`` what came."""
-
-    kind: str
-    text: str
-
-
-Answer = Cell | Failure
-
-
-class Program(Protocol):
-    def ask(self, board: str) -> Answer: ...
-
-    def close(self) -> None: ...
-
-
-def escaped(text: str) -> str:
-    """``text`` with every character that is not printable written as ``ascii()`` writes it
-    (``\\x1b``, ``\\r``, ``\\x9b``, ``\\u202e``) and a backslash as two, printable Unicode kept:
-    a program's output shown this way cannot move the cursor or draw a verdict of its own.
-    A byte that was not UTF-8 (decoded with surrogateescape) is shown as ``\\xNN`` too."""
-    return "".join(char if char.isprintable() and char != "\\" else _escape(char) for char in text)
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape's stand-in for the byte code - 0xDC00
-        return f"\\x{code - 0xDC00:02x}"
-    return ascii(char)[1:-1]
-
-
-def decoded(data: bytes) -> str:
-    """Bytes a program wrote, as text to show: UTF-8, every other byte and control escaped."""
-    return escaped(data.decode("utf-8", "surrogateescape"))
-
-
-def read_answer(text: str, board: str) -> Answer:
-    """A cell if ``text`` names a free cell of ``board``, else the failure it is (``text`` as
-    the program wrote it: an unreadable one is kept :func:`escaped`)."""
-    stripped = text.strip()
-    if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > 4:
-        return Failure("unreadable", escaped(text[:MAX_ANSWER]))
-    cell = int(stripped)
-    if cell >= len(board) or board[cell] != EMPTY:
-        return Failure("illegal", stripped)
-    return cell
-
-
-class ProcessProgram:
-    """A command that answers one line per board, kept running between questions.
-
-    After a time-out or a crash the process is ended and a fresh one answers the next question
-    (a program is asked about positions, not played through games, so nothing is lost). Each
-    runs in a session of its own, so ending it ends its process group: whatever it started
-    (a shell script's commands, in the background or not) ends with it.
-
-    Its standard error is a pipe, read while it is asked and while it ends (so a full pipe
-    never blocks it); only the last ERRORS_KEPT bytes are kept, for the last line of a crash,
-    however much it writes.
-    """
-
-    def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
-        self.argv = argv
-        self.timeout = timeout
-        self.process: subprocess.Popen[bytes] | None = None
-        self.pending = b""
-        self.errors = b""  # the end of the running process's standard error
-        self.starts = 0
-        self.answered = 0
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        try:
-            process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=True,  # its own process group (and no terminal to draw on)
-            )
-        except OSError as error:
-            raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
-        self.starts += 1
-        self.pending = b""
-        self.errors = b""
-        self.process = process
-        return process
-
-    def _read_errors(self, fd: int) -> bool:
-        """Read what the program wrote on standard error, keeping the end; False at its end."""
-        chunk = os.read(fd, READ_SIZE)
-        self.errors = (self.errors + chunk)[-ERRORS_KEPT:]
-        return bool(chunk)
-
-    def ask(self, board: str) -> Answer:
-        process = self.process or self._start()
-        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        try:
-            process.stdin.write(board.encode() + b"\n")
-        except OSError:
-            return self._crashed(board)
-        deadline = time.monotonic() + self.timeout
-        out, err = process.stdout.fileno(), process.stderr.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(out, selectors.EVENT_READ)
-            selector.register(err, selectors.EVENT_READ)
-            while b"\n" not in self.pending:
-                left = deadline - time.monotonic()
-                ready = {key.fd for key, _ in selector.select(left)} if left > 0 else set()
-                if not ready:
-                    self._stop()
-                    return Failure("timeout", f"no answer within {self.timeout:g} s")
-                if err in ready and not self._read_errors(err):
-                    selector.unregister(err)
-                if out not in ready:
-                    continue
-                chunk = os.read(out, READ_SIZE)
-                if not chunk:
-                    return self._crashed(board)
-                self.pending += chunk
-                if len(self.pending) > 4 * MAX_ANSWER and b"\n" not in self.pending:
-                    self._stop()
-                    return Failure("unreadable", decoded(self.pending[:MAX_ANSWER]))
-        line, _, self.pending = self.pending.partition(b"\n")
-        self.answered += 1
-        return read_answer(line.decode("utf-8", "surrogateescape"), board)
-
-    def _crashed(self, board: str) -> Failure:
-        status = self._wait()
-        self._stop()
-        # the last line on standard error, split at newlines only (a \r in it is shown escaped)
-        last = self.errors.decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
-        said = f": {escaped(last[:200])}" if last else ""
-        if self.answered == 0 and self.starts == 1:
-            raise ProgramWontRun(f"{self.argv[0]!r} ended before answering its first board{said}")
-        return Failure("crash", f"exited with status {status} when asked {board}{said}")
-
-    def _wait(self) -> int | None:
-        """The program's exit status once it ends, or None if it is still running after the
-        time-out; its standard error is read meanwhile (it may be writing a lot as it ends)."""
-        process = self.process
-        assert process is not None and process.stderr is not None
-        deadline = time.monotonic() + self.timeout
-        err = process.stderr.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(err, selectors.EVENT_READ)
-            # The end of its standard error usually says it has ended; but a process it started
-            # may hold that pipe open, so whether it has ended is checked every 50 ms too.
-            while process.poll() is None and (left := deadline - time.monotonic()) > 0:
-                if selector.select(min(left, 0.05)) and not self._read_errors(err):
-                    break
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            return process.wait(max(0.0, deadline - time.monotonic()))
-        return None
-
-    def _stop(self) -> None:
-        process = self.process
-        if process is None:
-            return
-        # The group's id is the leader's pid, the group's while any member lives, even after the
-        # leader was reaped (as _wait does, for its status); once none is left, killpg fails.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        assert process.stderr is not None
-        # What the group wrote before it was killed may still be in the pipe: read that, and no
-        # more than a pipe can hold, 1 MiB (pipe(7); one that left the group could write for ever).
-        err = process.stderr.fileno()
-        with selectors.DefaultSelector() as selector:
-            selector.register(err, selectors.EVENT_READ)
-            for _ in range(1024 * 1024 // READ_SIZE):
-                if not selector.select(0) or not self._read_errors(err):
-                    break
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                stream.close()
-        self.process = None
-
-    def close(self) -> None:
-        if self.process is not None and self.process.stdin is not None:
-            with contextlib.suppress(OSError):  # it may have gone already
-                self.process.stdin.close()
-            self._wait()
-        self._stop()
-
-
-class CallableProgram:
-    """A Python function ``f(board) -> cell`` (an int, or a string holding one), in-process.
-
-    An exception is a crash; no time limit is applied (a function cannot be stopped safely).
-    """
-
-    def __init__(self, function: Callable[[str], object]) -> None:
-        self.function = function
-
-    def ask(self, board: str) -> Answer:
-        try:
-            answer = self.function(board)
-        except Exception as error:
-            return Failure("crash", escaped(f"raised {type(error).__name__}: {error} when asked {board}"))
-        if isinstance(answer, bool) or not isinstance(answer, int | str):
-            return Failure("unreadable", escaped(repr(answer)[:MAX_ANSWER]))
-        return read_answer(str(answer), board)
-
-    def close(self) -> None:
-        pass
-
-
-def load_callable(spec: str) -> Callable[[str], object]:
-    """``module:function`` (the current folder importable, as with ``python -m``);
-    ProgramWontRun if there is no such function."""
-    module_name, sep, name = spec.partition(":")
-    if not sep or not module_name or not name:
-        raise ProgramWontRun(f"{spec!r} is not MODULE:FUNCTION")
-    if "" not in sys.path and os.getcwd() not in sys.path:
-        sys.path.insert(0, os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ProgramWontRun(f"cannot import {module_name!r}: {error}") from None
-    function = getattr(module, name, None)
-    if not callable(function):
-        raise ProgramWontRun(f"{module_name!r} has no function {name!r}")
-    return function  # type: ignore[no-any-return]
 
 
 @dataclass
@@ -297,6 +55,9 @@ class Report:
     failures: list[dict[str, Any]] = field(default_factory=list)
     varies: list[dict[str, Any]] = field(default_factory=list)
     rates: dict[str, dict[str, dict[str, Fraction]]] = field(default_factory=dict)
+    #: "as X"/"as O" -> the chance the program loses to the never-losing player that beats it
+    #: most often (``player.rates.BestResponse``): how exploitable it is
+    exploitable: dict[str, Fraction] = field(default_factory=dict)
 
     @property
     def can_lose(self) -> bool:
@@ -323,6 +84,7 @@ class Report:
                 opponent: {side: {k: str(v) for k, v in rates.items()} for side, rates in sides.items()}
                 for opponent, sides in self.rates.items()
             },
+            "exploitable": {side: str(chance) for side, chance in self.exploitable.items()},
         }
 
 
@@ -358,6 +120,7 @@ def audit(program: Program, book: Book, *, repeat: int = 1) -> Report:
     for mark in (FIRST, SECOND):
         report.losses.extend(losing_lines(book, answers, mark))
     report.rates = all_rates(book, answers)
+    report.exploitable = exploitable(book, answers)
     return report
 
 
@@ -443,6 +206,25 @@ def all_rates(book: Book, answers: dict[str, list[Answer]]) -> dict[str, dict[st
     return found
 
 
+def exploitable(book: Book, answers: dict[str, list[Answer]]) -> dict[str, Fraction]:
+    """ "as X"/"as O" -> the chance the program loses to the best never-losing player: the one
+    that plays only the book's optimal moves and, among them, those that beat the program most
+    often (each of its answers weighted by how often it came; a failure forfeits)."""
+    rules = book.rules
+
+    def program(board: str) -> list[Cell | None]:
+        return [None if isinstance(answer, Failure) else answer for answer in answers[board]]
+
+    most = max(len(given) for given in answers.values()) if answers else 1
+    start = EMPTY * rules.cells
+    return {
+        f"as {mark}": BestResponse(
+            rules, lambda board: book.evaluate(board).optimal, program, other(mark), most=most
+        ).win(start)
+        for mark in (FIRST, SECOND)
+    }
+
+
 def render(report: Report, program: str, *, max_lines: int = 50) -> str:
     """The readable report: cells 0-8 as the contract numbers them."""
 
@@ -512,4 +294,9 @@ def render(report: Report, program: str, *, max_lines: int = 50) -> str:
             cells = " / ".join(f"{float(r[k]) * 100:6.2f}%" for k in ("win", "draw", "loss"))
             fractions = " / ".join(str(r[k]) for k in ("win", "draw", "loss"))
             out.append(f"  vs {opponent:<6} {side}: {cells}   ({fractions})")
+    out.append("")
+    out.append("exploitable: how often the best never-losing player beats it (the book it would face,")
+    out.append("ranked against it: ttt-book build --against-program):")
+    for side, chance in report.exploitable.items():
+        out.append(f"  {side}: loses {float(chance) * 100:6.2f}%   ({chance})")
     return "\n".join(out)

@@ -1,0 +1,133 @@
+"""A book ranked to beat one program (``ttt-book build --against-program``).
+
+The program is run as the audit runs it (generator/reports/program.py). The book of the rules
+is solved as usual; then, for each side, ``player.rates.BestResponse`` finds the never-losing
+player (the book's optimal moves only) that wins most often against the program, asking the
+program about each position that player can meet, ``repeat`` times. Each position the best
+response reaches gets one move in its entry's top tier: one of its best moves, the first in
+the book's own trap order; the other optimal moves follow in that order. The rest of the book
+is the novice-ranked book, byte for byte.
+
+A program that always answers a position the same way meets the best response along one line
+per side, so every position it reaches has its own entry and the book wins exactly as often as
+the best response. A program whose answers vary (``repeat`` > 1 shows it) is taken as picking
+uniformly among the answers it gave, each counted as often as it came; the best response to
+that can reach two positions equal under a symmetry that want different moves, and an entry
+holds one: the later keeps the earlier's move (still optimal, so still never losing) and the
+book's rate is worked out as it plays (``reached``) beside the best response's (``best``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from generator.reports.program import Answer, Failure, Program
+from generator.writer import build_book, encode, rate_text
+from player.game import EMPTY, FIRST, SECOND, Cell, Rules, other, side_to_move, winner
+from player.play import level_policy, opponent_policy
+from player.rates import BestResponse, PlayOut
+from player.reader import Book, entry_text, parse_book, parse_entry
+
+#: The sides, as the book's ``trap_rates`` names them.
+SIDES = {FIRST: "first", SECOND: "second"}
+
+
+@dataclass(frozen=True)
+class Targeted:
+    """The book ranked against a program, and what it found (marks: the book's side)."""
+
+    document: dict[str, Any]
+    #: distinct positions the program was asked about, and how many answered differently
+    asked: int
+    varies: int
+    #: per mark: the chance the best never-losing player wins, and the chance the book does
+    best: dict[str, Fraction]
+    reached: dict[str, Fraction]
+    #: positions whose best moves their entry could not hold (answers that vary only)
+    conflicts: int
+
+
+def target_program(program: Program, rules: Rules, name: str, *, repeat: int = 1) -> Targeted:
+    """The book of ``rules`` ranked to beat ``program`` (``name`` says which, in the book)."""
+    base = build_book(rules)
+    book = parse_book(encode(base), f"the {rules} book")
+    answers: dict[str, list[Answer]] = {}
+
+    def opponent(board: str) -> list[Cell | None]:
+        if board not in answers:
+            answers[board] = [program.ask(board) for _ in range(repeat)]
+        return [None if isinstance(answer, Failure) else answer for answer in answers[board]]
+
+    empty = EMPTY * rules.cells
+    try:
+        responses = {
+            mark: BestResponse(rules, lambda b: book.evaluate(b).optimal, opponent, mark, most=repeat)
+            for mark in (FIRST, SECOND)
+        }
+        best = {mark: response.win(empty) for mark, response in responses.items()}
+    finally:
+        program.close()
+    moves: dict[str, Cell] = {}  # canonical key -> the cell of its top tier, in the key's orientation
+    conflicts = sum(_choose(book, response, opponent, moves) for response in responses.values())
+    entries = dict(base["entries"])
+    for key, cell in moves.items():
+        score, tiers = parse_entry(entries[key], rules.cells)
+        rest = [[c for c in tier if c != cell] for tier in tiers]
+        entries[key] = entry_text(score, [[cell], *(tier for tier in rest if tier)])
+    document = {
+        **base,
+        "entries": entries,
+        "trap_order": {"against": "program", "program": name, "method": "exact", "tolerance": "0"},
+    }
+    targeted = parse_book(encode(document), f"the {rules} book ranked against {name}")
+    reached = {mark: _rate(targeted, opponent, mark, most=repeat) for mark in (FIRST, SECOND)}
+    document["trap_rates"] = {
+        SIDES[mark]: {
+            "novice": rate_text(_rate(targeted, opponent_policy(rules, "novice"), mark)),
+            "random": rate_text(_rate(targeted, opponent_policy(rules, "random"), mark)),
+            "program": rate_text(reached[mark]),
+        }
+        for mark in (FIRST, SECOND)
+    }
+    varies = sum(1 for given in answers.values() if len(set(given)) > 1)
+    return Targeted(document, len(answers), varies, best, reached, conflicts)
+
+
+def _choose(book: Book, response: BestResponse, opponent: Any, moves: dict[str, Cell]) -> int:
+    """Give each position the best response reaches one move in ``moves`` (by canonical key),
+    following the moves given; how many positions found their key holding a move that is not
+    one of their best."""
+    rules = book.rules
+    conflicts = 0
+    seen: set[str] = set()
+    waiting = [EMPTY * rules.cells]
+    while waiting:
+        board = waiting.pop()
+        if board in seen or winner(rules, board) is not None or EMPTY not in board:
+            continue
+        seen.add(board)
+        turn = side_to_move(board)
+        if turn != response.mark:
+            waiting.extend(board[:c] + turn + board[c + 1 :] for c in set(opponent(board)) if c is not None)
+            continue
+        evaluation = book.evaluate(board)
+        perm, inverse = evaluation.symmetry.perm, evaluation.symmetry.inverse
+        wanted = {inverse[c] for c in response.choices[board]}
+        cell = moves.get(evaluation.key)
+        if cell is None:
+            in_order = [inverse[c] for tier in evaluation.tiers for c in tier]  # the book's trap order
+            cell = moves[evaluation.key] = next(c for c in in_order if c in wanted)
+        elif cell not in wanted:
+            conflicts += 1
+        played = perm[cell]
+        waiting.append(board[:played] + turn + board[played + 1 :])
+    return conflicts
+
+
+def _rate(book: Book, opponent: Any, mark: str, *, most: int = 1) -> Fraction:
+    """The chance the perfect level of ``book`` wins as ``mark`` against ``opponent`` (which
+    offers at most ``most`` options, or as many as there are cells)."""
+    players = {mark: level_policy(book, "perfect"), other(mark): opponent}
+    return PlayOut(book.rules, players, most=most).outcome(EMPTY * book.rules.cells, mark).win

@@ -1,0 +1,47 @@
+"""The never-losing player that beats a given 3x3 opponent most often, worked out apart from
+player/rates.py: tests/oracle.py's minimax says which moves are optimal, Fractions carry the
+chances. An opponent maps a board (X moved first) to the cells it picks uniformly among."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from fractions import Fraction
+
+from oracle import minimax, move_results, rank, to_move, winner
+
+Opponent = Callable[[str], tuple[int, ...]]
+
+
+@functools.cache
+def solved(board: str) -> tuple[int, int]:
+    return minimax(board)
+
+
+def optimal(board: str) -> list[int]:
+    """Every move of the side to move that is best with best play (a fastest win, a draw kept,
+    a slowest loss)."""
+    results = move_results(board, solved)
+    best = max(map(rank, results.values()))
+    return [cell for cell, result in results.items() if rank(result) == best]
+
+
+def best_response(opponent: Opponent, mark: str) -> Fraction:
+    """The chance that ``mark``, playing only optimal moves and of them the best against
+    ``opponent``, wins from the empty board."""
+
+    @functools.cache
+    def chance(board: str) -> Fraction:
+        won = winner(board)
+        if won is not None:
+            return Fraction(int(won == mark))
+        if "." not in board:
+            return Fraction(0)
+        mover = to_move(board)
+        play = lambda cell: chance(board[:cell] + mover + board[cell + 1 :])  # noqa: E731
+        if mover == mark:
+            return max(play(cell) for cell in optimal(board))
+        options = opponent(board)
+        return sum((play(cell) for cell in options), Fraction(0)) / len(options)
+
+    return chance("." * 9)
