@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from generator import build_tools
+from generator.against_program import REPEAT_OPTION, TIMEOUT_OPTION, build_against_program
 from generator.atomic import (
     finish_once_written,
     folder_target,
@@ -126,21 +127,8 @@ def not_standard_output(name: str, value: str | None) -> None:
     "a cell per line out): the book then beats it as often as a never-losing player can. "
     "Boards of up to 12 cells; -o is required; no vectors.",
 )
-@click.option(
-    "--repeat",
-    default=1,
-    show_default=True,
-    type=click.IntRange(1, 100),
-    help="--against-program: ask the program about each position this many times (for "
-    "programs whose answers vary: each answer is weighted by how often it came).",
-)
-@click.option(
-    "--timeout",
-    default=5.0,
-    show_default=True,
-    type=click.FloatRange(0.01, 600),
-    help="--against-program: seconds the program may take per answer (more is a forfeit).",
-)
+@REPEAT_OPTION
+@TIMEOUT_OPTION
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def build(
@@ -203,80 +191,6 @@ def build(
         )
         if written.vectors is not None:
             echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
-
-
-#: The largest board ``build --against-program`` works out: the best response walks every
-#: position its optimal moves and the program's answers reach (as ``levels`` does).
-MAX_PROGRAM_CELLS = 12
-
-
-def build_against_program(
-    ctx: click.Context, output: str, rules: Rules, command: tuple[str, ...], repeat: int, timeout: float
-) -> None:
-    """``build --against-program``: the book ranked to beat ``command``, and how often it does."""
-    from generator.reports.program import ProcessProgram, escaped
-    from generator.reports.target import SIDES, target_program
-
-    if not command:
-        raise click.UsageError(
-            "--against-program needs the program after --: "
-            "ttt-book build --against-program -o BOOK -- COMMAND"
-        )
-    if not ctx.params["against_program"]:
-        raise click.UsageError(
-            f"unexpected argument {command[0]!r} (a program to beat goes after --against-program --)"
-        )
-    given = [
-        name
-        for name in ("vectors", "no_vectors", "against")
-        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
-    ]
-    if given:
-        raise click.UsageError(f"--{given[0].replace('_', '-')} does nothing with --against-program")
-    if ctx.get_parameter_source("output") is click.core.ParameterSource.DEFAULT:
-        raise click.UsageError(
-            "--against-program needs -o BOOK: the packaged book is not replaced by one that targets a program"
-        )
-    if rules.cells > MAX_PROGRAM_CELLS:
-        raise click.UsageError(
-            f"--against-program works out boards of at most {MAX_PROGRAM_CELLS} cells, not {rules}"
-        )
-    target(Path(output))  # a folder in the way, no write access: before the solve and the program
-    writer = build_tools()
-    fraction = writer.rate_text
-    name = " ".join(command)
-    shown = escaped(name)
-    targeted = target_program(ProcessProgram(list(command), timeout=timeout), rules, name, repeat=repeat)
-    data: bytes = writer.encode(targeted.document)
-    with finish_once_written():
-        replaced = Path(output).exists()
-        write_files({Path(output): data})
-        echo(
-            f"{'replaced' if replaced else 'wrote'} {output}: {len(data):,} bytes, {rules}, ranked against "
-            f"the program {shown} (asked about {targeted.asked:,} positions"
-            + (f", {repeat} times each)" if repeat > 1 else ")")
-        )
-        for mark, side in SIDES.items():
-            reached, best = targeted.reached[mark], targeted.best[mark]
-            limit = (
-                "the most a never-losing player can"
-                if reached == best
-                else f"the best response: {fraction(best)}"
-            )
-            echo(
-                f"moving {side}, the book wins {float(reached) * 100:.2f}% of its games against it "
-                f"({fraction(reached)}, {limit})"
-            )
-        if targeted.varies:
-            echo(
-                f"its answers varied at {targeted.varies:,} positions: the rates take each answer as "
-                "often as it came"
-                + (
-                    f"; {targeted.conflicts:,} positions share an entry with one that wants another move"
-                    if targeted.conflicts
-                    else ""
-                )
-            )
 
 
 @main.command()
@@ -485,20 +399,8 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
     default=None,
     help="Audit a Python function f(board) -> cell in this process instead of a command.",
 )
-@click.option(
-    "--repeat",
-    type=click.IntRange(1, 100),
-    default=1,
-    show_default=True,
-    help="Ask about each position this many times, to catch a program whose answers vary.",
-)
-@click.option(
-    "--timeout",
-    type=click.FloatRange(0.01, 600),
-    default=5.0,
-    show_default=True,
-    help="Seconds the command has to answer one board.",
-)
+@REPEAT_OPTION
+@TIMEOUT_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--max-lines",

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from best_response import best_response
 from enumerate_games import match, novice_player, random_player
 from oracle import to_move, winner
 
@@ -169,6 +170,28 @@ def test_the_rule_list_misses_a_fork_block(book: Book, cached_oracle: Any) -> No
     # . X .      X to move: 3 and 6 win (forks), it blocks... nothing: it plays the corner 2
     # . . O
     assert [(x["board"], x["played"], x["wins"]) for x in report["missed_wins"]] == [("XO..X...O", 2, [3, 6])]
+
+
+@pytest.mark.parametrize("name", ["perfect", "rules_based", "no_immediate_win"])
+def test_how_exploitable_is_the_best_never_losing_players_win_rate(name: str) -> None:
+    """tests/best_response.py works it out apart from the product: as X the program faces the
+    best never-losing O, as O the best never-losing X."""
+    _, report = run_audit(*python_engine(name))
+    choose = engine(name)
+    program: Callable[[str], tuple[int, ...]] = lambda board: (int(choose(board)),)  # noqa: E731
+    assert report["exploitable"] == {
+        "as X": str(best_response(program, "O")),
+        "as O": str(best_response(program, "X")),
+    }
+
+
+def test_the_report_says_how_exploitable(book: Book) -> None:
+    done = subprocess.run(
+        [TTT_BOOK, "audit", *python_engine("rules_based")], capture_output=True, text=True, check=False
+    )
+    tail = done.stdout.splitlines()[-4:]
+    assert tail[0].startswith("exploitable: how often the best never-losing player beats it")
+    assert tail[2:] == ["  as X: loses   0.00%   (0)", "  as O: loses 100.00%   (1)"]
 
 
 def test_never_taking_an_immediate_win(book: Book, cached_oracle: Any) -> None:

@@ -135,7 +135,7 @@ def test_a_program_whose_answers_vary_is_said_to(tmp_path: Path) -> None:
     ("args", "words"),
     [
         (["--against-program"], "needs the program after --"),
-        (["--against-program", "--", "true"], "needs -o BOOK"),
+        (["--against-program", "--", "true"], "--output is required with --against-program"),
         (
             ["--against-program", "-o", "x.json", "--vectors", "v.json", "--", "true"],
             "--vectors does nothing with --against-program",

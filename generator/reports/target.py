@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from generator.reports.program import Answer, Failure, Program
+from generator.reports.program import Answer, Failure, Program, escaped
 from generator.writer import build_book, encode, rate_text
 from player.game import EMPTY, FIRST, SECOND, Cell, Rules, other, side_to_move, winner
 from player.play import level_policy, opponent_policy
@@ -32,6 +32,9 @@ from player.reader import Book, entry_text, parse_book, parse_entry
 
 #: The sides, as the book's ``trap_rates`` names them.
 SIDES = {FIRST: "first", SECOND: "second"}
+#: The largest board worked out: the best response walks every position its optimal moves and
+#: the program's answers reach (as ``ttt-book levels`` does).
+MAX_CELLS = 12
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,9 @@ class Targeted:
     """The book ranked against a program, and what it found (marks: the book's side)."""
 
     document: dict[str, Any]
+    rules: Rules
+    #: the command, as the book names it
+    program: str
     #: distinct positions the program was asked about, and how many answered differently
     asked: int
     varies: int
@@ -92,7 +98,31 @@ def target_program(program: Program, rules: Rules, name: str, *, repeat: int = 1
         for mark in (FIRST, SECOND)
     }
     varies = sum(1 for given in answers.values() if len(set(given)) > 1)
-    return Targeted(document, len(answers), varies, best, reached, conflicts)
+    return Targeted(document, rules, name, len(answers), varies, best, reached, conflicts)
+
+
+def render(targeted: Targeted, repeat: int = 1) -> str:
+    """What was built, for people: the rules, the program, and how often the book beats it."""
+    lines = [
+        f"{targeted.rules}, ranked against the program {escaped(targeted.program)} (asked about "
+        f"{targeted.asked:,} positions" + (f", {repeat} times each)" if repeat > 1 else ")")
+    ]
+    for mark, side in SIDES.items():
+        reached, best = targeted.reached[mark], targeted.best[mark]
+        limit = (
+            "the most a never-losing player can" if reached == best else f"the best reply: {rate_text(best)}"
+        )
+        lines.append(
+            f"moving {side}, the book wins {float(reached) * 100:.2f}% of its games against it "
+            f"({rate_text(reached)}, {limit})"
+        )
+    if targeted.varies:
+        conflicts = f"; {targeted.conflicts:,} positions share an entry with one that wants another move"
+        lines.append(
+            f"its answers varied at {targeted.varies:,} positions: the rates take each answer as often "
+            "as it came" + (conflicts if targeted.conflicts else "")
+        )
+    return "\n".join(lines)
 
 
 def _choose(book: Book, response: BestResponse, opponent: Any, moves: dict[str, Cell]) -> int:

@@ -1,0 +1,66 @@
+"""``ttt-book``'s part for a program run under the audit's contract: the options ``audit`` and
+``build --against-program`` share, and ``build --against-program`` (generator/reports/target.py
+does the work; this checks the options and prints what it found).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from generator import build_tools
+from generator.atomic import finish_once_written, target, write_files
+from player.apps.console import echo
+from player.game import Rules
+
+REPEAT_OPTION = click.option(
+    "--repeat",
+    type=click.IntRange(1, 100),
+    default=1,
+    show_default=True,
+    help="Ask the program about each position this many times, for one whose answers vary.",
+)
+TIMEOUT_OPTION = click.option(
+    "--timeout",
+    type=click.FloatRange(0.01, 600),
+    default=5.0,
+    show_default=True,
+    help="Seconds the program has to answer one board (more forfeits the game).",
+)
+
+
+def build_against_program(
+    ctx: click.Context, output: str, rules: Rules, command: tuple[str, ...], repeat: int, timeout: float
+) -> None:
+    """``build --against-program``: the book ranked to beat ``command``, and how often it does."""
+    from generator.reports.program import ProcessProgram
+    from generator.reports.target import MAX_CELLS, render, target_program
+
+    if not ctx.params["against_program"]:
+        raise click.UsageError(
+            f"unexpected argument {command[0]!r} (a program to beat: --against-program --)"
+        )
+    if not command:
+        raise click.UsageError("--against-program needs the program after --: -o BOOK -- COMMAND")
+    for name in ("vectors", "no_vectors", "against", "output"):
+        given = ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT
+        if given != (name == "output"):
+            wrong = "is required" if name == "output" else "does nothing"
+            raise click.UsageError(f"--{name.replace('_', '-')} {wrong} with --against-program")
+    if rules.cells > MAX_CELLS:
+        raise click.UsageError(
+            f"--against-program works out boards of at most {MAX_CELLS} cells, not {rules}"
+        )
+    target(Path(output))  # a folder in the way, no write access: before the solve and the program
+    writer = build_tools()
+    targeted = target_program(
+        ProcessProgram(list(command), timeout=timeout), rules, " ".join(command), repeat=repeat
+    )
+    data: bytes = writer.encode(targeted.document)
+    with finish_once_written():
+        replaced = Path(output).exists()
+        write_files({Path(output): data})
+        echo(
+            f"{'replaced' if replaced else 'wrote'} {output}: {len(data):,} bytes, {render(targeted, repeat)}"
+        )
