@@ -10,18 +10,18 @@ The oracles are the conformance vectors (book/vectors.json, and a 3x4 book's vec
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from c_build import DRIVERS, STRICT_C, ask, check_vectors, compile_c, implementing_file, tool
 from click.testing import CliRunner
 from negamax import Negamax
 
 from generator.cli import main
 from generator.export import tables as export_tables
-from generator.export.c import c_book, c_strategy, implementation_macro, strategy_names
+from generator.export.c import c_book, c_strategy, strategy_names
 from generator.export.rust import rust_book
 from generator.export.tables import full_table, strategy_table
 from player import Book, load_book, parse_book
@@ -29,9 +29,7 @@ from player import Book, load_book, parse_book
 pytestmark = pytest.mark.exports
 
 ROOT = Path(__file__).resolve().parent.parent
-DRIVERS = Path(__file__).resolve().parent / "exports"
 VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
-STRICT_C = ["gcc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
 SANITIZED = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
 RUSTC = ["rustc", "--edition", "2021", "-D", "warnings", "-O"]
 SIDES = ("X", "O")
@@ -43,29 +41,11 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def tool(name: str) -> str:
-    found = shutil.which(name)
-    assert found is not None, f"{name} is not on PATH: make test-exports needs gcc and rustc"
-    return found
-
-
 def write(folder: Path, files: dict[str, str]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (folder / name).write_text(text)
     return folder
-
-
-def compile_c(folder: Path, sources: list[Path], flags: list[str], name: str) -> Path:
-    tool("gcc")
-    program = folder / name
-    subprocess.run(
-        [*STRICT_C, *flags, "-I", str(folder), "-o", str(program), *map(str, sources)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return program
 
 
 def compile_rust(folder: Path) -> Path:
@@ -87,53 +67,6 @@ def compile_rust(folder: Path) -> Path:
         check=True,
     )
     return program
-
-
-def ask(program: Path, lines: list[str]) -> list[str]:
-    """The program's answer to each input line (one line out per line in)."""
-    done = subprocess.run(
-        [str(program)],
-        input="".join(f"{line}\n" for line in lines),
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    assert done.stderr == ""
-    answers = done.stdout.splitlines()
-    assert len(answers) == len(lines)
-    return answers
-
-
-VALUES = {"win": 1, "draw": 0, "loss": -1}
-
-
-def expected(vector: dict[str, Any]) -> str:
-    """What a driver prints for ``vector``, from the vector alone."""
-    if "error" in vector:
-        return "error=" + ",".join([vector["error"]] * 5)
-
-    def cells(items: list[int]) -> str:
-        return ",".join(map(str, items))
-
-    scores = ",".join("_" if s is None else str(s) for s in vector["scores"])
-    return (
-        f"key={vector['key']} sym={vector['symmetry']} "
-        f"value={VALUES[vector['value']]} plies={vector['plies']} "
-        f"top={cells(vector['top'])} optimal={cells(vector['optimal'])} scores={scores}"
-    )
-
-
-def check_vectors(program: Path, vectors: dict[str, Any]) -> int:
-    cases = vectors["valid"] + vectors["invalid"]
-    answers = ask(program, [f"{v['first']}:{v['board']}" for v in cases])
-    wrong = [
-        (v["first"], v["board"], a, expected(v))
-        for v, a in zip(cases, answers, strict=True)
-        if a != expected(v)
-    ]
-    assert wrong == [], f"{len(wrong)} vectors answered wrongly, the first: {wrong[:3]}"
-    return len(cases)
 
 
 @pytest.fixture(scope="module")
@@ -314,15 +247,6 @@ def test_every_strategy_move_is_optimal(book: Book) -> None:
 
 
 # ------------------------------------------------------------------ single headers
-
-
-def implementing_file(folder: Path, header: str) -> Path:
-    """The one C file of a program that compiles a single header's implementation, as the
-    header's own comment says to write it (and including it twice, as headers that include one
-    another would: the second time adds nothing)."""
-    source = folder / f"implement_{header.removesuffix('.h')}.c"
-    source.write_text(f'#define {implementation_macro(header)}\n#include "{header}"\n#include "{header}"\n')
-    return source
 
 
 def test_a_single_header_compiles_into_two_files_and_passes_every_vector(book: Book, tmp_path: Path) -> None:

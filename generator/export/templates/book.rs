@@ -9,6 +9,10 @@
 //! Every function checks the board first and returns the first failing check as a
 //! [`BoardError`]. Scores are for the side to move, higher is better: `CELLS + 1 - p` is a
 //! win in `p` plies (the move itself counted), `-(CELLS + 1 - p)` a loss in `p` plies, 0 a draw.
+//!
+//! Use it as a module (`mod tictactoe_book;` with this file beside main.rs) or as a library
+//! crate. A game calls a few of these functions: the others are not warned about as unused.
+#![allow(dead_code)]
 
 use std::fmt;
 
