@@ -55,7 +55,7 @@ test:
 
 # One worker per core (pytest-xdist): the tests are independent of each other.
 test-python: $(STAMP)
-	$(BIN)/python -m pytest -n auto -m "not big and not integrations and not exports"
+	$(BIN)/python -m pytest -n auto -m "not big and not integrations and not exports and not packages"
 
 # The adapters' extras (open_spiel, pettingzoo) into the same environment, then their tests.
 test-integrations: $(STAMP)

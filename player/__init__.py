@@ -21,7 +21,7 @@ from player.game import Position, Rules
 from player.play import LEVELS, choose_move
 from player.reader import Book, Evaluation, load_book, parse_book
 
-__version__ = "1.0.0"
+__version__ = "2.0.0"
 
 __all__ = [
     "BOOK_REASONS",

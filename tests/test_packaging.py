@@ -12,6 +12,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from test_versions import project_version
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,7 +61,10 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert "ttt-play = ttt_commands:ttt_play" in text and "ttt-book = ttt_commands:ttt_book" in text
         # the two packages, the entry points' module beside them, and the wheel's own metadata
         tops = {name.split("/")[0] for name in names}
-        assert tops == {"player", "generator", "ttt_commands.py", "tictactoe_book-1.0.0.dist-info"}
+        dist_info = f"tictactoe_book-{project_version()}.dist-info"
+        assert tops == {"player", "generator", "ttt_commands.py", dist_info}
+        # the licence file, where PEP 639 puts it
+        assert archive.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
 
 
 def test_the_wheel_carries_the_export_templates(wheel: Path) -> None:

@@ -1,0 +1,189 @@
+// Types for the npm package tictactoe-book (index.js, which exports tictactoe-book.js whole and
+// loadPackagedBook). Written by hand beside the JavaScript; the package tests check that every
+// value exported at run time is declared here and nothing more (tests/test_packages.py).
+//
+// Cells are numbered from 0 (0 to cells - 1: 0 to 8 on 3x3) in everything taken and returned,
+// in reading order; show cell c to a person as c + 1. A board is a string of `cells` characters:
+// 'X' (the player who moved first in the book's terms), 'O', '.'.
+
+/** The file format this reader reads: a book's `format` member. */
+export declare const FORMAT: 'tictactoe-book';
+/** The book format version this reader reads (version 2 only). */
+export declare const VERSION: 2;
+
+/** A mark on the board. */
+export type Mark = 'X' | 'O';
+/** The levels of chooseMove, strongest first. */
+export type Level = 'perfect' | 'hard' | 'medium' | 'easy';
+export declare const LEVELS: readonly Level[];
+/** Whom a book's trap order plays to beat first (a book's trap_order.against). */
+export type Opponent = 'novice' | 'random';
+
+/** Why a book is refused, in the order of the steps that check them (docs/book-format.md). */
+export type ReasonCode =
+  | 'unreadable' | 'limits' | 'json' | 'format' | 'version' | 'rules' | 'lines' | 'symmetries'
+  | 'entries' | 'counts' | 'entry-key' | 'entry-shape' | 'missing-entry' | 'entry-inconsistent';
+export declare const REASON_CODES: readonly ReasonCode[];
+
+/** Why a board cannot be answered, in the order the checks run. */
+export type BoardErrorCode = 'length' | 'character' | 'counts' | 'unreachable' | 'over';
+
+/** A book that cannot be used; the message names the source and ends with [code]. */
+export declare class BookError extends Error {
+  constructor(code: ReasonCode, message: string);
+  code: ReasonCode;
+}
+
+/** A board that cannot be answered. */
+export declare class BoardError extends Error {
+  constructor(code: BoardErrorCode, message: string);
+  code: BoardErrorCode;
+}
+
+/** Strict JSON (docs/book-format.md, "Strict JSON"); objects come without a prototype. Throws SyntaxError. */
+export declare function parseStrictJSON(text: string): unknown;
+/** Every winning line of a rows x cols board with k in a row, as lists of cells. */
+export declare function deriveLines(rows: number, cols: number, k: number): number[][];
+/** The symmetries of a rows x cols board as permutations, the identity first. */
+export declare function deriveSymmetries(rows: number, cols: number): number[][];
+
+/** The game a caller plays: a book for other rules is refused with the code 'rules'. */
+export interface GameRules {
+  rows: number;
+  cols: number;
+  k: number;
+  /** false when left out */
+  misere?: boolean;
+}
+
+export interface LoadOptions {
+  /** The game the caller plays; left out or null, the book is read by its own rules. */
+  rules?: GameRules | null;
+  /** Names the book in messages. */
+  source?: string;
+}
+
+/** A book file: its bytes (checked as UTF-8 without a byte-order mark), or its text already decoded. */
+export type BookInput = Uint8Array | ArrayBuffer | string;
+
+/** Prove a book and return a reader for it; throws BookError with the first failing step's code. */
+export declare function loadBook(input: BookInput, options?: LoadOptions): Reader;
+
+/** The storage item recording a proven book: this prefix, then the SHA-256 of its bytes in hex. */
+export declare const PROVEN_PREFIX: string;
+/** The lowercase hex SHA-256 of `bytes` (Web Crypto). */
+export declare function sha256Hex(bytes: Uint8Array | ArrayBuffer): Promise<string>;
+
+/** The part of Web Storage (localStorage) that loadBookCached uses. */
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+export interface CachedLoadOptions extends LoadOptions {
+  storage?: StorageLike;
+  /** Books larger than this many bytes are recorded as proven (default 1,000,000). */
+  recordAbove?: number;
+}
+
+/** loadBook that proves a big book at most once per browser (its SHA-256 recorded in `storage`). */
+export declare function loadBookCached(input: BookInput, options?: CachedLoadOptions): Promise<Reader>;
+
+/** 1 win, 0 draw, -1 loss, for the side to move. */
+export type Value = 1 | 0 | -1;
+
+/** A move's result with best play after it: value and plies to the end (the move counted). */
+export interface Outcome {
+  value: Value;
+  plies: number;
+}
+
+/** The book's answer for a board, in the board's own orientation and marks. */
+export interface Evaluation {
+  board: string;
+  first: Mark;
+  /** the mark to move */
+  turn: Mark;
+  value: Value;
+  valueWord: 'win' | 'draw' | 'loss';
+  /** plies to the end with best play */
+  plies: number;
+  /** the canonical key of the board's entry */
+  key: string;
+  /** the index of the symmetry that gives the key */
+  symmetry: number;
+  /** every cell's score, null on an occupied cell */
+  scores: (number | null)[];
+  /** the optimal moves in trap order, each tier sorted */
+  tiers: number[][];
+  /** every optimal move, increasing */
+  optimal: number[];
+  outcome(cell: number): Outcome;
+}
+
+/** The rules a book states, with its winning lines derived. */
+export interface BookRules {
+  readonly rows: number;
+  readonly cols: number;
+  readonly k: number;
+  readonly misere: boolean;
+  readonly cells: number;
+  readonly first: 'X';
+  readonly second: 'O';
+  readonly empty: '.';
+  readonly lines: readonly (readonly number[])[];
+}
+
+export interface EvaluateOptions {
+  /** The mark that moved first in the game (default 'X'). */
+  first?: Mark;
+}
+
+export interface ChooseOptions extends EvaluateOptions {
+  /** default 'perfect' */
+  level?: Level;
+  /** returns a number in [0, 1), as Math.random (the default) does */
+  random?: () => number;
+}
+
+/** A proven book, as loadBook and loadPackagedBook return it. */
+export interface Reader {
+  /** whom the trap order is ranked to beat first: 'novice' or 'random' */
+  readonly against: string;
+  readonly rules: BookRules;
+  readonly cells: number;
+  readonly perms: readonly (readonly number[])[];
+  /** The marks that own a line on `board`. */
+  winners(board: string): Set<Mark>;
+  /** The board's canonical key and the index of the first symmetry giving it. */
+  canonical(board: string): { key: string; index: number };
+  /** Throws BoardError unless `board` is playable in a game `first` began. */
+  check(board: string, first: Mark): void;
+  evaluate(board: string, options?: EvaluateOptions): Evaluation;
+  /** The top tier of the trap order: the moves the perfect level chooses among. */
+  bestMoves(board: string, options?: EvaluateOptions): number[];
+  /** Every optimal move. */
+  optimalMoves(board: string, options?: EvaluateOptions): number[];
+  /** The cells `level` chooses among, uniformly. */
+  candidates(evaluation: Evaluation, level: Level): number[];
+  /** The computer's move at a level. */
+  chooseMove(board: string, options?: ChooseOptions): number;
+}
+
+/** A book the package ships. */
+export interface PackagedBook {
+  readonly file: string;
+  readonly misere: boolean;
+  readonly against: Opponent;
+}
+export declare const PACKAGED_BOOKS: readonly PackagedBook[];
+
+export interface PackagedBookOptions {
+  /** the misère book: completing a line loses (default false) */
+  misere?: boolean;
+  /** whom its moves are ranked to beat first (default 'novice') */
+  against?: Opponent;
+}
+
+/** Load and prove a book the package ships (3x3, or 3x3 misère); rejects with BookError. */
+export declare function loadPackagedBook(options?: PackagedBookOptions): Promise<Reader>;
