@@ -10,10 +10,20 @@
   ``console.log`` is the line it must print. A block that calls ``fetch`` is the browser
   example: it runs as a module in a ``web/`` folder beside the reader and the book (where the
   page's own module is), with ``fetch`` reading files; web/test_browser.py runs it in Chromium too.
+  A block that imports the package by its name (``from 'tictactoe-book'``) runs in a project of
+  its own with the npm package installed from the tarball ``npm pack`` makes (tests/npm_package.py).
+* The ```html block is a page importing the npm package through an import map: its map must
+  name the installed package's module, and its module script runs in Node in that project
+  (tests/test_packages.py opens the page itself in Chromium).
+* The ```c and ```rust blocks ("Use it in your game") are compiled against the source the ```sh
+  line beside them exports (gcc with warnings as errors, rustc with no warning at all) and run;
+  a ``// → text`` comment is a line the program prints. They need gcc and rustc, so they are
+  marked ``exports`` and run by make test-exports.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -25,6 +35,8 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from c_build import STRICT_C, tool
+from npm_package import install, pack
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -38,21 +50,35 @@ FETCH = (
 )
 
 
+GAME = "Use it in your game"  # the section of snippets a game developer copies
+
+
 @dataclass(frozen=True)
 class Block:
-    """A fenced code block of the README: its language, first line number and text."""
+    """A fenced code block of the README: its language, first line number, text, and the
+    section (the ``## `` heading) it is in."""
 
     lang: str
     line: int
     text: str
+    section: str = ""
 
 
-def blocks(lang: str) -> list[Block]:
+def blocks(lang: str, readme: Path = README) -> list[Block]:
+    text = readme.read_text()
     found = []
-    for match in re.finditer(r"^```(\w*)[^\n]*\n(.*?)^```", README.read_text(), re.MULTILINE | re.DOTALL):
+    for match in re.finditer(r"^```(\w*)[^\n]*\n(.*?)^```", text, re.MULTILINE | re.DOTALL):
         if match.group(1) == lang:
-            found.append(Block(lang, README.read_text()[: match.start()].count("\n") + 1, match.group(2)))
+            headings = re.findall(r"^## (.*)$", text[: match.start()], re.MULTILINE)
+            line = text[: match.start()].count("\n") + 1
+            found.append(Block(lang, line, match.group(2), headings[-1] if headings else ""))
     return found
+
+
+def game_block(lang: str) -> Block:
+    """The one block of ``lang`` in the README's section for game developers."""
+    (block,) = [b for b in blocks(lang) if b.section == GAME]
+    return block
 
 
 def commands() -> list[tuple[str, list[str]]]:
@@ -77,6 +103,8 @@ def test_the_readme_has_the_examples_this_file_runs() -> None:
     assert any("ttt-book query" in line for line in lines)
     assert len(blocks("js")) >= 2
     assert len(blocks("python")) >= 1
+    for lang in ("python", "js", "html", "c", "rust"):
+        assert game_block(lang), lang
 
 
 @pytest.mark.parametrize(
@@ -167,12 +195,40 @@ def checkout(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize("block", blocks("js"), ids=lambda b: f"README line {b.line}")
-def test_a_javascript_example_runs_and_prints_what_it_says(block: Block, checkout: Path) -> None:
+PACKAGE_IMPORT = "from 'tictactoe-book';"
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project of its own with the npm package installed from its tarball, nothing else."""
+    folder = tmp_path_factory.mktemp("npm")
+    tarball, _ = pack(folder)
+    return install(tarball, folder / "project")
+
+
+def run_node(script: Path, cwd: Path) -> list[str]:
+    """The lines a Node script prints (it must succeed)."""
     node = shutil.which("node")
     assert node, "the README's JavaScript examples need Node.js 18+ (as make test-js does)"
+    result = subprocess.run([node, str(script)], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+@pytest.mark.parametrize("block", blocks("js"), ids=lambda b: f"README line {b.line}")
+def test_a_javascript_example_runs_and_prints_what_it_says(
+    block: Block, checkout: Path, request: pytest.FixtureRequest
+) -> None:
     expected = expected_lines(block)
     assert expected, "a JavaScript example shows what it prints with // → comments"
+    if PACKAGE_IMPORT in block.text:  # as a game developer runs it: the package installed
+        folder = request.getfixturevalue("project")
+        script = folder / f"example_{block.line}.mjs"
+        script.write_text(block.text)
+        assert run_node(script, folder) == expected
+        return
+    node = shutil.which("node")
+    assert node, "the README's JavaScript examples need Node.js 18+ (as make test-js does)"
     if "fetch(" in block.text:
         script = checkout / "web" / "example.mjs"
         script.write_text(FETCH + block.text)
@@ -184,6 +240,76 @@ def test_a_javascript_example_runs_and_prints_what_it_says(block: Block, checkou
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == expected
+
+
+IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>', re.DOTALL)
+MODULE = re.compile(r'<script type="module">(.*?)</script>', re.DOTALL)
+
+
+def page_parts(block: Block) -> tuple[dict[str, str], str]:
+    """The page's import map and its module script."""
+    (mapping,) = IMPORT_MAP.findall(block.text)
+    (module,) = MODULE.findall(block.text)
+    return json.loads(mapping)["imports"], module
+
+
+def test_the_browser_page_imports_the_installed_package(project: Path) -> None:
+    """The page's import map names the package's own module, and its module script prints what
+    it says (in Node, which finds the package in node_modules as the map tells a browser to)."""
+    block = game_block("html")
+    imports, module = page_parts(block)
+    package = json.loads((project / "node_modules" / "tictactoe-book" / "package.json").read_text())
+    entry = package["exports"]["."]["default"].removeprefix("./")
+    assert imports == {"tictactoe-book": f"./node_modules/tictactoe-book/{entry}"}
+    assert (project / imports["tictactoe-book"]).is_file()
+    script = project / "page_module.mjs"
+    script.write_text(module)
+    assert run_node(script, project) == expected_lines(block)
+
+
+# ---------------------------------------------------------------- the C and Rust examples
+
+
+def exported(lang: str, tmp: Path) -> Path:
+    """Runs the game section's ``ttt-book export --lang LANG`` line (its folder under ``tmp``);
+    returns the folder."""
+    (line,) = [line for line, words in commands() if "export" in words and f"--lang {lang}" in line]
+    subprocess.run(["bash", "-c", for_this_test(line, tmp)], check=True, capture_output=True, timeout=TIMEOUT)
+    (folder,) = {Path(for_this_test(w, tmp)) for w in shlex.split(line) if w.startswith("/tmp/")}
+    return folder
+
+
+@pytest.mark.exports
+def test_the_c_example_compiles_without_a_warning_and_prints_what_it_says(tmp_path: Path) -> None:
+    block = game_block("c")
+    folder = exported("c", tmp_path)
+    (folder / "game.c").write_text(block.text)
+    tool("gcc")
+    subprocess.run(
+        [*STRICT_C, "-I", str(folder), "-o", str(folder / "game"), str(folder / "game.c")],
+        check=True,
+        capture_output=True,
+        timeout=TIMEOUT,
+    )
+    done = subprocess.run([str(folder / "game")], capture_output=True, text=True, check=True, timeout=TIMEOUT)
+    assert done.stdout.splitlines() == expected_lines(block)
+
+
+@pytest.mark.exports
+def test_the_rust_example_compiles_without_a_warning_and_prints_what_it_says(tmp_path: Path) -> None:
+    block = game_block("rust")
+    folder = exported("rust", tmp_path)
+    (folder / "main.rs").write_text(block.text)
+    built = subprocess.run(
+        [tool("rustc"), "--edition", "2021", "main.rs"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert built.returncode == 0 and built.stderr == "", built.stderr  # not even a warning
+    done = subprocess.run([str(folder / "main")], capture_output=True, text=True, check=True, timeout=TIMEOUT)
+    assert done.stdout.splitlines() == expected_lines(block)
 
 
 def test_the_javascript_examples_use_the_readers_real_exports(checkout: Path) -> None:
