@@ -1,4 +1,4 @@
-# The project's vocabulary: book, play, test, test-integrations, test-big, test-exports, lint, bench, fuzz, web, test-browser, poster.
+# The project's vocabulary: book, play, test, test-integrations, test-big, test-exports, test-packages, lint, bench, fuzz, web, test-browser, poster.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
 # playing installs the package alone (click, orjson); building the book adds numpy (the build
 # extra); testing adds the test and lint tools.
@@ -12,7 +12,7 @@ STAMP   := $(VENV)/.installed-dev
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: venv book play test test-integrations test-big test-exports test-python test-js lint format bench bench-record fuzz web test-browser poster clean
+.PHONY: venv book play test test-integrations test-big test-exports test-packages test-python test-js lint format bench bench-record fuzz web test-browser poster clean
 
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -70,6 +70,17 @@ test-big: $(STAMP)
 # played against every opposing line through the compiled C. Needs gcc, size and rustc on PATH.
 test-exports: $(STAMP)
 	$(BIN)/python -m pytest -m exports
+
+# What a game developer installs, built and used away from the repository (tests/test_packages.py):
+# the npm package packed and installed into a fresh project (a Node game, tsc, a page with an
+# import map in Chromium), the sdist and the wheel built by `python -m build` and checked by
+# twine, the wheel in a fresh virtual environment (ttt-play, ttt-book, the README's snippet, the
+# single headers it exports compiled from two C files each). Installs build and twine from PyPI,
+# TypeScript from npm and Chromium from Debian (web/setup-browser.sh); needs npm and gcc.
+test-packages: $(STAMP)
+	bash web/setup-browser.sh $(BIN)
+	$(BIN)/python -m pip install --quiet -e ".[dist]"
+	$(BIN)/python -m pytest -p no:cacheprovider -m packages
 
 test-js:
 	node --test clients/js/

@@ -1,0 +1,599 @@
+"""What a game developer installs, built as a release builds it and used away from the
+repository (make test-packages; make test leaves it out: it builds, downloads build tools and
+starts Chromium).
+
+* The Python distribution: ``python -m build`` makes the sdist and the wheel (in isolated
+  environments, hatchling from PyPI), ``twine check --strict`` passes, the metadata is complete,
+  the sdist unpacked on its own builds the same wheel, and the wheel installed into a fresh
+  virtual environment in a temporary folder (its dependencies from PyPI, nothing else) runs
+  ``ttt-play --moves``, ``ttt-book query``, the README's library snippet, and ``ttt-book export
+  --single-header``, whose headers (the book, and both strategies) compile from two C files
+  each with -Wall -Wextra -Werror (tests/c_build.py, as tests/test_exports.py builds them from
+  the repository).
+* The npm package: ``npm pack`` (tests/npm_package.py), the tarball's files and version, the
+  tarball installed into a fresh project that has nothing else, where a Node script plays a game
+  (the package README's examples, as printed), ``tsc --noEmit`` type-checks the README's
+  TypeScript and a file of misuses each types must refuse (TypeScript 5.9 and 7 from npm), the
+  types declare exactly the module's exports, the packaged books go through the reader's proof,
+  and a plain HTML page imports the package through an import map in Chromium (Debian's).
+* One version: the wheel, the installed commands, the tarball and pyproject.toml agree.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import functools
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from c_build import DRIVERS, ask, check_vectors, compile_c, implementing_file
+from npm_package import install, npm, pack
+from test_readme import Block, blocks, expected_lines, game_block
+from test_versions import project_version
+
+pytestmark = pytest.mark.packages
+
+ROOT = Path(__file__).resolve().parent.parent
+NPM_README = ROOT / "clients" / "js" / "README.md"
+VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
+BOOKS = (
+    "tictactoe.json",
+    "tictactoe-misere.json",
+    "tictactoe-vs-random.json",
+    "tictactoe-misere-vs-random.json",
+)
+TIMEOUT = 600
+# The compilers a TypeScript user may have: the last JavaScript one (its compiler API lists the
+# declared exports) and the native one `npm install typescript` gives today.
+TYPESCRIPT = {"ts5": "typescript@5.9.3", "ts7": "typescript@7.0.2"}
+
+
+def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``command`` run to its end; it must succeed (its output shown when it does not)."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, (command, done.stdout[-3000:], done.stderr[-3000:])
+    return done
+
+
+# ================================================================ the Python distribution
+
+
+@pytest.fixture(scope="module")
+def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The sdist and the wheel ``python -m build`` makes from the checkout."""
+    out = tmp_path_factory.mktemp("dist")
+    run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(out), str(ROOT)], cwd=out)
+    (sdist,) = out.glob("tictactoe_book-*.tar.gz")
+    (wheel,) = out.glob("tictactoe_book-*.whl")
+    return {"sdist": sdist, "wheel": wheel}
+
+
+def test_the_distributions_are_named_for_the_projects_version(dists: dict[str, Path]) -> None:
+    version = project_version()
+    assert dists["sdist"].name == f"tictactoe_book-{version}.tar.gz"
+    assert dists["wheel"].name == f"tictactoe_book-{version}-py3-none-any.whl"
+
+
+def test_twine_check_passes(dists: dict[str, Path]) -> None:
+    run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(dists["sdist"]), str(dists["wheel"])],
+        cwd=ROOT,
+    )
+
+
+def metadata(wheel: Path) -> email.message.Message:
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return email.parser.Parser().parsestr(archive.read(name).decode())
+
+
+def test_the_wheel_has_complete_metadata(dists: dict[str, Path]) -> None:
+    meta = metadata(dists["wheel"])
+    assert meta["Name"] == "tictactoe-book" and meta["Version"] == project_version()
+    assert meta["License-Expression"] == "MIT" and meta.get_all("License-File") == ["LICENSE"]
+    assert meta["Requires-Python"] == ">=3.11"
+    assert meta["Description-Content-Type"] == "text/markdown"
+    assert "## Use it in your game" in meta.get_payload()  # the README is the long description
+    classifiers = meta.get_all("Classifier") or []
+    for wanted in (
+        "Typing :: Typed",
+        "Topic :: Games/Entertainment :: Board Games",
+        "Programming Language :: Python :: 3.11",
+    ):
+        assert wanted in classifiers
+    urls = dict(url.split(", ", 1) for url in meta.get_all("Project-URL") or [])
+    assert {"Homepage", "Source", "Issues", "Changelog", "Documentation"} <= set(urls)
+    assert "tic-tac-toe" in (meta["Keywords"] or "")
+    required = [r for r in meta.get_all("Requires-Dist") or [] if "extra ==" not in r]
+    assert sorted(required) == ["click>=8.1", "orjson>=3.9"]
+    with zipfile.ZipFile(dists["wheel"]) as archive:
+        names = set(archive.namelist())
+    assert {"player/py.typed", "generator/py.typed"} <= names
+    assert f"tictactoe_book-{project_version()}.dist-info/licenses/LICENSE" in names
+
+
+def test_the_sdist_holds_what_a_build_needs_and_no_local_files(dists: dict[str, Path]) -> None:
+    with tarfile.open(dists["sdist"]) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for needed in (
+        "pyproject.toml",
+        "hatch_build.py",
+        "LICENSE",
+        "CHANGELOG.md",
+        "README.md",
+        "ttt_commands.py",
+    ):
+        assert needed in names
+    assert {f"book/{name}" for name in BOOKS} <= names
+    assert not [
+        n for n in names if n.startswith((".venv/", ".git/")) or "/node_modules/" in n or "__pycache__" in n
+    ]
+
+
+def members(wheel: Path) -> dict[str, bytes]:
+    with zipfile.ZipFile(wheel) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def test_the_sdist_alone_builds_the_same_wheel(dists: dict[str, Path], tmp_path: Path) -> None:
+    """Unpacked in a folder of its own, away from the checkout, the sdist builds a wheel with
+    the same files, byte for byte (the books proven and their records written again)."""
+    with tarfile.open(dists["sdist"]) as archive:
+        archive.extractall(tmp_path, filter="data")
+    (source,) = tmp_path.iterdir()
+    out = tmp_path / "out"
+    run([sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(source)], cwd=tmp_path)
+    (again,) = out.glob("*.whl")
+    assert again.name == dists["wheel"].name
+    built, rebuilt = members(dists["wheel"]), members(again)
+    assert sorted(built) == sorted(rebuilt)
+    assert [name for name in built if built[name] != rebuilt[name]] == []
+
+
+def clean_environment(**more: str) -> dict[str, str]:
+    """This process's environment without what would let a program find the checkout or the
+    test environment (PYTHONPATH, the virtual environment, a book named by TTT_BOOK)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"PYTHONPATH", "VIRTUAL_ENV", "TTT_BOOK", "PYTHONHOME"}
+    }
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if ".venv" not in p)
+    return {**env, **more}
+
+
+@pytest.fixture(scope="module")
+def venv(dists: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment in a temporary folder with the wheel installed (and its
+    dependencies, from PyPI). Returns its bin folder; its folder is where programs run."""
+    folder = tmp_path_factory.mktemp("fresh")
+    python = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
+    run([python, "-m", "venv", str(folder / "venv")], cwd=folder, env=clean_environment())
+    bin_ = folder / "venv" / "bin"
+    run(
+        [str(bin_ / "python"), "-m", "pip", "install", "--quiet", str(dists["wheel"])],
+        cwd=folder,
+        env=clean_environment(),
+    )
+    return bin_
+
+
+def in_venv(bin_: Path, *words: str) -> subprocess.CompletedProcess[str]:
+    """A command of the fresh environment, run in its folder (outside the checkout)."""
+    return subprocess.run(
+        [str(bin_ / words[0]), *words[1:]],
+        cwd=bin_.parent.parent,
+        env=clean_environment(PATH=f"{bin_}{os.pathsep}/usr/bin:/bin"),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+
+
+def test_the_fresh_environment_is_away_from_the_checkout(venv: Path) -> None:
+    done = in_venv(venv, "python", "-c", "import player, sys; print(player.__file__); import numpy")
+    assert not Path(done.stdout.splitlines()[0]).is_relative_to(ROOT)
+    assert Path(done.stdout.splitlines()[0]).is_relative_to(venv.parent)
+    assert "No module named 'numpy'" in done.stderr  # the player and the exports need no numpy
+
+
+def test_the_installed_commands_say_the_projects_version(venv: Path) -> None:
+    for command in ("ttt-play", "ttt-book"):
+        done = in_venv(venv, command, "--version")
+        assert done.stdout == f"{command}, version {project_version()}\n", done.stderr
+
+
+def test_the_installed_ttt_play_plays_a_scripted_game(venv: Path) -> None:
+    done = in_venv(venv, "ttt-play", "--moves", "5,1,6,2,7", "--seed", "1", "--json")
+    assert "Traceback" not in done.stderr
+    game = json.loads(done.stdout)
+    assert game["result"] and game["moves"], game
+    assert done.returncode in (0, 1), done.stderr  # 1: the computer answered and the game goes on
+
+
+def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
+    done = in_venv(venv, "ttt-book", "query", "--json", "X...O...X")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["optimal"] == [1, 3, 5, 7], answer
+    readable = in_venv(venv, "ttt-book", "query", "X.O/.X./...")
+    assert readable.returncode == 0 and "Traceback" not in readable.stderr, readable.stderr
+
+
+def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
+    block = game_block("python")
+    assert len(block.text.strip().splitlines()) == 3  # the three lines a game developer copies
+    done = in_venv(venv, "python", "-c", block.text)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        m.group(1).strip() for line in block.text.splitlines() if (m := re.search(r"#\s*→\s*(.*)$", line))
+    ]
+
+
+@pytest.fixture(scope="module")
+def headers(venv: Path) -> Path:
+    """The single headers the installed ``ttt-book`` writes: the book, and each side's strategy."""
+    folder = venv.parent.parent / "headers"
+    for extra in ([], ["--strategy", "X"], ["--strategy", "O"]):
+        done = in_venv(
+            venv, "ttt-book", "export", "--lang", "c", "--single-header", *extra, "-o", str(folder)
+        )
+        assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in folder.iterdir()) == ["tictactoe_book.h", "tictactoe_o.h", "tictactoe_x.h"]
+    return folder
+
+
+def test_the_installed_single_header_compiles_from_two_files_and_passes_every_vector(headers: Path) -> None:
+    """One C file includes the header as it is (the vectors driver), a second defines the
+    implementation macro and includes it twice; -Wall -Wextra -Werror."""
+    sources = [DRIVERS / "vectors_driver.c", implementing_file(headers, "tictactoe_book.h")]
+    program = compile_c(headers, sources, ["-O2"], "vectors_single")
+    assert check_vectors(program, VECTORS) == len(VECTORS["valid"]) + len(VECTORS["invalid"])
+
+
+def test_the_installed_strategy_headers_compile_beside_the_book(headers: Path) -> None:
+    """The book and both strategies in one program, each implemented in a C file of its own and
+    included as they are by a fourth."""
+    names = ["tictactoe_book.h", "tictactoe_x.h", "tictactoe_o.h"]
+    sources = [DRIVERS / "three_headers.c", *(implementing_file(headers, h) for h in names)]
+    program = compile_c(headers, sources, ["-O2"], "three_headers")
+    assert ask(program, [""]) == ["best=1:4 o=4 x=-6"]  # -6: TTT_ERR_TURN
+
+
+# ================================================================ the npm package
+
+
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object]]:
+    return pack(tmp_path_factory.mktemp("npm"))
+
+
+def test_the_tarball_holds_the_package_and_nothing_else(packed: tuple[Path, dict[str, object]]) -> None:
+    tarball, report = packed
+    version = project_version()
+    assert (report["name"], report["version"]) == ("tictactoe-book", version)
+    assert tarball.name == f"tictactoe-book-{version}.tgz"
+    with tarfile.open(tarball) as archive:
+        files = {
+            m.name.removeprefix("package/"): archive.extractfile(m).read() for m in archive if m.isfile()
+        }  # type: ignore[union-attr]
+    assert sorted(files) == sorted(
+        ["LICENSE", "README.md", "package.json", "index.js", "index.d.ts", "tictactoe-book.js"]
+        + [f"books/{name}" for name in BOOKS]
+    )
+    for name in BOOKS:  # the repository's books, byte for byte: staged at pack time, not kept twice
+        assert files[f"books/{name}"] == (ROOT / "book" / name).read_bytes()
+    assert files["LICENSE"] == (ROOT / "LICENSE").read_bytes()
+    assert files["tictactoe-book.js"] == (ROOT / "clients" / "js" / "tictactoe-book.js").read_bytes()
+    assert json.loads(files["package.json"])["version"] == version
+
+
+def test_a_book_that_does_not_prove_fails_the_pack(tmp_path: Path) -> None:
+    """The pack proves each book for the rules it ships under, as the wheel's build does."""
+    source = tmp_path / "checkout"
+    shutil.copytree(
+        ROOT / "clients" / "js", source / "clients" / "js", ignore=shutil.ignore_patterns("node_modules")
+    )
+    shutil.copytree(ROOT / "book", source / "book")
+    shutil.copy(ROOT / "LICENSE", source / "LICENSE")
+    shutil.copy(source / "book" / "tictactoe.json", source / "book" / "tictactoe-misere.json")  # wrong rules
+    done = subprocess.run(
+        [npm(), "pack", "--pack-destination", str(tmp_path), "--loglevel=error"],
+        cwd=source / "clients" / "js",
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode != 0
+    assert "[rules]" in done.stderr and "tictactoe-misere.json" in done.stderr
+    assert not list(tmp_path.glob("*.tgz"))
+    assert not (source / "clients" / "js" / "books").exists()  # nothing half staged left behind
+
+
+@pytest.fixture(scope="module")
+def project(packed: tuple[Path, dict[str, object]], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh project with the tarball installed, and nothing else."""
+    folder = install(packed[0], tmp_path_factory.mktemp("consumer") / "game")
+    assert sorted(p.name for p in (folder / "node_modules").iterdir() if not p.name.startswith(".")) == [
+        "tictactoe-book"
+    ]
+    return folder
+
+
+def node(script: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    found = shutil.which("node")
+    assert found is not None
+    return subprocess.run([found, str(script)], cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def npm_blocks(lang: str) -> list[Block]:
+    return blocks(lang, NPM_README)
+
+
+@pytest.mark.parametrize("block", npm_blocks("js"), ids=lambda b: f"npm README line {b.line}")
+def test_the_npm_readmes_node_examples_run_as_printed(
+    block: Block, project: Path, book_3x4_path: Path, tmp_path: Path
+) -> None:
+    """Each in the project as a file of its own: the first plays a whole game, perfect against
+    perfect; another reads a 3x4 book it is given."""
+    here = tmp_path / "game"
+    shutil.copytree(project, here, symlinks=True)
+    shutil.copy(book_3x4_path, here / "3x4.json")
+    script = here / "example.mjs"
+    script.write_text(block.text)
+    done = node(script, here)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected_lines(block)
+
+
+def test_the_node_example_plays_a_whole_game() -> None:
+    (first, *_) = npm_blocks("js")
+    assert "chooseMove" in first.text and "while" in first.text and expected_lines(first) == ["draw"]
+
+
+PACKAGED = """
+import { BookError, loadPackagedBook } from 'tictactoe-book';
+const out = [];
+for (const misere of [false, true]) for (const against of ['novice', 'random']) {
+  const book = await loadPackagedBook({ misere, against });
+  out.push([misere, against, book.rules.misere, book.against, book.bestMoves('.X.......').join(',')]);
+}
+try {
+  await loadPackagedBook({ against: 'expert' });
+} catch (error) {
+  out.push([error.name, error.message]);
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_each_packaged_book_loads_by_what_it_is(project: Path) -> None:
+    script = project / "packaged.mjs"
+    script.write_text(PACKAGED)
+    done = node(script, project)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [
+        [False, "novice", False, "novice", "0,2"],  # the top edge answered in a corner
+        [False, "random", False, "random", "4"],  # and, against a random player, in the centre
+        [True, "novice", True, "novice", "3,5,6,8"],
+        [True, "random", True, "random", "3,5,6,8"],
+        ["RangeError", 'unknown opponent "expert"; choose one of novice, random'],
+    ]
+
+
+def test_a_packaged_book_goes_through_the_proof(project: Path, tmp_path: Path) -> None:
+    """An installed book edited by hand (after X's corner, O's centre made a loser and every other
+    cell a draw) is refused by the reader's proof, and a missing one says it cannot be read."""
+    here = tmp_path / "game"
+    shutil.copytree(project, here, symlinks=True)
+    books = here / "node_modules" / "tictactoe-book" / "books"
+    data = json.loads((books / "tictactoe.json").read_bytes())
+    data["entries"]["........X"] = "0 0,1,2,3,5,6,7"
+    (books / "tictactoe.json").write_text(json.dumps(data))
+    (books / "tictactoe-misere.json").unlink()
+    script = here / "proof.mjs"
+    script.write_text(
+        "import { loadPackagedBook } from 'tictactoe-book';\n"
+        "for (const misere of [false, true]) {\n"
+        "  try { await loadPackagedBook({ misere }); console.log('loaded'); }\n"
+        "  catch (error) { console.log(error.name, error.code, error.message); }\n"
+        "}\n"
+    )
+    done = node(script, here)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(
+        "BookError entry-inconsistent tictactoe-book/books/tictactoe.json: has entry"
+    ), lines
+    assert lines[1].startswith(
+        "BookError unreadable tictactoe-book/books/tictactoe-misere.json: cannot be read"
+    ), lines
+
+
+# ---------------------------------------------------------------- TypeScript
+
+TSCONFIG = {
+    "compilerOptions": {
+        "strict": True,
+        "module": "nodenext",
+        "moduleResolution": "nodenext",
+        "target": "es2022",
+        "lib": ["es2022", "dom"],
+        "types": [],
+        "noEmit": True,
+        "skipLibCheck": False,  # the package's index.d.ts is checked too
+    },
+    "include": ["*.ts"],
+}
+
+# What the types must refuse: were a declaration `any`, its @ts-expect-error would be unused,
+# which tsc reports as an error.
+MISUSES = """\
+import { BookError, loadBook, loadPackagedBook, type Reader } from 'tictactoe-book';
+
+const book: Reader = await loadPackagedBook();
+// @ts-expect-error a board is a string
+book.evaluate(42);
+// @ts-expect-error no such level
+book.chooseMove('.........', { level: 'godlike' });
+// @ts-expect-error the packaged books are ranked against novice or random
+await loadPackagedBook({ against: 'expert' });
+// @ts-expect-error a reason code is one of REASON_CODES
+new BookError('nonsense', 'message');
+// @ts-expect-error loadBook answers at once: a reader, not a promise
+loadBook(new Uint8Array()).then(() => undefined);
+// @ts-expect-error a cell is a number
+const cell: string = book.bestMoves('X...O...X')[0];
+const value: 1 | 0 | -1 = book.evaluate('X........').value;
+console.log(cell, value);
+"""
+
+
+@pytest.fixture(scope="module")
+def typescript(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """TypeScript from npm, in a folder of its own (the game's project stays as it was)."""
+    folder = tmp_path_factory.mktemp("typescript")
+    (folder / "package.json").write_text('{ "private": true }\n')
+    aliases = [f"{alias}@npm:{spec}" for alias, spec in TYPESCRIPT.items()]
+    run([npm(), "install", "--no-audit", "--no-fund", "--loglevel=error", *aliases], cwd=folder)
+    return folder / "node_modules"
+
+
+@pytest.fixture(scope="module")
+def typed_project(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The game's project with a tsconfig, the npm README's TypeScript and the misuses."""
+    here = tmp_path_factory.mktemp("typed") / "game"
+    shutil.copytree(project, here, symlinks=True)
+    (here / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
+    (block,) = npm_blocks("ts")
+    (here / "readme.ts").write_text(block.text)
+    (here / "misuses.ts").write_text(MISUSES)
+    return here
+
+
+@pytest.mark.parametrize("compiler", sorted(TYPESCRIPT))
+def test_the_typescript_type_checks_against_the_package(
+    typescript: Path, typed_project: Path, compiler: str
+) -> None:
+    node_ = shutil.which("node")
+    assert node_ is not None
+    done = subprocess.run(
+        [node_, str(typescript / compiler / "bin" / "tsc"), "-p", str(typed_project)],
+        cwd=typed_project,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == ""
+
+
+PROBE = """\
+import ts from '{typescript}';
+import * as runtime from 'tictactoe-book';
+
+const options = {{
+  module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022, strict: true, noEmit: true, types: [],
+}};
+const program = ts.createProgram(['probe.ts'], options);
+const checker = program.getTypeChecker();
+const [statement] = program.getSourceFile('probe.ts').statements;
+const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
+const values = checker.getExportsOfModule(module).filter((s) => s.flags & ts.SymbolFlags.Value);
+const declared = values.map((s) => s.name);
+console.log(JSON.stringify({{ declared: declared.sort(), runtime: Object.keys(runtime).sort() }}));
+"""
+
+
+def test_the_types_declare_exactly_the_modules_exports(typescript: Path, typed_project: Path) -> None:
+    """Every value the module exports at run time is declared, and nothing that it lacks (types
+    and interfaces, which exist only for the compiler, aside)."""
+    (typed_project / "probe.ts").write_text("import * as book from 'tictactoe-book';\nexport { book };\n")
+    script = typed_project / "probe.mjs"
+    script.write_text(PROBE.format(typescript=(typescript / "ts5" / "lib" / "typescript.js").as_posix()))
+    done = node(script, typed_project)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["declared"] == found["runtime"]
+    assert "loadPackagedBook" in found["runtime"] and "loadBook" in found["runtime"]
+
+
+# ---------------------------------------------------------------- Chromium
+
+
+@pytest.fixture(scope="module")
+def served(project: Path) -> Iterator[str]:
+    """The game's project served over HTTP (a static server, as any would), with the npm
+    README's page as index.html and the README's as readme.html; yields the origin."""
+    (project / "index.html").write_text(npm_blocks("html")[0].text)
+    (project / "readme.html").write_text(game_block("html").text)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(project))
+    )
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def chromium_options() -> tuple[str, list[str]]:
+    """The browser web/test_browser.py drives (Debian's chromium) and its flags."""
+    sys.path.insert(0, str(ROOT / "web"))
+    try:
+        from test_browser import CHROMIUM, FLAGS
+    finally:
+        sys.path.remove(str(ROOT / "web"))
+    return CHROMIUM, FLAGS
+
+
+@pytest.mark.parametrize(
+    ("page", "block"),
+    [("index.html", lambda: npm_blocks("html")[0]), ("readme.html", lambda: game_block("html"))],
+    ids=["npm README", "README"],
+)
+def test_a_plain_page_imports_the_package_through_an_import_map(
+    served: str, page: str, block: object
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    expected = expected_lines(block())  # type: ignore[operator]
+    executable, flags = chromium_options()
+    printed: list[str] = []
+    errors: list[str] = []
+    requested: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, headless=True, args=flags)
+        tab = browser.new_page()
+        # what the page's script logs (not the browser's own errors: they are checked below)
+        tab.on("console", lambda message: printed.append(message.text) if message.type == "log" else None)
+        tab.on("pageerror", lambda error: errors.append(str(error)))
+        tab.on("request", lambda request: requested.append(request.url))
+        tab.goto(f"{served}/{page}")
+        for _ in range(200):
+            if len(printed) >= len(expected) or errors:
+                break
+            tab.wait_for_timeout(50)
+        browser.close()
+    assert errors == []
+    assert printed == expected
+    # the module and its book came from the installed package, nothing from elsewhere
+    assert f"{served}/node_modules/tictactoe-book/books/tictactoe.json" in requested
+    assert all(url.startswith(served) for url in requested), requested
