@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from test_versions import project_version
 
+from player.reader import PACKAGED
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -212,3 +214,19 @@ def test_a_misere_book_for_other_rules_fails_the_build(tmp_path: Path) -> None:
     # the normal book where the misère one belongs: it proves, but for the wrong rules
     shutil.copy(source / "book" / "tictactoe.json", source / "book" / "tictactoe-misere.json")
     failed_build(source, tmp_path, "rules")
+
+
+def test_the_npm_package_ships_the_books_the_wheel_ships() -> None:
+    """clients/js/index.js's PACKAGED_BOOKS mirrors player.reader.PACKAGED: the same files for
+    the same (misère, opponent), so loadPackagedBook and load_book open the same book."""
+    node = shutil.which("node")
+    assert node is not None
+    script = (
+        "import { PACKAGED_BOOKS } from './clients/js/index.js';\n"
+        "console.log(JSON.stringify(PACKAGED_BOOKS));\n"
+    )
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    shipped = {(b["misere"], b["against"]): b["file"] for b in json.loads(done.stdout)}
+    assert shipped == PACKAGED
