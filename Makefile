@@ -76,11 +76,14 @@ test-exports: $(STAMP)
 # import map in Chromium), the sdist and the wheel built by `python -m build` and checked by
 # twine, the wheel in a fresh virtual environment (ttt-play, ttt-book, the README's snippet, the
 # single headers it exports compiled from two C files each). Installs build and twine from PyPI,
-# TypeScript from npm and Chromium from Debian (web/setup-browser.sh); needs npm and gcc.
+# TypeScript from npm and Chromium from Debian (web/setup-browser.sh); needs npm and gcc. Its
+# projects, environments and builds go under one temporary folder, removed at the end.
 test-packages: $(STAMP)
 	bash web/setup-browser.sh $(BIN)
 	$(BIN)/python -m pip install --quiet -e ".[dist]"
-	$(BIN)/python -m pytest -p no:cacheprovider -m packages
+	temporary=$$(mktemp -d -t ttt-packages.XXXXXX); \
+	$(BIN)/python -m pytest -p no:cacheprovider -m packages --basetemp "$$temporary/pytest"; \
+	status=$$?; rm -rf "$$temporary"; exit $$status
 
 test-js:
 	node --test clients/js/
