@@ -215,20 +215,24 @@ def test_the_installed_commands_say_the_projects_version(venv: Path) -> None:
 
 
 def test_the_installed_ttt_play_plays_a_scripted_game(venv: Path) -> None:
+    """The README's scripted game: the human's five moves, the computer's four answers, a draw."""
     done = in_venv(venv, "ttt-play", "--moves", "5,1,6,2,7", "--seed", "1", "--json")
-    assert "Traceback" not in done.stderr
+    assert done.returncode == 0 and done.stderr == "", done.stderr
     game = json.loads(done.stdout)
-    assert game["result"] and game["moves"], game
-    assert done.returncode in (0, 1), done.stderr  # 1: the computer answered and the game goes on
+    assert (game["result"], game["board"], len(game["moves"])) == ("draw", "XXOOXXXOO", 9)
 
 
 def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
     done = in_venv(venv, "ttt-book", "query", "--json", "X...O...X")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
-    assert answer["optimal"] == [1, 3, 5, 7], answer
+    assert (answer["turn"], answer["value"], answer["optimal"]) == ("O", "draw", [1, 3, 5, 7])
+    # X . O
+    # . X .      O to move: only the far corner (9, as people number cells) holds the draw
+    # . . .
     readable = in_venv(venv, "ttt-book", "query", "X.O/.X./...")
-    assert readable.returncode == 0 and "Traceback" not in readable.stderr, readable.stderr
+    assert readable.returncode == 0 and readable.stderr == "", readable.stderr
+    assert "optimal moves, trap order (best first): 9" in readable.stdout
 
 
 def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
