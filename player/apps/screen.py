@@ -275,8 +275,8 @@ class ScreenSession:
         if hints:
             found = list(hints.values())
             lines.append(Line(teach.why(found), "why", 3))
-            note = f" ({teach.PLIES_NOTE})" if teach.shows_plies(found) else ""
-            lines.append(Line(teach.LEGEND + note, "legend", 1))
+            note = teach.moves_note(found)
+            lines.append(Line(teach.LEGEND + (f" ({note})" if note else ""), "legend", 1))
         if self.game.is_over:
             prompt = "Play again? y (or Enter) same sides, s swap sides, n quit"
         else:
