@@ -138,7 +138,8 @@ def test_the_layout_uses_big_cells_small_cells_or_nothing(book: Book) -> None:
     assert "D*" in big[3] and big[5].strip().startswith("-------+")
     small = shown(play.view(), 14, 40)
     assert small[0] == "you are X, the computer O (perfect)"  # the title shortened by parts
-    assert small[2].strip().startswith("D*") and small[3].strip().startswith("-----+")
+    # one-row cells, each hint's label beside its cell's number
+    assert small[2].strip() == "1 D*  | 2 D   | 3 D*" and small[3].strip().startswith("-------+")
     assert any("Your move (X)" in row for row in small)
     assert all(len(row) <= 40 for row in small)
     assert layout(play.view(), MIN_ROWS - 1, 80) is None

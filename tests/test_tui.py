@@ -202,13 +202,14 @@ def test_ctrl_c_restores_the_terminal_and_exits_130() -> None:
     assert b"\x1b[?1049l" in term.raw or b"\x1b[?47l" in term.raw  # left the game's screen
 
 
-def test_watch_waits_between_moves_on_a_terminal_only() -> None:
+def test_watch_plain_waits_between_moves_on_a_terminal() -> None:
+    """--plain: the moves line by line on a terminal too, 0.8 s after each (not on the screen)."""
     code = (
         "import time, sys\n"
         "slept = []\n"
         "time.sleep = slept.append\n"
         "from player.apps.cli import run\n"
-        "try:\n    run(['--watch', '--seed', '1'])\n"
+        "try:\n    run(['--watch', '--plain', '--seed', '1'])\n"
         "except SystemExit:\n    pass\n"
         "print('SLEPT', sorted(set(slept)), len(slept))\n"
     )
