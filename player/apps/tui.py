@@ -76,6 +76,11 @@ def unusable(rows: int = 3, cols: int = 3) -> str | None:
     if too_small(size.lines, size.columns, rows, cols):
         height, width = min_size(rows, cols)
         return f"the terminal is {size.columns}x{size.lines}; the game screen needs at least {width}x{height}"
+    # The terminal's own size, not a LINES or COLUMNS left in the environment (pytest-xdist sets
+    # both; a shell may export them and then be resized): curses prefers them to the terminal's
+    # size, and Python has no use_tioctl to say otherwise (use_env(False) takes terminfo's 80x24).
+    for name in ("LINES", "COLUMNS"):
+        os.environ.pop(name, None)
     try:
         curses.setupterm(None, fd)
     except curses.error:
