@@ -7,6 +7,7 @@ the screen is proved here, fast, including streams of random keys.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -220,3 +221,78 @@ def test_key_names() -> None:
     assert key_name("\n") == key_name("\r") == key_name(" ") == key_name(curses.KEY_ENTER) == "enter"
     assert key_name("H") == "h" and key_name("5") == "5" and key_name("\x04") == "ctrl-d"
     assert key_name(curses.KEY_F1) is None
+
+
+# ---------------------------------------------------------------- small terminals, whole parts
+
+
+def check_whole_or_named(view: View, height: int, width: int) -> None:
+    """Each line of ``view`` is on the screen whole (every row of it, as wrapped), or its part is
+    named on the last line ("Hidden: ..."); the prompt is always there, whole or in its short
+    form. The title is a run of whole parts of the full title."""
+    import textwrap
+
+    from player.apps.layout import LEFT, PROMPT
+
+    spans = layout(view, height, width)
+    assert spans is not None
+    rows = shown(view, height, width)
+    note = " ".join(s.text for s in spans if s.style == ("note",))
+    assert not note or (note.startswith("Hidden: ") and note.endswith(".")), note
+    named = note.removeprefix("Hidden: ").rstrip(".").split(", ") if note else []
+    text_rows = [s.text for s in spans if len(s.style) == 2 and s.x == LEFT]
+    for line in view.lines:
+        whole = textwrap.wrap(line.text, width - LEFT - 1)
+        short = textwrap.wrap(line.short, width - LEFT - 1) if line.short else []
+        present = any(whole == text_rows[i : i + len(whole)] for i in range(len(text_rows)))
+        if line.part == PROMPT:
+            assert present or any(short == text_rows[i : i + len(short)] for i in range(len(text_rows)))
+        else:
+            assert present != (line.part in named), (line, rows)
+    title = spans[0].text  # the whole title, or the part after "name: ", cut only where a part ends
+    fulls = (view.title, view.title.split(": ", 1)[1])
+    assert any(full == title or full.startswith(title + sep) for full in fulls for sep in ("; ", ", ")), title
+
+
+@given(
+    st.integers(MIN_ROWS, 40),
+    st.integers(MIN_COLS, 120),
+    st.lists(st.integers(1, 9).map(str), max_size=3),
+    st.booleans(),
+)
+def test_every_part_is_shown_whole_or_named_and_the_board_stays_put(
+    height: int, width: int, moves: list[str], hints: bool
+) -> None:
+    play = ScreenSession(BOOK, human="X", first="X", level="perfect", rng=random.Random(1))
+    for key in moves:
+        play.press(key)
+    if hints:
+        play.press("h")
+    off = layout(play.view(), height, width)
+    check_whole_or_named(play.view(), height, width)
+    play.press("h")
+    on = layout(play.view(), height, width)
+    check_whole_or_named(play.view(), height, width)
+    assert off is not None and on is not None
+    grid = [(s.y, s.x, s.text) for s in off if s.style == ("grid",)]
+    assert grid == [(s.y, s.x, s.text) for s in on if s.style == ("grid",)]
+
+
+def test_3x4_at_every_size_keeps_its_board_with_the_hint_on_or_off(book_3x4_path: Path) -> None:
+    """Every size from the least to 30x100: the board's grid is where it was when the hint is
+    turned on, and every part of the text is shown whole or named."""
+    from player.apps.layout import min_size
+
+    play = session(load_book(book_3x4_path))
+    play.press("6")
+    least_h, least_w = min_size(3, 4)
+    for height in range(least_h, 31):
+        for width in range(least_w, 101, 3):
+            play.hints_on = False
+            off = layout(play.view(), height, width)
+            play.hints_on = True
+            on = layout(play.view(), height, width)
+            assert off is not None and on is not None
+            grid = [(s.y, s.x, s.text) for s in off if s.style == ("grid",)]
+            assert grid == [(s.y, s.x, s.text) for s in on if s.style == ("grid",)], (height, width)
+            check_whole_or_named(play.view(), height, width)
