@@ -370,3 +370,74 @@ def test_a_hint_toggled_keeps_the_board_where_it_was(book_3x4_path: Path) -> Non
     assert grid_rows(shown) == before
     term.press("q")
     assert term.finish() == 0
+
+
+# ---------------------------------------------------------------- --watch on the screen
+
+
+def watch(*args: str) -> Terminal:
+    """ttt-play --watch in a terminal, then its status and the terminal's settings (stty -a)."""
+    command = " ".join(f'"{a}"' for a in (sys.executable, "-c", PLAY, "--watch", "--seed", "1", *args))
+    return Terminal("bash", ["-c", f'{command}; echo "status=$?"; stty -a'])
+
+
+def marks(shown: str) -> int:
+    """How many cells of a 24x80 screen's board hold a mark."""
+    return sum(cell_text(shown, n).strip("[]*") in ("X", "O") for n in range(1, 10))
+
+
+def restored(term: Terminal) -> str:
+    """What the terminal shows once the command has ended; asserts the terminal was given back
+    as it was (the game's screen left, line editing and echo on) and no traceback."""
+    assert term.finish() == 0
+    shown = term.raw.decode("utf-8", "replace")
+    assert b"\x1b[?1049l" in term.raw or b"\x1b[?47l" in term.raw  # left the game's screen
+    settings = shown.split("status=")[-1].split()
+    assert "icanon" in settings and "echo" in settings
+    assert "Traceback" not in shown
+    return shown
+
+
+def test_watch_on_a_terminal_is_the_game_screen_a_move_each_delay() -> None:
+    """The board drawn in place, one move at a time, --delay seconds apart (not lines scrolling
+    past); q leaves mid-game, the terminal given back with the board and how far it went."""
+    term = watch("--delay", "0.4")
+    term.wait_for("Tic-tac-toe: X (perfect) against O (perfect); X moves first", "a move every 0.4 s; q leaves")
+    seen: list[tuple[int, float]] = []
+    deadline = time.monotonic() + 15
+    while len(seen) < 4 and time.monotonic() < deadline:
+        term.pump(0.02)
+        count = marks(term.text())
+        if count and (not seen or count != seen[-1][0]):
+            seen.append((count, time.monotonic()))
+    assert [count for count, _ in seen] == [1, 2, 3, 4]  # one move at a time, on the same board
+    gaps = [b - a for (_, a), (_, b) in zip(seen, seen[1:], strict=False)]
+    assert all(gap > 0.3 for gap in gaps), gaps
+    assert term.text().splitlines()[0].startswith("Tic-tac-toe: X (perfect)")  # nothing scrolled
+    term.press("q")
+    shown = restored(term)
+    assert re.search(r"Stopped after \d moves, [XO] to move\.\r\nstatus=0", shown), shown[-300:]
+
+
+def test_watch_to_the_end_then_any_key_leaves_the_result_on_the_terminal() -> None:
+    term = watch("--delay", "0")
+    shown = term.wait_for("Result: draw.", "Press any key to leave.")
+    assert marks(shown) == 9
+    term.press("x")
+    shown = restored(term)
+    assert "Result: draw.\r\nstatus=0" in shown
+
+
+def test_ctrl_c_while_watching_restores_the_terminal_and_exits_130() -> None:
+    term = watch("--delay", "5")
+    term.wait_for("a move every 5 s")
+    term.child.sendintr()
+    term.child.expect(pexpect.EOF)
+    term.raw += term.child.before or b""
+    term.child.close()
+    shown = term.raw.decode("utf-8", "replace")
+    after = shown.split("Interrupted.")[-1]
+    assert "status=130" in after
+    settings = after.split()
+    assert "icanon" in settings and "echo" in settings
+    assert "Traceback" not in shown
