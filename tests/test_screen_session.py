@@ -296,3 +296,36 @@ def test_3x4_at_every_size_keeps_its_board_with_the_hint_on_or_off(book_3x4_path
             grid = [(s.y, s.x, s.text) for s in off if s.style == ("grid",)]
             assert grid == [(s.y, s.x, s.text) for s in on if s.style == ("grid",)], (height, width)
             check_whole_or_named(play.view(), height, width)
+
+
+# ---------------------------------------------------------------- watching
+
+
+def test_watching_steps_one_move_at_a_time_and_leaves_on_q_or_after_the_end(book: Book) -> None:
+    from player.apps.watch import WatchSession
+
+    watch = WatchSession(book, first="X", levels={"X": "easy", "O": "perfect"}, delay=0.5, rng=random.Random(3))
+    view = watch.view()
+    assert view.title == "Tic-tac-toe: X (easy) against O (perfect); X moves first"
+    assert [cell.text for cell in view.cells] == [str(n) for n in range(1, 10)]
+    assert watch.waiting == 0.5 and "a move every 0.5 s; q leaves" in texts(view)
+    assert watch.press("x") and watch.press("resize") and watch.game.moves == []  # keys play nothing
+    for ply in range(1, 10):
+        watch.step()
+        if watch.game.is_over:
+            break
+        mark, cell = watch.game.moves[-1]
+        view = watch.view()
+        assert len(watch.game.moves) == ply and view.cells[cell].last  # either side's last move
+        assert sum(c.last for c in view.cells) == 1 and "[" + mark + "]" in "\n".join(shown(view))
+        assert f"{mark} ({'easy' if mark == 'X' else 'perfect'}) played {cell + 1}." in texts(view)
+    assert watch.waiting is None and watch.game.winner == "O"  # perfect beats easy here (seed 3)
+    view = watch.view()
+    assert "Result: O wins." in texts(view) and "Press any key to leave." in texts(view)
+    assert sum(cell.winning for cell in view.cells) == 3
+    moves = list(watch.game.moves)
+    watch.step()
+    assert watch.game.moves == moves  # nothing after the end
+    assert watch.press("resize") and not watch.press("x")
+    again = WatchSession(book, first="O", levels={"X": "perfect", "O": "perfect"}, delay=0)
+    assert not again.press("q") and again.view().title.endswith("O moves first")

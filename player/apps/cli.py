@@ -258,8 +258,9 @@ def main(
     the game is played line by line instead: type the same keys, then Enter.
 
     The hint gives every free cell's outcome with best play from both sides: W win, D draw,
-    L loss, with the number of plies (single moves) to the end; * marks the book's own move,
-    and one line says why the book prefers it.
+    L loss, with the number of moves to the end, both sides' counted (L6: a loss in 6 moves);
+    * marks the book's own move, drawn brightest, and one line says why the book prefers it.
+    The cells keep their numbers beside the hint.
 
     \b
     LEVELS (--level, --x-level, --o-level; default perfect), from the book alone:
