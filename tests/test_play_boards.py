@@ -259,7 +259,10 @@ def test_the_minimum_size_holds_the_board_and_the_prompt(size: tuple[int, int]) 
 
     cells = tuple(CellView(str(i + 1), "free", False, False, False, False) for i in range(rows * cols))
     prompt = f"Your move (X): arrows and Enter, or 1-{rows * cols}; h hint, u undo, ? help, q quit"
-    lines = (Line("Hints on: h again turns them off.", "message", "messages"), Line(prompt, "prompt", "prompt"))
+    lines = (
+        Line("Hints on: h again turns them off.", "message", "messages"),
+        Line(prompt, "prompt", "prompt"),
+    )
     view = View("Tic-tac-toe", rows, cols, cells, lines, ())
     spans = layout(view, height, width)
     assert spans is not None

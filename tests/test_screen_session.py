@@ -304,7 +304,8 @@ def test_3x4_at_every_size_keeps_its_board_with_the_hint_on_or_off(book_3x4_path
 def test_watching_steps_one_move_at_a_time_and_leaves_on_q_or_after_the_end(book: Book) -> None:
     from player.apps.watch import WatchSession
 
-    watch = WatchSession(book, first="X", levels={"X": "easy", "O": "perfect"}, delay=0.5, rng=random.Random(3))
+    levels = {"X": "easy", "O": "perfect"}
+    watch = WatchSession(book, first="X", levels=levels, delay=0.5, rng=random.Random(3))
     view = watch.view()
     assert view.title == "Tic-tac-toe: X (easy) against O (perfect); X moves first"
     assert [cell.text for cell in view.cells] == [str(n) for n in range(1, 10)]

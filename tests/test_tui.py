@@ -8,6 +8,7 @@ prove the curses layer wires it up.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import re
@@ -343,7 +344,10 @@ def test_a_small_terminal_hides_whole_parts_and_names_them(size: tuple[int, int]
         "messages": "Hints on: h again turns them off." if hint else "New game: you are X; X moves first.",
     }
     if hint:
-        parts["why"] = "1, 3, 7 and 9 keep the draw and win 93% of games against a novice; the other draws win at most 85%."
+        parts["why"] = (
+            "1, 3, 7 and 9 keep the draw and win 93% of games against a novice; "
+            "the other draws win at most 85%."
+        )
         parts["legend"] = "W win, D draw, L loss with best play; * the book's move"
     for name, text in parts.items():
         assert (text in words) != (name in hidden), (name, shown)  # shown whole, or named
@@ -402,7 +406,7 @@ def test_watch_on_a_terminal_is_the_game_screen_a_move_each_delay() -> None:
     """The board drawn in place, one move at a time, --delay seconds apart (not lines scrolling
     past); q leaves mid-game, the terminal given back with the board and how far it went."""
     term = watch("--delay", "0.4")
-    term.wait_for("Tic-tac-toe: X (perfect) against O (perfect); X moves first", "a move every 0.4 s; q leaves")
+    term.wait_for("Tic-tac-toe: X (perfect) against O (perfect); X moves first", "every 0.4 s; q leaves")
     seen: list[tuple[int, float]] = []
     deadline = time.monotonic() + 15
     while len(seen) < 4 and time.monotonic() < deadline:
@@ -411,7 +415,7 @@ def test_watch_on_a_terminal_is_the_game_screen_a_move_each_delay() -> None:
         if count and (not seen or count != seen[-1][0]):
             seen.append((count, time.monotonic()))
     assert [count for count, _ in seen] == [1, 2, 3, 4]  # one move at a time, on the same board
-    gaps = [b - a for (_, a), (_, b) in zip(seen, seen[1:], strict=False)]
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(seen)]
     assert all(gap > 0.3 for gap in gaps), gaps
     assert term.text().splitlines()[0].startswith("Tic-tac-toe: X (perfect)")  # nothing scrolled
     term.press("q")
