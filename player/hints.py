@@ -69,7 +69,6 @@ WIN, DRAW, LOSS = "win", "draw", "loss"
 KINDS = {1: WIN, 0: DRAW, -1: LOSS}
 BOOK_MARK = "*"
 LEGEND = "W win, D draw, L loss with best play; * the book's move"
-PLIES_NOTE = "the number after W or L: plies to the end, both players' moves counted, this one included"
 #: New positions each opponent's walk may visit for one hint (player.play.win_chances): all of
 #: 3x3 (at most 2,735 from the empty board) and of 3x4 (8,083); on 4x4 k=4 a hint then costs
 #: at most 0.3-0.7 s of CPU (measured on a loaded 2-core machine), and the chances are counted
@@ -130,9 +129,15 @@ def counted(hints: list[MoveHint]) -> bool:
     return all(hint.chances is not None for hint in hints)
 
 
-def shows_plies(hints: list[MoveHint]) -> bool:
-    """Whether any label carries a number of plies (so the note about plies is wanted)."""
-    return any(hint.value != 0 for hint in hints)
+def moves_note(hints: list[MoveHint]) -> str:
+    """What the number after W or L counts, told on a label shown (the book's move's if it has
+    a number): ``L6: loss in 6 moves, both sides' counted, this one included``; empty when no
+    label has a number (every move draws)."""
+    numbered = [hint for hint in hints if hint.value != 0]
+    if not numbered:
+        return ""
+    shown = next((hint for hint in numbered if hint.book), numbered[0])
+    return f"{shown.label.rstrip(BOOK_MARK)}: {shown.words} moves, both sides' counted, this one included"
 
 
 def cells(numbers: list[Cell]) -> str:
@@ -151,51 +156,79 @@ def percent(chance: Fraction, *others: Fraction) -> str:
 
 
 def why(hints: list[MoveHint]) -> str:
-    """One sentence: what the book's move does, and what it does better than the others."""
+    """One sentence for the player: what the book's move does, and what it does better than
+    the other moves that reach the same outcome."""
     if not hints:
         return ""
     book = [h for h in hints if h.book]
     best = book[0]
     named = cells([h.cell for h in book])
     verb = "" if len(book) > 1 else "s"
+    they_win = "they win" if len(book) > 1 else "it wins"
     same = [h for h in hints if h.value == best.value and not h.book]
-    if best.value <= 0 and best.chances is None:
-        keeps = f"{named} keep{verb} the draw" if best.value == 0 else f"{named} hold{verb} out longest"
-        return f"{keeps}; {UNCOUNTED}."
     if best.value > 0:
         if best.plies == 1:
             return f"{named} win{verb} at once."
         slower = [h for h in same if h.plies > best.plies]
         tail = "; the other wins take longer" if slower else ""
-        return f"{named} win{verb} in {best.plies} plies against any defence{tail}."
-    assert best.chances is not None  # and so are the others' (all or none are counted)
+        return f"{named} win{verb} against any defence in {best.plies} moves, both sides' counted{tail}."
+    if best.value < 0:
+        start = f"Every move loses against best play; {named} hold{verb} out longest ({best.words})"
+        if best.chances is None or not best.chances.novice:
+            return f"{start}."
+        return f"{start}, and win{verb} {_against_novice(best.chances.novice)}."
+    if not same:
+        only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
+        if best.chances is None or not best.chances.novice:
+            return f"{named} {only} the draw."
+        return f"{named} {only} the draw; {they_win} {_against_novice(best.chances.novice)}."
+    if best.chances is None:  # early on a big board: the draws are not told apart
+        if len(same) + len(book) == len(hints):
+            moves = "move is" if len(book) == 1 else "moves are"
+            keeps = f"Every move keeps the draw, and the book's {moves} {named}"
+        else:
+            keeps = f"{named} keep{verb} the draw, as {_count(same, 'other move')} {_do(same)}"
+        return f"{keeps}; {UNCOUNTED}."
+    start = f"{named} keep{verb} the draw"
     novice = best.chances.novice
-    if best.value == 0:
-        if not same:
-            only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
-            gain = f"; {'it wins' if len(book) == 1 else 'they win'} {_against_novice(novice)}"
-            return f"{named} {only} the draw{gain if novice else ''}."
-        start = f"{named} keep{verb} the draw"
-        rival = max(h.chances for h in same if h.chances is not None)
-        draws = f"the other draw{'s' if len(same) > 1 else ''}"
-        if rival.novice < novice:
-            return (
-                f"{start}, and win{verb} {_against_novice(novice, rival.novice)}, "
-                f"against {_at_most(same)}{percent(rival.novice, novice)} for {draws}."
-            )
-        random = f"{percent(best.chances.random, rival.random)} of games against a random player"
-        than = f"against {_at_most(same, 'random')}{percent(rival.random, best.chances.random)} for {draws}"
-        if not novice:  # then no other draw beats a novice either
-            return f"{start}, and win{verb} {random}, {than} (no draw here beats a novice)."
-        tied = [h.cell for h in same if h.chances is not None and h.chances.novice == novice]
-        return (
-            f"{start}, and win{verb} {_against_novice(novice)} (as {cells(tied)} "
-            f"do{'es' if len(tied) == 1 else ''}) and {random}, {than}."
+    rival = max(h.chances for h in same if h.chances is not None)
+    draws = f"the other draw{'s' if len(same) > 1 else ''}"
+    if rival.novice < novice:
+        if not rival.novice:
+            return f"{start} and win{verb} {_against_novice(novice)}; {draws} never {_do(same)}."
+        versus = f"{_win(same)} {_at_most(same)}{percent(rival.novice, novice)}"
+        return f"{start} and win{verb} {_against_novice(novice, rival.novice)}; {draws} {versus}."
+    # As good against a novice as the best other draw: better against a random player.
+    if not novice:  # then no other draw beats a novice either
+        beaten = same
+        start += f"; no draw here beats a novice, but against a random player {they_win}"
+    else:
+        beaten = [h for h in same if h.chances is not None and h.chances.novice == novice]
+        start += (
+            f" and win{verb} {_against_novice(novice)}, as {cells([h.cell for h in beaten])} "
+            f"{_do(beaten)}; against a random player {they_win}"
         )
-    start = f"every move loses against best play; {named} hold{verb} out longest ({best.words})"
-    if novice:
-        return f"{start[0].upper()}{start[1:]}, and win{verb} {_against_novice(novice)}."
-    return f"{start[0].upper()}{start[1:]}."
+    others = draws if len(beaten) == len(same) else cells([h.cell for h in beaten])
+    mine, theirs = best.chances.random, rival.random
+    if not theirs:
+        return f"{start} {percent(mine)}; {others} never {_do(beaten)}."
+    versus = f"{_win(beaten)} {_at_most(beaten, 'random')}{percent(theirs, mine)}"
+    return f"{start} {percent(mine, theirs)}, {others} {versus}."
+
+
+def _count(items: list[MoveHint], noun: str) -> str:
+    """``1 other move``, ``3 other moves``."""
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def _do(items: list[MoveHint]) -> str:
+    """``does`` after one move, ``do`` after several."""
+    return "does" if len(items) == 1 else "do"
+
+
+def _win(items: list[MoveHint]) -> str:
+    """``wins`` after one move, ``win`` after several."""
+    return "wins" if len(items) == 1 else "win"
 
 
 def _against_novice(chance: Fraction, *others: Fraction) -> str:

@@ -329,6 +329,12 @@ def test_watch_plays_both_sides() -> None:
     assert out.count("(perfect) plays ") == 9
 
 
+def test_watch_plain_is_the_line_mode() -> None:
+    """--plain with --watch asks for the moves line by line (as a pipe gets them anyway)."""
+    code, out = invoke(["--watch", "--plain", "--seed", "1"])
+    assert code == 0 and out.count("(perfect) plays ") == 9 and "Result: draw." in out
+
+
 def test_watch_with_a_delay() -> None:
     code, out = invoke(["--watch", "--seed", "1", "--delay", "0.01"])
     assert code == 0 and "Result:" in out
@@ -425,7 +431,6 @@ def test_watch_pauses_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> Non
     ("args", "stdin", "words"),
     [
         (["--plain", "--moves", "5"], None, "--plain does nothing with --moves"),
-        (["--plain", "--watch"], None, "--plain does nothing with --watch"),
         (["--plain"], "5\n", "--plain does nothing when the moves are read from standard input"),
     ],
 )

@@ -117,8 +117,8 @@ def test_chances_where_o_moved_first_are_those_of_the_swapped_board(book: Book) 
         # . . .
         (
             EMPTY * 9,
-            "1, 3, 7 and 9 keep the draw, and win 93% of games against a novice, "
-            "against at most 85% for the other draws.",
+            "1, 3, 7 and 9 keep the draw and win 93% of games against a novice; "
+            "the other draws win at most 85%.",
         ),
         # X X .
         # O O .    X to move wins at 3
@@ -138,7 +138,7 @@ def test_chances_where_o_moved_first_are_those_of_the_swapped_board(book: Book) 
         # X O .
         # . . .    X to move: a fork in 5 plies
         # . . .
-        ("XO.......", "4, 5 and 7 win in 5 plies against any defence."),
+        ("XO.......", "4, 5 and 7 win against any defence in 5 moves, both sides' counted."),
         # X O .
         # . X .    O to move has lost: blocking at 9 holds out longest
         # . . .
@@ -201,7 +201,7 @@ def test_the_line_mode_hint_fits_80_columns_and_never_splits_an_entry(
         entries = ", ".join(listing).replace(",, ", ", ").split(", ")
         assert all(ENTRY.fullmatch(entry) for entry in entries), listing
         numbers = any(re.search(r"\b[WL]\d", line) for line in lines)
-        assert ("the number after W or L" in text) == numbers, text
+        assert ("moves, both sides' counted, this one included" in text) == numbers, text
 
 
 def test_the_hint_where_every_move_draws_has_no_note_about_plies(book: Book) -> None:

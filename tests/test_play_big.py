@@ -146,7 +146,13 @@ def test_4x4_screen_two_digits_hint_and_minimum_size(book_4x4: Book) -> None:
     assert play.game.board[15] == "X"
     height, width = min_size(4, 4)
     assert layout(play.view(), height, width) is not None and layout(play.view(), height - 1, width) is None
+    off = layout(play.view(), 24, 80)
     play.press("h")  # early on 4x4: the outcomes, and a sentence that says the chances are not counted
+    on = layout(play.view(), 24, 80)
+    assert off is not None and on is not None  # big cells at 80x24 either way (issue 25, 4)
+    assert [s for s in off if s.style == ("grid",)] == [s for s in on if s.style == ("grid",)]
+    assert sum(s.text == "-------+-------+-------+-------" for s in on) == 3
+    assert any(s.style == ("note",) and s.text.startswith("Hidden: ") for s in on)
     started = time.process_time()
     found = teach.move_hints(play.game.book, play.game.board, first=play.game.first, walks=play.game.walks)
     assert time.process_time() - started < 10

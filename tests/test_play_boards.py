@@ -151,15 +151,30 @@ def test_a_hint_too_costly_to_count_shows_the_outcomes_and_says_so(
     assert {hint.cell: (hint.value, hint.plies) for hint in found} == {
         cell: evaluation.outcome(cell) for cell in evaluation.scores
     }
-    assert teach.why(found).endswith("win in 7 plies against any defence; the other wins take longer.")
+    assert teach.why(found).endswith(
+        "win against any defence in 7 moves, both sides' counted; the other wins take longer."
+    )
     text = hint_text(game)
     assert "Move by move:" in text and "%" not in text
     # a draw is where the chances would have said why: misère 3x3 from the start
     game = Game(load_book(rules=MISERE), levels={"O": "perfect"})
     assert teach.why(teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)) == (
-        "5 keeps the draw; how often each move wins against a novice is not counted: too many "
-        "lines of play this early on this board (ask again later in the game)."
+        "5 is the only move that keeps the draw."  # the one draw needs no chances to be the choice
     )
+    # the classic book, every first move a draw: the sentence says so, not "1, 3, 7 and 9 keep it"
+    game = Game(load_book(), levels={"O": "perfect"})
+    found = teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)
+    assert teach.why(found) == (
+        "Every move keeps the draw, and the book's moves are 1, 3, 7 and 9; how often each move wins "
+        "against a novice is not counted: too many lines of play this early on this board (ask again "
+        "later in the game)."
+    )
+    # . X .
+    # . . .      O to move: four cells draw, the book's two among them
+    # . . .
+    game.play(1)
+    found = teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)
+    assert teach.why(found).startswith("1 and 3 keep the draw, as 2 other moves do; how often each move")
 
 
 def test_the_player_novice_agrees_with_the_build_trap_rates_on_3x4(book_3x4: Book) -> None:
@@ -244,7 +259,10 @@ def test_the_minimum_size_holds_the_board_and_the_prompt(size: tuple[int, int]) 
 
     cells = tuple(CellView(str(i + 1), "free", False, False, False, False) for i in range(rows * cols))
     prompt = f"Your move (X): arrows and Enter, or 1-{rows * cols}; h hint, u undo, ? help, q quit"
-    lines = (Line("Hints on: h again turns them off.", "message", 2), Line(prompt, "prompt", 5))
+    lines = (
+        Line("Hints on: h again turns them off.", "message", "messages"),
+        Line(prompt, "prompt", "prompt"),
+    )
     view = View("Tic-tac-toe", rows, cols, cells, lines, ())
     spans = layout(view, height, width)
     assert spans is not None

@@ -7,6 +7,7 @@ the screen is proved here, fast, including streams of random keys.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -138,7 +139,8 @@ def test_the_layout_uses_big_cells_small_cells_or_nothing(book: Book) -> None:
     assert "D*" in big[3] and big[5].strip().startswith("-------+")
     small = shown(play.view(), 14, 40)
     assert small[0] == "you are X, the computer O (perfect)"  # the title shortened by parts
-    assert small[2].strip().startswith("D*") and small[3].strip().startswith("-----+")
+    # one-row cells, each hint's label beside its cell's number
+    assert small[2].strip() == "1 D*  | 2 D   | 3 D*" and small[3].strip().startswith("-------+")
     assert any("Your move (X)" in row for row in small)
     assert all(len(row) <= 40 for row in small)
     assert layout(play.view(), MIN_ROWS - 1, 80) is None
@@ -219,3 +221,112 @@ def test_key_names() -> None:
     assert key_name("\n") == key_name("\r") == key_name(" ") == key_name(curses.KEY_ENTER) == "enter"
     assert key_name("H") == "h" and key_name("5") == "5" and key_name("\x04") == "ctrl-d"
     assert key_name(curses.KEY_F1) is None
+
+
+# ---------------------------------------------------------------- small terminals, whole parts
+
+
+def check_whole_or_named(view: View, height: int, width: int) -> None:
+    """Each line of ``view`` is on the screen whole (every row of it, as wrapped), or its part is
+    named on the last line ("Hidden: ..."); the prompt is always there, whole or in its short
+    form. The title is a run of whole parts of the full title."""
+    import textwrap
+
+    from player.apps.layout import LEFT, PROMPT
+
+    spans = layout(view, height, width)
+    assert spans is not None
+    rows = shown(view, height, width)
+    note = " ".join(s.text for s in spans if s.style == ("note",))
+    assert not note or (note.startswith("Hidden: ") and note.endswith(".")), note
+    named = note.removeprefix("Hidden: ").rstrip(".").split(", ") if note else []
+    text_rows = [s.text for s in spans if len(s.style) == 2 and s.x == LEFT]
+    for line in view.lines:
+        whole = textwrap.wrap(line.text, width - LEFT - 1)
+        short = textwrap.wrap(line.short, width - LEFT - 1) if line.short else []
+        present = any(whole == text_rows[i : i + len(whole)] for i in range(len(text_rows)))
+        if line.part == PROMPT:
+            assert present or any(short == text_rows[i : i + len(short)] for i in range(len(text_rows)))
+        else:
+            assert present != (line.part in named), (line, rows)
+    title = spans[0].text  # the whole title, or the part after "name: ", cut only where a part ends
+    fulls = (view.title, view.title.split(": ", 1)[1])
+    assert any(full == title or full.startswith(title + sep) for full in fulls for sep in ("; ", ", ")), title
+
+
+@given(
+    st.integers(MIN_ROWS, 40),
+    st.integers(MIN_COLS, 120),
+    st.lists(st.integers(1, 9).map(str), max_size=3),
+    st.booleans(),
+)
+def test_every_part_is_shown_whole_or_named_and_the_board_stays_put(
+    height: int, width: int, moves: list[str], hints: bool
+) -> None:
+    play = ScreenSession(BOOK, human="X", first="X", level="perfect", rng=random.Random(1))
+    for key in moves:
+        play.press(key)
+    if hints:
+        play.press("h")
+    off = layout(play.view(), height, width)
+    check_whole_or_named(play.view(), height, width)
+    play.press("h")
+    on = layout(play.view(), height, width)
+    check_whole_or_named(play.view(), height, width)
+    assert off is not None and on is not None
+    grid = [(s.y, s.x, s.text) for s in off if s.style == ("grid",)]
+    assert grid == [(s.y, s.x, s.text) for s in on if s.style == ("grid",)]
+
+
+def test_3x4_at_every_size_keeps_its_board_with_the_hint_on_or_off(book_3x4_path: Path) -> None:
+    """Every size from the least to 30x100: the board's grid is where it was when the hint is
+    turned on, and every part of the text is shown whole or named."""
+    from player.apps.layout import min_size
+
+    play = session(load_book(book_3x4_path))
+    play.press("6")
+    least_h, least_w = min_size(3, 4)
+    for height in range(least_h, 31):
+        for width in range(least_w, 101, 3):
+            play.hints_on = False
+            off = layout(play.view(), height, width)
+            play.hints_on = True
+            on = layout(play.view(), height, width)
+            assert off is not None and on is not None
+            grid = [(s.y, s.x, s.text) for s in off if s.style == ("grid",)]
+            assert grid == [(s.y, s.x, s.text) for s in on if s.style == ("grid",)], (height, width)
+            check_whole_or_named(play.view(), height, width)
+
+
+# ---------------------------------------------------------------- watching
+
+
+def test_watching_steps_one_move_at_a_time_and_leaves_on_q_or_after_the_end(book: Book) -> None:
+    from player.apps.watch import WatchSession
+
+    levels = {"X": "easy", "O": "perfect"}
+    watch = WatchSession(book, first="X", levels=levels, delay=0.5, rng=random.Random(3))
+    view = watch.view()
+    assert view.title == "Tic-tac-toe: X (easy) against O (perfect); X moves first"
+    assert [cell.text for cell in view.cells] == [str(n) for n in range(1, 10)]
+    assert watch.waiting == 0.5 and "a move every 0.5 s; q leaves" in texts(view)
+    assert watch.press("x") and watch.press("resize") and watch.game.moves == []  # keys play nothing
+    for ply in range(1, 10):
+        watch.step()
+        if watch.game.is_over:
+            break
+        mark, cell = watch.game.moves[-1]
+        view = watch.view()
+        assert len(watch.game.moves) == ply and view.cells[cell].last  # either side's last move
+        assert sum(c.last for c in view.cells) == 1 and "[" + mark + "]" in "\n".join(shown(view))
+        assert f"{mark} ({'easy' if mark == 'X' else 'perfect'}) played {cell + 1}." in texts(view)
+    assert watch.waiting is None and watch.game.winner == "O"  # perfect beats easy here (seed 3)
+    view = watch.view()
+    assert "Result: O wins." in texts(view) and "Press any key to leave." in texts(view)
+    assert sum(cell.winning for cell in view.cells) == 3
+    moves = list(watch.game.moves)
+    watch.step()
+    assert watch.game.moves == moves  # nothing after the end
+    assert watch.press("resize") and not watch.press("x")
+    again = WatchSession(book, first="O", levels={"X": "perfect", "O": "perfect"}, delay=0)
+    assert not again.press("q") and again.view().title.endswith("O moves first")

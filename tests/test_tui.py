@@ -8,8 +8,10 @@ prove the curses layer wires it up.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import pexpect
 import pyte
+import pytest
 
 from player import Book
 from player.apps.script import play_script
@@ -29,15 +32,27 @@ ROWS, COLS = 24, 80
 class Terminal:
     """A pseudo-terminal running a command, and the screen a terminal would show for it."""
 
-    def __init__(self, command: str, args: list[str], *, colour: bool = False, rows: int = ROWS) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TTT_BOOK")}
+    def __init__(
+        self,
+        command: str,
+        args: list[str],
+        *,
+        colour: bool = False,
+        rows: int = ROWS,
+        cols: int = COLS,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        # pytest-xdist's workers set COLUMNS=80 and LINES=24: the screen must go by the
+        # terminal's own size whatever they say (env= passes them on purpose).
+        kept = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TTT_BOOK", "COLUMNS", "LINES")}
+        env = {**kept, **(env or {})}
         env.update(PYTHONPATH=str(ROOT), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         if not colour:
             env["NO_COLOR"] = "1"
-        self.screen = pyte.Screen(COLS, rows)
+        self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.raw = b""
-        self.child = pexpect.spawn(command, args, env=env, cwd=str(ROOT), dimensions=(rows, COLS), timeout=20)
+        self.child = pexpect.spawn(command, args, env=env, cwd=str(ROOT), dimensions=(rows, cols), timeout=20)
 
     def pump(self, wait: float = 0.05) -> None:
         try:
@@ -87,8 +102,12 @@ class Terminal:
 KEYS = {"up": "\x1bOA", "down": "\x1bOB", "right": "\x1bOC", "left": "\x1b[D", "enter": "\r"}
 
 
-def game(*args: str, colour: bool = False) -> Terminal:
-    return Terminal(sys.executable, ["-c", PLAY, "--seed", "2", *args], colour=colour)
+def game(
+    *args: str, colour: bool = False, rows: int = ROWS, cols: int = COLS, env: dict[str, str] | None = None
+) -> Terminal:
+    return Terminal(
+        sys.executable, ["-c", PLAY, "--seed", "2", *args], colour=colour, rows=rows, cols=cols, env=env
+    )
 
 
 def cell_text(shown: str, number: int) -> str:
@@ -202,13 +221,14 @@ def test_ctrl_c_restores_the_terminal_and_exits_130() -> None:
     assert b"\x1b[?1049l" in term.raw or b"\x1b[?47l" in term.raw  # left the game's screen
 
 
-def test_watch_waits_between_moves_on_a_terminal_only() -> None:
+def test_watch_plain_waits_between_moves_on_a_terminal() -> None:
+    """--plain: the moves line by line on a terminal too, 0.8 s after each (not on the screen)."""
     code = (
         "import time, sys\n"
         "slept = []\n"
         "time.sleep = slept.append\n"
         "from player.apps.cli import run\n"
-        "try:\n    run(['--watch', '--seed', '1'])\n"
+        "try:\n    run(['--watch', '--plain', '--seed', '1'])\n"
         "except SystemExit:\n    pass\n"
         "print('SLEPT', sorted(set(slept)), len(slept))\n"
     )
@@ -238,3 +258,190 @@ def test_a_3x4_board_on_the_screen(book_3x4_path: Path) -> None:
     assert sum(label.rstrip("*")[:1] in ("W", "D", "L") and label != "" for label in labels) == 10, labels
     term.press("q")
     assert term.finish() == 0
+
+
+# ---------------------------------------------------------------- the hint as a person sees it
+
+LABEL = re.compile(r"[WL]\d+\*?|D\*?")
+
+
+def big_cell(term: Terminal, number: int) -> list[list[pyte.screens.Char]]:
+    """The three rows of characters of cell ``number`` (1-9) on a 24x80 screen's big cells."""
+    row, col = divmod(number - 1, 3)
+    y, x = 2 + row * 4, 2 + col * 8
+    return [[term.char_at(y + i, x + j) for j in range(7)] for i in range(3)]
+
+
+def text_of(chars: list[pyte.screens.Char]) -> str:
+    return "".join(char.data for char in chars)
+
+
+def test_the_hint_shows_the_books_move_brightest_and_keeps_the_numbers() -> None:
+    """You are O; X took a corner. With the hint on, every free cell still shows its number, and
+    its label; the one move that keeps the draw (5) is the one bold, underlined label, in the
+    terminal's own colour, while the losing cells are red but not bold. The computer's last move
+    is underlined on its text alone, not on the cell's blank rows."""
+    term = game("--mark", "O", colour=True)
+    term.wait_for("Your move (O)")
+    term.press("h")
+    term.wait_for("W win, D draw, L loss", "L6: loss in 6 moves,")
+    last = next(n for n in range(1, 10) if text_of(big_cell(term, n)[1]).strip() == "[X]")
+    free = [n for n in range(1, 10) if n != last]
+    for n in free:
+        top, middle, bottom = big_cell(term, n)
+        assert text_of(top).strip() == str(n), (n, text_of(top))  # the number, kept
+        assert LABEL.fullmatch(text_of(middle).strip()), (n, text_of(middle))
+        assert not text_of(bottom).strip()
+    labels = {n: [c for c in big_cell(term, n)[1] if c.data.strip()] for n in free}
+    book = [n for n in free if text_of(labels[n]).endswith("*")]
+    assert book == [5] and text_of(labels[5]) == "D*"
+    assert all(c.bold and c.underscore and c.fg == "default" for c in labels[5])
+    for n in free:
+        if n not in book:
+            assert text_of(labels[n]).startswith("L") and all(c.fg == "red" for c in labels[n])
+            assert not any(c.bold or c.underscore for c in labels[n]), n
+    bold = {n for n in range(1, 10) for row in big_cell(term, n) for c in row if c.bold and c.data.strip()}
+    assert bold == {5, last}  # the book's move, and the computer's X (a mark is bold)
+    top, middle, bottom = big_cell(term, last)
+    marked = [c for c in middle if c.underscore]
+    assert text_of(marked) == "[X]"
+    assert not any(c.underscore for c in top + bottom)
+    term.press("q")
+    assert term.finish() == 0
+
+
+# ---------------------------------------------------------------- small terminals
+
+TITLE = "Tic-tac-toe: you are X, the computer O (perfect); X moves first"
+#: The title as a terminal too narrow for all of it shows it: whole parts, never a word cut.
+TITLES = {
+    TITLE,
+    "Tic-tac-toe: you are X, the computer O (perfect)",
+    "you are X, the computer O (perfect)",
+    "you are X",
+}
+
+
+@pytest.mark.parametrize("hint", [False, True], ids=["no-hint", "hint"])
+@pytest.mark.parametrize("size", [(12, 40), (11, 30)], ids=["40x12", "30x11"])
+def test_a_small_terminal_hides_whole_parts_and_names_them(size: tuple[int, int], hint: bool) -> None:
+    """At 40x12 and 30x11 the board and the prompt are always there; the title loses whole
+    parts; any part of the text that does not fit is gone whole, and the last line names it."""
+    rows, cols = size
+    term = game(rows=rows, cols=cols, env={"COLUMNS": "80", "LINES": "24"})  # stale: ignored
+    term.wait_for("Your move (X)")
+    if hint:
+        term.press("h")
+        term.wait_for("D*")
+    shown = term.wait_for("Your move (X)")
+    lines = shown.splitlines()
+    assert lines[0] in TITLES, lines[0]
+    assert all(str(n) in shown for n in range(1, 10))  # every cell's number
+    hidden = shown.split("Hidden: ", 1)[1].replace("\n", " ") if "Hidden: " in shown else ""
+    words = " ".join(line.strip() for line in lines)
+    parts = {
+        "tally": "Tally: you 0 won",
+        "messages": "Hints on: h again turns them off." if hint else "New game: you are X; X moves first.",
+    }
+    if hint:
+        parts["why"] = (
+            "1, 3, 7 and 9 keep the draw and win 93% of games against a novice; "
+            "the other draws win at most 85%."
+        )
+        parts["legend"] = "W win, D draw, L loss with best play; * the book's move"
+    for name, text in parts.items():
+        assert (text in words) != (name in hidden), (name, shown)  # shown whole, or named
+    term.press("q")
+    assert term.finish() == 0
+
+
+def test_a_hint_toggled_keeps_the_board_where_it_was(book_3x4_path: Path) -> None:
+    """3x4 at 80x20: the board's grid stays on the same rows, in the same size of cells, with
+    the hint on or off (the text under it gives way instead)."""
+    term = game("--book", str(book_3x4_path), rows=20)
+    shown = term.wait_for("Your move (X)")
+
+    def grid_rows(screen: str) -> list[int]:
+        return [y for y, line in enumerate(screen.splitlines()) if "\u253c" in line]
+
+    before = grid_rows(shown)
+    assert len(before) == 2
+    term.press("h")
+    shown = term.wait_for("Hints on", "W7*")
+    assert grid_rows(shown) == before
+    term.press("h")
+    shown = term.wait_for("Hints off.")
+    assert grid_rows(shown) == before
+    term.press("q")
+    assert term.finish() == 0
+
+
+# ---------------------------------------------------------------- --watch on the screen
+
+
+def watch(*args: str) -> Terminal:
+    """ttt-play --watch in a terminal, then its status and the terminal's settings (stty -a)."""
+    command = " ".join(f'"{a}"' for a in (sys.executable, "-c", PLAY, "--watch", "--seed", "1", *args))
+    return Terminal("bash", ["-c", f'{command}; echo "status=$?"; stty -a'])
+
+
+def marks(shown: str) -> int:
+    """How many cells of a 24x80 screen's board hold a mark."""
+    return sum(cell_text(shown, n).strip("[]*") in ("X", "O") for n in range(1, 10))
+
+
+def restored(term: Terminal) -> str:
+    """What the terminal shows once the command has ended; asserts the terminal was given back
+    as it was (the game's screen left, line editing and echo on) and no traceback."""
+    assert term.finish() == 0
+    shown = term.raw.decode("utf-8", "replace")
+    assert b"\x1b[?1049l" in term.raw or b"\x1b[?47l" in term.raw  # left the game's screen
+    settings = shown.split("status=")[-1].split()
+    assert "icanon" in settings and "echo" in settings
+    assert "Traceback" not in shown
+    return shown
+
+
+def test_watch_on_a_terminal_is_the_game_screen_a_move_each_delay() -> None:
+    """The board drawn in place, one move at a time, --delay seconds apart (not lines scrolling
+    past); q leaves mid-game, the terminal given back with the board and how far it went."""
+    term = watch("--delay", "0.4")
+    term.wait_for("Tic-tac-toe: X (perfect) against O (perfect); X moves first", "every 0.4 s; q leaves")
+    seen: list[tuple[int, float]] = []
+    deadline = time.monotonic() + 15
+    while len(seen) < 4 and time.monotonic() < deadline:
+        term.pump(0.02)
+        count = marks(term.text())
+        if count and (not seen or count != seen[-1][0]):
+            seen.append((count, time.monotonic()))
+    assert [count for count, _ in seen] == [1, 2, 3, 4]  # one move at a time, on the same board
+    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(seen)]
+    assert all(gap > 0.3 for gap in gaps), gaps
+    assert term.text().splitlines()[0].startswith("Tic-tac-toe: X (perfect)")  # nothing scrolled
+    term.press("q")
+    shown = restored(term)
+    assert re.search(r"Stopped after \d moves, [XO] to move\.\r\nstatus=0", shown), shown[-300:]
+
+
+def test_watch_to_the_end_then_any_key_leaves_the_result_on_the_terminal() -> None:
+    term = watch("--delay", "0")
+    shown = term.wait_for("Result: draw.", "Press any key to leave.")
+    assert marks(shown) == 9
+    term.press("x")
+    shown = restored(term)
+    assert "Result: draw.\r\nstatus=0" in shown
+
+
+def test_ctrl_c_while_watching_restores_the_terminal_and_exits_130() -> None:
+    term = watch("--delay", "5")
+    term.wait_for("a move every 5 s")
+    term.child.sendintr()
+    term.child.expect(pexpect.EOF)
+    term.raw += term.child.before or b""
+    term.child.close()
+    shown = term.raw.decode("utf-8", "replace")
+    after = shown.split("Interrupted.")[-1]
+    assert "status=130" in after
+    settings = after.split()
+    assert "icanon" in settings and "echo" in settings
+    assert "Traceback" not in shown

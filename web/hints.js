@@ -226,50 +226,69 @@ const againstNovice = (chance, ...others) => `${percent(chance, ...others)} of g
 const compareChances = (a, b) => a.novice.compare(b.novice) || a.random.compare(b.random);
 const distinct = (ratios) => ratios.filter((r, i) => ratios.findIndex((s) => s.equals(r)) === i).length;
 const atMost = (rivals, opponent = 'novice') => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
-const capital = (text) => text[0].toUpperCase() + text.slice(1);
+const count = (items, noun) => `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
+const doVerb = (items) => (items.length === 1 ? 'does' : 'do');
+const winVerb = (items) => (items.length === 1 ? 'wins' : 'win');
 
-/** One sentence: what the book's move does, and what it does better than the others (player.hints.why). */
+/**
+ * One sentence for the player: what the book's move does, and what it does better than the
+ * other moves that reach the same outcome (player.hints.why, word for word).
+ */
 export function why(hints) {
   if (!hints.length) return '';
   const book = hints.filter((h) => h.book);
   const best = book[0];
   const named = cells(book.map((h) => h.cell));
   const verb = book.length > 1 ? '' : 's';
+  const theyWin = book.length > 1 ? 'they win' : 'it wins';
   const same = hints.filter((h) => h.value === best.value && !h.book);
-  if (best.value <= 0 && best.chances === null) {
-    const keeps = best.value === 0 ? `${named} keep${verb} the draw` : `${named} hold${verb} out longest`;
-    return `${keeps}; ${UNCOUNTED}.`;
-  }
   if (best.value > 0) {
     if (best.plies === 1) return `${named} win${verb} at once.`;
     const slower = same.filter((h) => h.plies > best.plies);
-    return `${named} win${verb} in ${best.plies} plies against any defence${slower.length ? '; the other wins take longer' : ''}.`;
+    const tail = slower.length ? '; the other wins take longer' : '';
+    return `${named} win${verb} against any defence in ${best.plies} moves, both sides' counted${tail}.`;
   }
+  if (best.value < 0) {
+    const start = `Every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
+    if (best.chances === null || !best.chances.novice.n) return `${start}.`;
+    return `${start}, and win${verb} ${againstNovice(best.chances.novice)}.`;
+  }
+  if (!same.length) {
+    const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
+    if (best.chances === null || !best.chances.novice.n) return `${named} ${only} the draw.`;
+    return `${named} ${only} the draw; ${theyWin} ${againstNovice(best.chances.novice)}.`;
+  }
+  if (best.chances === null) {
+    // early on a big board: the draws are not told apart
+    const keeps =
+      same.length + book.length === hints.length
+        ? `Every move keeps the draw, and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
+        : `${named} keep${verb} the draw, as ${count(same, 'other move')} ${doVerb(same)}`;
+    return `${keeps}; ${UNCOUNTED}.`;
+  }
+  let start = `${named} keep${verb} the draw`;
   const novice = best.chances.novice;
-  if (best.value === 0) {
-    if (!same.length) {
-      const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
-      const gain = `; ${book.length === 1 ? 'it wins' : 'they win'} ${againstNovice(novice)}`;
-      return `${named} ${only} the draw${novice.n ? gain : ''}.`;
-    }
-    const start = `${named} keep${verb} the draw`;
-    const rival = same.map((h) => h.chances).reduce((a, b) => (compareChances(b, a) > 0 ? b : a));
-    const draws = `the other draw${same.length > 1 ? 's' : ''}`;
-    if (rival.novice.compare(novice) < 0) {
-      return (
-        `${start}, and win${verb} ${againstNovice(novice, rival.novice)}, ` +
-        `against ${atMost(same)}${percent(rival.novice, novice)} for ${draws}.`
-      );
-    }
-    const random = `${percent(best.chances.random, rival.random)} of games against a random player`;
-    const than = `against ${atMost(same, 'random')}${percent(rival.random, best.chances.random)} for ${draws}`;
-    if (!novice.n) return `${start}, and win${verb} ${random}, ${than} (no draw here beats a novice).`;
-    const tied = same.filter((h) => h.chances.novice.equals(novice)).map((h) => h.cell);
-    return (
-      `${start}, and win${verb} ${againstNovice(novice)} (as ${cells(tied)} ` +
-      `do${tied.length === 1 ? 'es' : ''}) and ${random}, ${than}.`
-    );
+  const rival = same.map((h) => h.chances).reduce((a, b) => (compareChances(b, a) > 0 ? b : a));
+  const draws = `the other draw${same.length > 1 ? 's' : ''}`;
+  if (rival.novice.compare(novice) < 0) {
+    if (!rival.novice.n) return `${start} and win${verb} ${againstNovice(novice)}; ${draws} never ${doVerb(same)}.`;
+    const versus = `${winVerb(same)} ${atMost(same)}${percent(rival.novice, novice)}`;
+    return `${start} and win${verb} ${againstNovice(novice, rival.novice)}; ${draws} ${versus}.`;
   }
-  const start = `every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
-  return novice.n ? `${capital(start)}, and win${verb} ${againstNovice(novice)}.` : `${capital(start)}.`;
+  // As good against a novice as the best other draw: better against a random player.
+  let beaten;
+  if (!novice.n) {
+    // then no other draw beats a novice either
+    beaten = same;
+    start += `; no draw here beats a novice, but against a random player ${theyWin}`;
+  } else {
+    beaten = same.filter((h) => h.chances.novice.equals(novice));
+    start +=
+      ` and win${verb} ${againstNovice(novice)}, as ${cells(beaten.map((h) => h.cell))} ` +
+      `${doVerb(beaten)}; against a random player ${theyWin}`;
+  }
+  const others = beaten.length === same.length ? draws : cells(beaten.map((h) => h.cell));
+  const [mine, theirs] = [best.chances.random, rival.random];
+  if (!theirs.n) return `${start} ${percent(mine)}; ${others} never ${doVerb(beaten)}.`;
+  return `${start} ${percent(mine, theirs)}, ${others} ${winVerb(beaten)} ${atMost(beaten, 'random')}${percent(theirs, mine)}.`;
 }

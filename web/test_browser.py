@@ -1172,7 +1172,7 @@ def test_the_why_line_is_the_terminals(
             assert (
                 page.locator("#why")
                 .inner_text()
-                .startswith("1, 3, 7 and 9 keep the draw, and win 93% of games against a novice")
+                .startswith("1, 3, 7 and 9 keep the draw and win 93% of games against a novice;")
             )
         walks: dict[Any, Any] = {}
         said = []

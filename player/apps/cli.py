@@ -210,7 +210,8 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
 @click.option(
     "--plain",
     is_flag=True,
-    help="On a terminal, play line by line (type a move, press Enter) instead of on the game screen.",
+    help="On a terminal, play line by line (type a move, press Enter) instead of on the game screen; "
+    "with --watch, print the moves line by line.",
 )
 @click.option(
     "--color/--no-color",
@@ -257,8 +258,9 @@ def main(
     the game is played line by line instead: type the same keys, then Enter.
 
     The hint gives every free cell's outcome with best play from both sides: W win, D draw,
-    L loss, with the number of plies (single moves) to the end; * marks the book's own move,
-    and one line says why the book prefers it.
+    L loss, with the number of moves to the end, both sides' counted (L6: a loss in 6 moves);
+    * marks the book's own move, drawn brightest, and one line says why the book prefers it.
+    The cells keep their numbers beside the hint.
 
     \b
     LEVELS (--level, --x-level, --o-level; default perfect), from the book alone:
@@ -274,7 +276,8 @@ def main(
         echo 5 1 9 | ttt-play
 
     --watch: the computer plays itself, X at --x-level against O at --o-level, pausing
-    --delay seconds after each move.
+    --delay seconds after each move: on the game screen on a terminal (q leaves), line by line
+    with --plain or --json or when piped.
 
     Exit status: 0 done; 1 a scripted game's moves ran out before the end; 2 a usage error;
     3 the book or standard input cannot be used; 4 an output cannot be written; 130 Ctrl-C.
@@ -291,7 +294,7 @@ def main(
     if watch:
         refuse_unused(
             ctx,
-            ["mark", "level", "moves", "interactive", "plain"],
+            ["mark", "level", "moves", "interactive"],
             "with --watch (X and O levels: --x-level, --o-level)",
         )
     else:
@@ -314,14 +317,19 @@ def main(
         if watch:
             from player.apps.watch import watch_game
 
+            levels = {FIRST: x_level.lower(), SECOND: o_level.lower()}
+            pause = watch_delay(delay, sys.stdout)
+            on_screen = not (plain or as_json) and screen_possible(sys.stdin, sys.stdout)
+            if on_screen and watch_on_screen(book, first, levels, rng, pause, colour):
+                return
             game = watch_game(
                 book,
                 first=first,
-                levels={FIRST: x_level.lower(), SECOND: o_level.lower()},
+                levels=levels,
                 rng=rng,
                 write=write,
                 paint=paint,
-                delay=watch_delay(delay, sys.stdout),
+                delay=pause,
                 quiet=as_json,
             )
             if as_json:
@@ -386,6 +394,26 @@ def serve_engine(book: Book, rng: random.Random, *, packaged: bool = False) -> N
     with book_in_use(book):
         books = (lambda against: open_book(None, book.rules.misere, against)) if packaged else None
         serve(Engine(book, rng=rng, books=books), lines(), echo)
+
+
+def watch_on_screen(
+    book: Book, first: str, levels: dict[str, str], rng: random.Random, delay: float, colour: bool
+) -> bool:
+    """``--watch`` on the game screen, then the final board and result left on the terminal;
+    False (after one line saying why) when the screen cannot be used here."""
+    from player.apps import tui
+    from player.apps.text import grid
+    from player.apps.watch import WatchSession, result_text
+
+    problem = tui.unusable(book.rules.rows, book.rules.cols)
+    if problem is not None:
+        echo(f"Watching line by line: {problem}.")
+        return False
+    session = WatchSession(book, first=first, levels=levels, delay=delay, rng=rng)
+    tui.watch(session, colour=colour)
+    echo(grid(session.game.board, book.rules, painter(colour)))
+    echo(result_text(session.game))
+    return True
 
 
 def watch_delay(given: float | None, stream: object) -> float:

@@ -1,11 +1,15 @@
 """Where each piece of a ``View`` goes on a terminal of a given size: a pure function.
 
 ``layout(view, height, width)`` returns positioned text (``Span``), or None when the terminal is
-too small for the game; ``player.apps.tui`` only paints the spans. The board takes big cells (7 x 3)
-when they fit and small ones (5 x 1) otherwise; the lines below it wrap at word boundaries, and
-when the terminal is too short for all of them the least needed go first (the prompt stays).
-Markers are text as well as colour, so they show without colour (NO_COLOR) and in a test:
-the computer's last move ``[O]``, the winning line ``*X*``, the book's move in a hint ``D*``.
+too small for the game; ``player.apps.tui`` only paints the spans. The board's cell size is
+chosen by the terminal's size and the board's alone (big cells, 7 x 3, when they leave room for
+the text; else 7 x 1), so it stays put whatever the text below it says (a hint turned on or
+off). The parts around the board are named (``PARTS``): when the terminal is too short for all
+of them, whole parts go, the least needed first (the prompt stays), and a last line names what
+is hidden. Nothing is cut mid-word: the title loses whole parts, the lines wrap at word
+boundaries. Markers are text as well as colour, so they show without colour (NO_COLOR) and in a
+test: the computer's last move ``[O]``, the winning line ``*X*``, the book's move in a hint
+``D*``; a hint's cell keeps its number beside the label (``5 D*``).
 """
 
 from __future__ import annotations
@@ -19,21 +23,33 @@ QUIT_KEYS = ("q", "ctrl-d")
 #: a board larger than 3x3 needs more (``min_size``).
 MIN_COLS = 30
 MIN_ROWS = 11
-#: Cell sizes (columns, rows), the first that fits is used.
-CELL_SIZES = ((7, 3), (5, 1))
+#: Cell sizes (columns, rows), largest first. 7 columns hold a cell's number beside a hint's
+#: label on any board up to 99 cells (``16 L12*``).
+CELL_SIZES = ((7, 3), (7, 1))
 LEFT = 2  # the margin before the board and the text
-PROMPT_KEEP = 5  # a line kept at any height
 #: Rows the smallest layout needs beside the board: a blank row and up to five of prompt.
 TEXT_ROWS = 6
+#: Rows a cell size must leave beside the board to be chosen (the last size always may): the
+#: title and a blank row, a blank row under the board, and six of text. 4x4 in big cells at
+#: 80x24 leaves just that. With less, the title sits right above the board.
+ROOM_ROWS = 9
+#: The parts of the screen under the board, the first hidden first when the terminal is too
+#: short for all of them. "keys" is the list of keys in the prompt: hiding it leaves the prompt's
+#: short form (``Line.short``, which ends "? help"; the only part hidden without a word). The
+#: prompt itself is never hidden.
+PARTS = ("tally", "legend", "keys", "messages", "why", "result")
+PROMPT = "prompt"
 
 
 class Line(NamedTuple):
-    """One line of text below the board; ``kind`` says how to show it, ``keep`` how much it
-    matters when the terminal is too short for every line (lower goes first)."""
+    """One line of text below the board: ``kind`` says how to show it, ``part`` which part of the
+    screen it belongs to (``PARTS``, or ``PROMPT``), ``short`` a shorter wording for a small
+    terminal (the prompt's, without its list of keys; empty if none)."""
 
     text: str
     kind: str
-    keep: int
+    part: str
+    short: str = ""
 
 
 class CellView(NamedTuple):
@@ -42,9 +58,10 @@ class CellView(NamedTuple):
     text: str  # X, O, the cell's number, or a hint label (W3, D*, L4)
     kind: str  # X, O, free, or win / draw / loss (a hint, or the winning line's colour)
     cursor: bool  # the highlighted cell that Enter plays
-    last: bool  # the computer's last move
+    last: bool  # the last move (the computer's, or either side's when watching)
     winning: bool  # on the winning line, once the game is over
     book: bool  # the book's own move, in a hint
+    number: str = ""  # the cell's number shown beside a hint's label; empty otherwise
 
 
 class View(NamedTuple):
@@ -71,9 +88,7 @@ def min_size(rows: int = 3, cols: int = 3) -> tuple[int, int]:
     """The smallest terminal (height, width) the game on a ``rows`` x ``cols`` board is drawn
     on: the board in small cells, a blank row and the prompt; never less than MIN_ROWS x
     MIN_COLS (3x3's own)."""
-    cell_w, cell_h = CELL_SIZES[-1]
-    board_w = cols * cell_w + cols - 1
-    board_h = rows * cell_h + rows - 1
+    board_h, board_w = board_size(rows, cols, CELL_SIZES[-1])
     return max(MIN_ROWS, board_h + TEXT_ROWS), max(MIN_COLS, LEFT + board_w + 1)
 
 
@@ -83,6 +98,23 @@ def too_small(height: int, width: int, rows: int = 3, cols: int = 3) -> bool:
     return height < least_height or width < least_width
 
 
+def board_size(rows: int, cols: int, cell: tuple[int, int]) -> tuple[int, int]:
+    """The board's (height, width) in cells of ``cell`` (columns, rows), with the grid lines."""
+    cell_w, cell_h = cell
+    return rows * cell_h + rows - 1, cols * cell_w + cols - 1
+
+
+def cell_size(rows: int, cols: int, height: int, width: int) -> tuple[int, int]:
+    """The cell size for a ``rows`` x ``cols`` board on ``height`` x ``width``: the largest that
+    fits and leaves ROOM_ROWS for the rest, else the smallest. The text shown plays no part, so
+    the board keeps its size when a hint is turned on or off."""
+    for cell in CELL_SIZES:
+        board_h, board_w = board_size(rows, cols, cell)
+        if LEFT + board_w < width and height - board_h >= ROOM_ROWS:
+            return cell
+    return CELL_SIZES[-1]
+
+
 def layout(view: View, height: int, width: int) -> list[Span] | None:
     """The spans that draw ``view`` on ``height`` rows of ``width`` columns, or None if the
     game cannot be drawn that small."""
@@ -90,61 +122,74 @@ def layout(view: View, height: int, width: int) -> list[Span] | None:
         return None
     if view.help:
         return _help_page(view.help, height, width)
-    text_width = width - LEFT - 1
-    wrapped = [(line, textwrap.wrap(line.text, text_width) or [""]) for line in view.lines]
-    # Everything at the largest size that holds it; else the least needed lines go first.
-    tries = [(size, True, False) for size in CELL_SIZES] + [
-        (CELL_SIZES[-1], title, True) for title in (True, False)
-    ]
-    for (cell_w, cell_h), with_title, dropping in tries:
-        board_w = view.cols * cell_w + view.cols - 1
-        board_h = view.rows * cell_h + view.rows - 1
-        if LEFT + board_w >= width:
-            continue
-        top = 2 if with_title else 0
-        room = height - top - board_h - 1  # a blank row between the board and the text
-        kept = _fit(wrapped, room) if dropping else wrapped
-        if kept is None or sum(len(texts) for _, texts in kept) > room:
-            continue
-        spans = [Span(0, 0, _shorten(view.title, width - 1), ("title",))] if with_title else []
-        spans += _board(view, top, cell_w, cell_h)
-        y = top + board_h + 1
-        for line, texts in kept:
-            for text in texts:
-                spans.append(Span(y, LEFT, text, (line.kind,)))
-                y += 1
-        return spans
-    return None
+    cell = cell_size(view.rows, view.cols, height, width)
+    board_h, _ = board_size(view.rows, view.cols, cell)
+    top = 2 if height - board_h >= ROOM_ROWS else 1  # the board's place: the terminal's size says
+    spans = [Span(0, 0, _shorten(view.title, width - 1), ("title",))]
+    spans += _board(view, top, *cell)
+    y = top + board_h + 1  # a blank row between the board and the text
+    for text, style in _fit(view.lines, height - y, width - LEFT - 1):
+        spans.append(Span(y, LEFT, text, style))
+        y += 1
+    return spans
 
 
 def _shorten(text: str, width: int) -> str:
-    """``text``; or as many of its ``;``-separated parts as fit, then without what comes
-    before its first ``: `` (the title's name); or its start."""
+    """``text``, or as much of it as fits in whole parts: its ``;``-separated parts dropped from
+    the end, then what comes before its first ``: `` (the title's name), then its ``,``-separated
+    parts (``you are X``); empty if not even the first part fits. Never a word cut."""
     parts = text.split("; ")
     while len(parts) > 1 and len("; ".join(parts)) > width:
         parts.pop()
     kept = "; ".join(parts)
     if len(kept) > width and ": " in kept:
         kept = kept.split(": ", 1)[1]
-    return kept[:width]
+    pieces = kept.split(", ")
+    while len(pieces) > 1 and len(", ".join(pieces)) > width:
+        pieces.pop()
+    kept = ", ".join(pieces)
+    return kept if len(kept) <= width else ""
 
 
-def _fit(wrapped: list[tuple[Line, list[str]]], room: int) -> list[tuple[Line, list[str]]] | None:
-    """The lines that fit in ``room`` rows, dropping the least needed first; None if even the
-    prompt does not fit."""
-    kept = list(wrapped)
-    by_need = sorted(kept, key=lambda item: item[0].keep)
-    while sum(len(texts) for _, texts in kept) > room:
-        dropped = by_need.pop(0)
-        if dropped[0].keep >= PROMPT_KEEP:
-            return None
-        kept.remove(dropped)
-    return kept
+def _fit(lines: tuple[Line, ...], room: int, width: int) -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of text under the board, each with its style, that fit in ``room`` rows. Parts
+    are hidden whole, the least needed first, until the rest fits; then any hidden part that
+    fits in the room left comes back. Once any is hidden, a last row names them (unless not even
+    that fits beside the prompt)."""
+    present = {line.part for line in lines}
+    present |= {"keys"} if any(line.short for line in lines) else set()
+    hidden: list[str] = []
+
+    def rows(note: bool) -> list[tuple[str, tuple[str, ...]]]:
+        shown: list[tuple[str, tuple[str, ...]]] = []
+        for line in lines:
+            if line.part in hidden:
+                continue
+            text = line.short if line.short and "keys" in hidden else line.text
+            shown += [(row, (line.kind, line.part)) for row in textwrap.wrap(text, width) or [""]]
+        named = [part for part in hidden if part != "keys"]  # the short prompt says "? help"
+        if note and named:
+            shown += [(row, ("note",)) for row in textwrap.wrap(f"Hidden: {', '.join(named)}.", width)]
+        return shown
+
+    def used(note: bool) -> int:
+        return len(rows(note))
+
+    for part in PARTS:
+        if used(note=True) <= room:
+            break
+        if part in present:
+            hidden.append(part)
+    for part in reversed(hidden[:-1]):  # a part hidden early may fit in the room left after
+        hidden.remove(part)
+        if used(note=True) > room:
+            hidden.append(part)
+            hidden.sort(key=PARTS.index)
+    return rows(note=used(note=True) <= room)
 
 
 def cell_text(cell: CellView) -> str:
-    """A cell's text with its markers: ``[O]`` the computer's last move, ``*X*`` the winning
-    line."""
+    """A cell's text with its markers: ``[O]`` the last move, ``*X*`` the winning line."""
     if cell.winning:
         return f"*{cell.text}*"
     if cell.last:
@@ -153,6 +198,8 @@ def cell_text(cell: CellView) -> str:
 
 
 def _board(view: View, top: int, cell_w: int, cell_h: int) -> list[Span]:
+    """The grid and the cells. A cell's markers (last move, winning line, the book's move) are
+    drawn on its text alone, not on the cell's padding; the highlight fills the cell."""
     spans = []
     rule = "+".join(["-" * cell_w] * view.cols)
     for r in range(view.rows):
@@ -160,16 +207,55 @@ def _board(view: View, top: int, cell_w: int, cell_h: int) -> list[Span]:
         for c in range(view.cols):
             cell = view.cells[r * view.cols + c]
             x = LEFT + c * (cell_w + 1)
-            flags = {"cursor": cell.cursor, "last": cell.last, "winning": cell.winning, "book": cell.book}
-            style = (cell.kind, *(name for name, on in flags.items() if on))
-            for i in range(cell_h):
-                text = cell_text(cell).center(cell_w) if i == cell_h // 2 else " " * cell_w
-                spans.append(Span(y0 + i, x, text, style))
+            for i, row in enumerate(_cell_rows(cell, cell_w, cell_h)):
+                for segment_x, text, style in row:
+                    spans.append(Span(y0 + i, x + segment_x, text, style))
                 if c < view.cols - 1:
                     spans.append(Span(y0 + i, x + cell_w, "|", ("grid",)))
         if r < view.rows - 1:
             spans.append(Span(y0 + cell_h, LEFT, rule, ("grid",)))
     return spans
+
+
+def _cell_rows(cell: CellView, cell_w: int, cell_h: int) -> list[list[tuple[int, str, tuple[str, ...]]]]:
+    """A cell's rows as (x, text, style) segments covering ``cell_w`` columns each. The text in
+    the middle row, the number beside a hint's label: above it in a big cell, before it in a
+    one-row cell (``5 D*``)."""
+    plain = (cell.kind, "cursor") if cell.cursor else (cell.kind,)
+    markers = {"last": cell.last, "winning": cell.winning, "book": cell.book}
+    hint = ("hint",) if cell.number and not cell.book else ()
+    marked = (*plain, *hint, *(name for name, on in markers.items() if on))
+    numbered = ("free", "cursor") if cell.cursor else ("free",)
+    text = cell_text(cell)
+    rows = [_row([], cell_w, plain) for _ in range(cell_h)]
+    if cell.number and cell_h == 1:
+        rows[0] = _row([(cell.number, numbered), (" ", plain), (text, marked)], cell_w, plain, centre=False)
+    else:
+        rows[cell_h // 2] = _row([(text, marked)], cell_w, plain)
+    if cell.number and cell_h > 1:
+        rows[0] = _row([(cell.number, numbered)], cell_w, plain, centre=False)
+    return rows
+
+
+def _row(
+    segments: list[tuple[str, tuple[str, ...]]],
+    width: int,
+    padding: tuple[str, ...] = (),
+    *,
+    centre: bool = True,
+) -> list[tuple[int, str, tuple[str, ...]]]:
+    """``segments`` placed in a row of ``width`` columns (centred, or one column in from the
+    left where there is room), the rest filled with spaces in the ``padding`` style."""
+    used = sum(len(text) for text, _ in segments)
+    before = (width - used) // 2 if centre else min(1, width - used)
+    placed = [(0, " " * before, padding)] if before else []
+    x = before
+    for text, style in segments:
+        placed.append((x, text, style))
+        x += len(text)
+    if x < width:
+        placed.append((x, " " * (width - x), padding))
+    return placed
 
 
 def _help_page(lines: tuple[str, ...], height: int, width: int) -> list[Span]:

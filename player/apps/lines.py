@@ -50,8 +50,9 @@ def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
     labels = {hint.cell: hint.label for hint in found}
     kinds = {hint.cell: hint.kind + (" book" if hint.book else "") for hint in found}
     lines = textwrap.wrap(f"Hint for {game.turn} ({teach.LEGEND}):", width - 1)
-    if teach.shows_plies(found):
-        lines += textwrap.wrap(f"({teach.PLIES_NOTE})", width - 1)
+    note = teach.moves_note(found)
+    if note:
+        lines += textwrap.wrap(f"({note})", width - 1)
     lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
     lines += textwrap.wrap(teach.why(found), width - 1)
     if teach.counted(found):

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from player import hints as teach
-from player.apps.layout import QUIT_KEYS, CellView, Line, View
+from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game, Tally, outcome_for
-from player.apps.text import goal, numbering
+from player.apps.text import game_name, goal, numbering
 from player.game import EMPTY, STANDARD, Cell, Rules, other, winning_lines
 from player.play import check_level
 
@@ -39,9 +39,9 @@ HELP = (
     "",
     "  arrows   move the highlighted cell; Enter or space plays it",
     "  1-9      play that cell",
-    "  h        hint on/off: every free cell's outcome with best play",
-    "           (W win, D draw, L loss, in n plies), the book's move",
-    "           marked *, and why the book prefers it",
+    "  h        hint on/off: each free cell's outcome with best play",
+    "           (W win, D draw, L loss; L6 = loss in 6 moves, both sides'",
+    "           counted), the book's move marked *, and why it is chosen",
     "  u        undo your last move and the computer's reply",
     "  ?        this help",
     "  q        quit (Ctrl-C too)",
@@ -220,17 +220,16 @@ class ScreenSession:
             self._say(text, outcome)
 
     def _say(self, text: str, kind: str = "message") -> None:
-        self.message.append(Line(text, kind, 4 if kind in ("win", "loss", "draw") else 2))
+        self.message.append(Line(text, kind, "result" if kind in ("win", "loss", "draw") else "messages"))
 
     # ------------------------------------------------------------------ what is shown
 
     def view(self) -> View:
         """What the screen shows now."""
         game = self.game
-        name = "Tic-tac-toe" if self.rules == STANDARD else f"Tic-tac-toe {self.rules}"
         title = (
-            f"{name}: you are {self.human}, the computer {other(self.human)} ({self.level}); "
-            f"{self.first} moves first"
+            f"{game_name(self.rules)}: you are {self.human}, the computer {other(self.human)} "
+            f"({self.level}); {self.first} moves first"
         )
         if self.help_shown:
             return View(title, self.rules.rows, self.rules.cols, (), (), help_page(self.rules))
@@ -256,6 +255,7 @@ class ScreenSession:
                     last=cell == last,
                     winning=cell in on_line,
                     book=hint is not None and hint.book,
+                    number=str(cell + 1) if hint is not None else "",
                 )
             )
         return View(title, self.rules.rows, self.rules.cols, tuple(cells), tuple(self._lines(hints)), ())
@@ -274,18 +274,21 @@ class ScreenSession:
         lines = list(self.message)
         if hints:
             found = list(hints.values())
-            lines.append(Line(teach.why(found), "why", 3))
-            note = f" ({teach.PLIES_NOTE})" if teach.shows_plies(found) else ""
-            lines.append(Line(teach.LEGEND + note, "legend", 1))
+            lines.append(Line(teach.why(found), "why", "why"))
+            note = teach.moves_note(found)
+            lines.append(Line(teach.LEGEND + (f" ({note})" if note else ""), "legend", "legend"))
         if self.game.is_over:
-            prompt = "Play again? y (or Enter) same sides, s swap sides, n quit"
+            prompt = Line("Play again? y (or Enter) same sides, s swap sides, n quit", "prompt", PROMPT)
+            lines.append(prompt._replace(short="Again? y yes, s swap, n no"))
         else:
-            prompt = (
-                f"Your move ({self.game.turn}): arrows and Enter, or 1-{self.rules.cells}; "
-                f"h hint, u undo, ? help, q quit"
+            turn, last = self.game.turn, self.rules.cells
+            prompt = Line(
+                f"Your move ({turn}): arrows and Enter, or 1-{last}; h hint, u undo, ? help, q quit",
+                "prompt",
+                PROMPT,
             )
-        lines.append(Line(prompt, "prompt", 5))
-        lines.append(Line(f"Tally: {self.tally}", "tally", 0))
+            lines.append(prompt._replace(short=f"Your move ({turn}): 1-{last}, ? help"))
+        lines.append(Line(f"Tally: {self.tally}", "tally", "tally"))
         return lines
 
 

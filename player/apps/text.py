@@ -32,6 +32,11 @@ def numbering(rules: Rules) -> str:
     return f"The cells are numbered 1 to {rules.cells} in reading order, row by row: {rows}."
 
 
+def game_name(rules: Rules) -> str:
+    """``Tic-tac-toe``, or on other rules ``Tic-tac-toe 4x4 k=4`` (the screen's title)."""
+    return "Tic-tac-toe" if rules == STANDARD else f"Tic-tac-toe {rules}"
+
+
 def goal(rules: Rules) -> str:
     """The aim of the game in one sentence (misère turns it around)."""
     run = "three" if rules.k == 3 else str(rules.k)

@@ -21,14 +21,30 @@ import curses
 import os
 import sys
 import textwrap
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from player.apps.console import OutputProblem
 from player.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
 
 if TYPE_CHECKING:
+    from player.apps.layout import View
     from player.apps.screen import ScreenSession
     from player.apps.session import Tally
+    from player.apps.watch import WatchSession
+    from player.game import Rules
+
+
+class Shown(Protocol):
+    """What the screen draws and sends keys to: a ScreenSession or a WatchSession."""
+
+    rules: Rules
+
+    def view(self) -> View: ...
+
+    def press(self, key: str) -> bool: ...
+
 
 SPECIAL_KEYS = {
     curses.KEY_UP: "up",
@@ -60,6 +76,11 @@ def unusable(rows: int = 3, cols: int = 3) -> str | None:
     if too_small(size.lines, size.columns, rows, cols):
         height, width = min_size(rows, cols)
         return f"the terminal is {size.columns}x{size.lines}; the game screen needs at least {width}x{height}"
+    # The terminal's own size, not a LINES or COLUMNS left in the environment (pytest-xdist sets
+    # both; a shell may export them and then be resized): curses prefers them to the terminal's
+    # size, and Python has no use_tioctl to say otherwise (use_env(False) takes terminfo's 80x24).
+    for name in ("LINES", "COLUMNS"):
+        os.environ.pop(name, None)
     try:
         curses.setupterm(None, fd)
     except curses.error:
@@ -70,15 +91,27 @@ def unusable(rows: int = 3, cols: int = 3) -> str | None:
 def play(session: ScreenSession, *, colour: bool) -> Tally:
     """Play ``session``'s games on the screen until the player quits; returns the tally. Call
     ``unusable`` first."""
+    _run(_loop, session, colour)
+    return session.tally
+
+
+def watch(session: WatchSession, *, colour: bool) -> None:
+    """Show ``session``'s game on the screen, a move every ``session.delay`` seconds, until the
+    watcher leaves (q, or any key once the game is over). Call ``unusable`` first."""
+    _run(_watch_loop, session, colour)
+
+
+def _run(loop: Callable[[curses.window, Any, bool], None], session: Shown, colour: bool) -> None:
+    """``loop(screen, session, colour)`` under ``curses.wrapper``: the terminal restored however
+    it ends; curses failing is one line and status 4."""
     os.environ.setdefault("ESCDELAY", "25")  # Esc alone answers at once, not after a second
     sys.stdout.flush()
     try:
-        curses.wrapper(_loop, session, colour)
+        curses.wrapper(loop, session, colour)
     except curses.error as error:  # the terminal failed under the game: one line, status 4
         raise OutputProblem(
             f"the game screen failed ({error or 'curses error'}); ttt-play --plain plays line by line"
         ) from None
-    return session.tally
 
 
 def key_name(key: str | int) -> str | None:
@@ -89,20 +122,51 @@ def key_name(key: str | int) -> str | None:
 
 
 def _loop(screen: curses.window, session: ScreenSession, colour: bool) -> None:
+    styles, box = _start(screen, colour)
+    while True:
+        drawn = _draw(screen, session, styles, box)
+        name = _read_key(screen)
+        if name is None or (not drawn and name not in (*QUIT_KEYS, "resize")):
+            continue  # nothing is played on a board the player cannot see
+        if not session.press(name):
+            return
+
+
+def _watch_loop(screen: curses.window, session: WatchSession, colour: bool) -> None:
+    """Draw, wait for a key until the next move is due, play it when it is; the delay counts
+    from the last move, whatever keys come in between."""
+    styles, box = _start(screen, colour)
+    due = time.monotonic() + (session.waiting or 0)
+    while True:
+        drawn = _draw(screen, session, styles, box)
+        waiting = session.waiting
+        screen.timeout(-1 if waiting is None or not drawn else max(0, round((due - time.monotonic()) * 1000)))
+        try:
+            name = _read_key(screen)
+        except curses.error:  # no key before the next move is due
+            session.step()
+            due = time.monotonic() + (session.waiting or 0)
+            continue
+        if name is not None and not session.press(name):
+            return
+
+
+def _start(screen: curses.window, colour: bool) -> tuple[dict[str, int], bool]:
+    """Set the screen up for a game: no cursor, named keys; the styles and whether the grid
+    may be drawn with box-drawing characters."""
     styles = _styles(colour)
     box = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"
     with contextlib.suppress(curses.error):
         curses.curs_set(0)
     screen.keypad(True)
-    while True:
-        drawn = _draw(screen, session, styles, box)
-        name = key_name(screen.get_wch())
-        if name == "esc":
-            name = _escaped(screen)
-        if name is None or (not drawn and name not in (*QUIT_KEYS, "resize")):
-            continue  # nothing is played on a board the player cannot see
-        if not session.press(name):
-            return
+    return styles, box
+
+
+def _read_key(screen: curses.window) -> str | None:
+    """The next key's name (an arrow sent as an escape sequence read whole); curses.error when
+    the screen's timeout passes first."""
+    name = key_name(screen.get_wch())
+    return _escaped(screen) if name == "esc" else name
 
 
 def _escaped(screen: curses.window) -> str:
@@ -123,7 +187,7 @@ def _escaped(screen: curses.window) -> str:
     return ESCAPED_KEYS.get(sequence, "esc")
 
 
-def _draw(screen: curses.window, session: ScreenSession, styles: dict[str, int], box: bool) -> bool:
+def _draw(screen: curses.window, session: Shown, styles: dict[str, int], box: bool) -> bool:
     """Draw the session; False if the terminal is too small to show the game."""
     screen.erase()
     height, width = screen.getmaxyx()
@@ -148,6 +212,8 @@ def _draw(screen: curses.window, session: ScreenSession, styles: dict[str, int],
 def _put(screen: curses.window, span: Span, styles: dict[str, int]) -> None:
     attr = 0
     for name in span.style:
+        if name == "draw" and "book" in span.style:
+            continue  # the book's draw in the terminal's own colour, brighter than the others' grey
         attr |= styles.get(name, 0)
     # curses refuses a write that ends in the bottom-right corner, after drawing it
     with contextlib.suppress(curses.error):
@@ -156,7 +222,9 @@ def _put(screen: curses.window, span: Span, styles: dict[str, int]) -> None:
 
 def _styles(colour: bool) -> dict[str, int]:
     """Attributes by style name: bold, reverse and so on always; colours only if ``colour``
-    and the terminal has them (the page's green, grey and red for win, draw, loss)."""
+    and the terminal has them (the page's green, grey and red for win, draw, loss). In a hint
+    the book's move is the one bold label, the others dim, so that the eye goes to it first,
+    with colour or without."""
     bold = curses.A_BOLD
     styles = {
         "title": bold,
@@ -167,8 +235,8 @@ def _styles(colour: bool) -> dict[str, int]:
         "last": bold | curses.A_UNDERLINE,
         "winning": bold,
         "book": bold | curses.A_UNDERLINE,
-        "win": bold,
-        "loss": bold,
+        "hint": curses.A_DIM,
+        "result": bold,
         "warn": bold,
         "prompt": bold,
         "legend": curses.A_DIM,

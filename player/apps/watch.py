@@ -1,4 +1,6 @@
-"""Computer against computer, each side at its own level, every move printed."""
+"""Computer against computer, each side at its own level: every move printed (``watch_game``,
+the line mode), or shown on the game screen (``WatchSession``, a state machine that
+``player.apps.tui`` draws with the game's own layout)."""
 
 from __future__ import annotations
 
@@ -6,15 +8,18 @@ import math
 import time
 from typing import TYPE_CHECKING
 
+from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game
-from player.apps.text import grid, plain
-from player.reader import Book
+from player.apps.text import game_name, grid, plain
+from player.game import EMPTY, winning_lines
+from player.play import check_level
 
 if TYPE_CHECKING:
     import random
 
     from player.apps.lines import Write
     from player.apps.text import Paint
+    from player.reader import Book
 
 
 def watch_game(
@@ -47,9 +52,84 @@ def watch_game(
         if delay:
             time.sleep(delay)
     if not quiet:
-        won = game.winner
         write("")
-        note = game.misere_note()
-        because = f" ({note})" if note else ""
-        write(f"Result: {won} wins{because}." if won else "Result: draw.")
+        write(result_text(game))
     return game
+
+
+def result_text(game: Game) -> str:
+    """A watched game's last line: ``Result: X wins.``, ``Result: draw.``, or, for a game left
+    before its end, how far it went."""
+    if not game.is_over:
+        return f"Stopped after {len(game.moves)} moves, {game.turn} to move."
+    note = game.misere_note()
+    because = f" ({note})" if note else ""
+    return f"Result: {game.winner} wins{because}." if game.winner else "Result: draw."
+
+
+class WatchSession:
+    """A game the computer plays against itself, on the screen: ``step`` plays the next move
+    (``player.apps.tui`` calls it every ``delay`` seconds); ``q`` or Ctrl-D leaves early, and
+    once the game is over any key leaves."""
+
+    def __init__(
+        self,
+        book: Book,
+        *,
+        first: str,
+        levels: dict[str, str],
+        delay: float,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.rules = book.rules
+        self.levels = {mark: check_level(level) for mark, level in levels.items()}
+        self.delay = delay
+        self.game = Game(book, first=first, levels=self.levels, rng=rng)
+        self.message = [Line(f"{first} moves first.", "message", "messages")]
+
+    @property
+    def waiting(self) -> float | None:
+        """Seconds to wait before the next ``step``; None once the game is over (a key then)."""
+        return None if self.game.is_over else self.delay
+
+    def step(self) -> None:
+        """Play the next move (nothing once the game is over)."""
+        game = self.game
+        if game.is_over:
+            return
+        mark = game.turn
+        cell = game.computer_move()
+        self.message = [Line(f"{mark} ({self.levels[mark]}) played {cell + 1}.", "message", "messages")]
+        if game.is_over:
+            self.message.append(Line(result_text(game), game.winner or "draw", "result"))
+
+    def press(self, key: str) -> bool:
+        """Act on one named key; False once the watcher leaves."""
+        if key == "resize":
+            return True
+        return not (self.game.is_over or key in QUIT_KEYS)
+
+    def view(self) -> View:
+        """What the screen shows now: the board, the last move marked whoever made it."""
+        game = self.game
+        x, o = (f"{mark} ({self.levels[mark]})" for mark in ("X", "O"))
+        title = f"{game_name(self.rules)}: {x} against {o}; {game.first} moves first"
+        last = game.moves[-1][1] if game.moves else None
+        on_line = {cell for line in winning_lines(self.rules, game.board) for cell in line}
+        cells = tuple(
+            CellView(
+                text=str(cell + 1) if mark == EMPTY else mark,
+                kind="free" if mark == EMPTY else mark,
+                cursor=False,
+                last=cell == last,
+                winning=cell in on_line,
+                book=False,
+            )
+            for cell, mark in enumerate(game.board)
+        )
+        if game.is_over:
+            prompt = Line("Press any key to leave.", "prompt", PROMPT)
+        else:
+            every = f"a move every {self.delay:g} s" if self.delay else "the moves as they come"
+            prompt = Line(f"Watching: {every}; q leaves (Ctrl-C too).", "prompt", PROMPT, "q leaves")
+        return View(title, self.rules.rows, self.rules.cols, cells, (*self.message, prompt), ())
