@@ -36,6 +36,7 @@ from player.apps.console import (
     book_in_use,
     echo,
     exit_statuses,
+    loading,
     progress,
     run_cli,
 )
@@ -78,6 +79,13 @@ def main() -> None:
 def run(argv: list[str] | None = None) -> None:
     """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
     run_cli(main, "ttt-book", argv)
+
+
+def open_book(path: str | None, *, rules: Rules | None = None) -> Book:
+    """The book at ``path`` (None: the packaged one), proven unless proven before, what its load
+    is doing shown on a terminal (``loading``)."""
+    with loading(path) as shown:
+        return load_book(path, rules=rules, progress=shown)
 
 
 def not_standard_output(name: str, value: str | None) -> None:
@@ -223,7 +231,7 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     """
     from generator.reports.query import describe, evaluation_json
 
-    book = load_book(book_path)
+    book = open_book(book_path)
     first = first.upper()
     try:
         cells = parse_board(board, book.rules, first)
@@ -281,7 +289,7 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
         return build_tools().ranked_against(book.rules, against)  # type: ignore[no-any-return]
 
     def small_book() -> Book:
-        book = load_book(book_path)
+        book = open_book(book_path)
         if book.rules.cells > MAX_CELLS:
             raise InputProblem(
                 f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
@@ -329,7 +337,10 @@ def verify(path: str | None, max_differences: int) -> None:
 
     packaged = [reader.default_book_path(misere=m, against=a) for m, a in reader.PACKAGED]
     paths = [path] if path is not None else packaged
-    reports = [verify_book(where) for where in paths]  # (a book that cannot be read: status 3)
+    reports = []
+    for where in paths:  # (a book that cannot be read: status 3)
+        with loading(where) as shown:
+            reports.append(verify_book(where, progress=shown))
     for report in reports:
         echo(render(report, max_differences))
     if not all(report.ok for report in reports):
@@ -372,7 +383,7 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
         raise click.UsageError("--no-fold does nothing with --teaching")
     not_standard_output("'-o' / '--output'", output)
     path = target(Path(output))
-    book = load_book(book_path, rules=Rules())
+    book = open_book(book_path, rules=Rules())
     if side is None:
         svg, what = render_teaching(teaching_rows(book), book.rules), "the teaching figure"
     else:
@@ -434,7 +445,7 @@ def audit(
 
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
-    book = load_book(book_path)
+    book = open_book(book_path)
     if function is not None:
         program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function
@@ -499,7 +510,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
     if single_header and lang != "c":
         raise click.UsageError("--single-header is offered for --lang c only")
     folder_target(folder)  # before the proof and the tables: a file in the way, no write access
-    book = load_book(book_path)
+    book = open_book(book_path)
     with book_in_use(book):
         if strategy is not None:
             files = c_strategy(strategy_table(book, strategy.upper()), single_header=single_header)

@@ -8,11 +8,11 @@ a pipe, a file or a CI log), once the stage has taken a moment, erased when it e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
-from player.apps.console import progress
+from player.apps.console import Advance, progress, unshown
 
 if TYPE_CHECKING:  # numpy: the command line imports this module before it knows it will build
     from generator.solve import Progress
@@ -34,7 +34,7 @@ class _StageBars:
     def __init__(self, closing: ExitStack) -> None:
         self.closing = closing
         self.stage: str | None = None
-        self.advance: Callable[[], None] = lambda: None
+        self.advance: Advance = unshown
         self.shown = 0  # steps of the open stage already passed to its bar
 
     def __call__(self, stage: str, done: int, total: int) -> None:
@@ -42,6 +42,5 @@ class _StageBars:
             self.closing.close()  # erases the previous stage's bar
             self.advance = self.closing.enter_context(progress(total, LABELS.get(stage, stage)))
             self.stage, self.shown = stage, 0
-        for _ in range(done - self.shown):
-            self.advance()
+        self.advance(done - self.shown)
         self.shown = done

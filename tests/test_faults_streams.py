@@ -160,7 +160,12 @@ def test_output_degrades_to_ascii(name: str) -> None:
     process = run(PLAY, "--moves", "1,2,3", "--level", "easy", "--seed", "0", env=ENCODINGS[name])
     assert process.returncode == 0, text(process.stderr)
     assert process.stdout.isascii()
-    assert "Result: X wins -- you win." in text(process.stdout)
+    assert "Result: you win!" in text(process.stdout)
+    # misère, spelled so wherever the stream can hold it (latin-1 can), "misere" where it cannot
+    process = run(PLAY, "--misere", "--moves", "5", "--seed", "0", env=ENCODINGS[name])
+    assert process.returncode == 1, text(process.stderr)  # (one move: the game is unfinished)
+    title = "Tic-tac-toe 3x3 k=3 misère.\n" if "latin-1" in name else "Tic-tac-toe 3x3 k=3 misere.\n"
+    assert process.stdout.decode("latin-1").startswith(title)
 
 
 @pytest.mark.parametrize("name", sorted(ENCODINGS))

@@ -113,7 +113,7 @@ def test_levels_of_the_misere_book_say_how_its_novice_plays() -> None:
     code, out = run("--book", str(ROOT / "book" / "tictactoe-misere.json"))
     assert code == 0, out
     lines = out.splitlines()
-    assert lines[0] == "The game: 3x3 k=3 misere."
+    assert lines[0] == "The game: 3x3 k=3 misère."
     assert "never completing a line of its own" in out and "blocks" not in out
     at = next(i for i, line in enumerate(lines) if line.startswith("perfect"))
     for row in lines[at : at + 2]:  # moving first, moving second

@@ -115,7 +115,7 @@ def test_a_finished_game_marks_the_line_counts_it_and_offers_another(book: Book)
     assert len(on_line) == 3 and all(cell.text == "O" and cell.kind == "loss" for cell in on_line)
     assert sum("*O*" in row for row in shown(view)) == 3
     assert not any(cell.cursor for cell in view.cells)
-    assert "O wins: the computer wins." in texts(view) and "Play again?" in texts(view)
+    assert "The computer wins." in texts(view) and "Play again?" in texts(view)
     assert "Tally: you 0 won, 0 drawn, 1 lost" in texts(view)
     play.press("5")  # ignored until the question is answered
     assert play.game.is_over

@@ -24,9 +24,11 @@ from player.apps.console import (
     Command,
     FilePath,
     InputProblem,
+    Interrupted,
     book_in_use,
     echo,
     is_terminal,
+    loading,
     refuse_unused,
     run_cli,
 )
@@ -120,7 +122,8 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
         if path is None:
             rules = Rules(3, 3, 3, misere=True) if misere else None
             return load_book(rules=rules, against=against or "novice")
-        book = load_book(path, rules=None)
+        with loading(path) as shown:
+            book = load_book(path, rules=None, progress=shown)
     except BookError as error:
         raise InputProblem(str(error)) from None
     if misere and not book.rules.misere:
@@ -350,7 +353,10 @@ def main(
             problem = tui.unusable(book.rules.rows, book.rules.cols)
             if problem is None:
                 session = ScreenSession(book, human=mark, first=first, level=level, rng=rng)
-                tally = tui.play(session, colour=colour)
+                try:
+                    tally = tui.play(session, colour=colour)
+                except KeyboardInterrupt:
+                    raise Interrupted(f"Tally: {session.tally}.") from None
                 echo(f"Goodbye. Tally: {tally}.")
                 return
             echo(f"Playing line by line: {problem}.")

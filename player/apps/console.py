@@ -31,7 +31,7 @@ import io
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import click
 
@@ -46,9 +46,12 @@ from player.errors import (
     StreamError,
     TableMarkerError,
 )
+from player.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
+
+    from player.reader import Progress
 
 #: The exit statuses of both command lines (docs/reliability.md), and what each means.
 SUCCESS = 0
@@ -132,6 +135,17 @@ _NAMES = {
 }
 PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
 
+
+class Advance(Protocol):
+    """What ``progress`` yields: told that ``steps`` more steps are done."""
+
+    def __call__(self, steps: int = 1) -> None: ...
+
+
+def unshown(steps: int = 1) -> None:
+    """The ``Advance`` of a progress nobody sees."""
+
+
 ASCII_ERRORS = "ttt-ascii"
 ASCII_SPELLINGS = {
     "\u2014": "--",  # em dash
@@ -144,6 +158,7 @@ ASCII_SPELLINGS = {
     "\u201d": '"',
     "\u00d7": "x",  # multiplication sign
     "\u00b7": ".",
+    "\u00e8": "e",  # misère
     "\u2500": "-",  # box drawing: light horizontal, vertical, cross and corners
     "\u2502": "|",
     "\u253c": "+",
@@ -156,6 +171,15 @@ ASCII_SPELLINGS = {
     "\u252c": "+",
     "\u2534": "+",
 }
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C with something to add to the one line that reports it: ``Interrupted. DETAIL``
+    (a session's tally, as quitting would have said it)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
 
 
 class InputProblem(click.ClickException):
@@ -262,6 +286,15 @@ def _ascii_spelling(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(ASCII_ERRORS, _ascii_spelling)
 
 
+def spelled(text: str, encoding: str) -> str:
+    """``text`` as our streams write it in ``encoding``: what the encoding cannot hold in its
+    ASCII spelling (for the game screen, which curses writes in the terminal's encoding)."""
+    try:
+        return text.encode(encoding, ASCII_ERRORS).decode(encoding)
+    except LookupError:  # an encoding Python does not know: ASCII holds the spelling anyway
+        return text.encode("ascii", ASCII_ERRORS).decode("ascii")
+
+
 class _GuardedBuffer(io.BufferedWriter):
     """A standard stream's byte buffer whose failures name the stream (``StreamError``).
 
@@ -352,36 +385,93 @@ def is_terminal(stream: object) -> bool:
 
 
 @contextlib.contextmanager
-def progress(length: int, label: str) -> Iterator[Callable[[], None]]:
-    """``advance()``, to be called after each of ``length`` steps of some work.
+def progress(
+    length: int, label: str, *, after: float | None = None, counted: str | None = None
+) -> Iterator[Advance]:
+    """``advance(steps=1)``, to be called as each of ``length`` steps of some work is done.
 
-    Once the work has taken more than a moment (PROGRESS_AFTER seconds) a bar shows how far it
-    has gone, on standard error, and only when standard error is a terminal: never in a pipe,
-    a file or a CI log. The bar is erased when the work ends, however it ends.
+    Once the work has taken more than a moment (``after`` seconds, PROGRESS_AFTER unless
+    given) a bar shows how far it has gone, on standard error, and only when standard error is
+    a terminal: never in a pipe, a file or a CI log. With ``counted`` (the steps' name, as
+    ``"entries"``) its label says how many of how many. The bar is erased when the work ends,
+    however it ends.
     """
     stream = sys.stderr
     if not is_terminal(stream):
-        yield lambda: None
+        yield unshown
         return
+    wait = PROGRESS_AFTER if after is None else after
     started = time.monotonic()
     done = 0
     bar: Any = None
 
-    def advance() -> None:
+    def named() -> str:
+        return label if counted is None else f"{label} {done:,} of {length:,} {counted}"
+
+    def advance(steps: int = 1) -> None:
         nonlocal done, bar
-        done += 1
-        if bar is None and time.monotonic() - started >= PROGRESS_AFTER:
-            bar = click.progressbar(length=length, label=label, file=stream, width=30)
+        done += steps
+        if bar is None and time.monotonic() - started >= wait:
+            # (not click's width to fit the terminal: it fills the last column, so the ^C a
+            # terminal echoes wraps onto a line of its own, which erasing the bar leaves)
+            bar = click.progressbar(
+                length=length, label=named(), file=stream, width=30 if counted is None else 20
+            )
             bar.render_progress()
             bar.update(done)
         elif bar is not None:
-            bar.update(1)
+            bar.label = named()
+            bar.update(steps)
 
     try:
         yield advance
     finally:
         if bar is not None:
-            echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)  # erase the bar, show the cursor again
+            erase_line()
+
+
+def erase_line() -> None:
+    """Erase the line a progress report is on, on standard error, and show the cursor again."""
+    echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)
+
+
+@contextlib.contextmanager
+def loading(path: str | None) -> Iterator[Progress]:
+    """A ``progress`` for ``player.reader.load_book`` that shows on standard error, only when it
+    is a terminal, what loading a big book is doing: "Reading NAME (35 MB)..." while its bytes
+    are parsed, then a bar of its entries proven ("Proving 412,345 of 1,135,214 entries"). A
+    book of up to 1 MB (trust.RECORD_ABOVE: one that proves in well under a second) shows a
+    bar only if its proof takes PROGRESS_AFTER seconds. Erased when the load ends, however it
+    ends."""
+    if not is_terminal(sys.stderr):
+        yield lambda stage, done, total: None
+        return
+    name = os.path.basename(path) if path else "the book"
+    reading = big = False
+    advance: Advance | None = None
+    shown = 0
+
+    def report(stage: str, done: int, total: int) -> None:
+        nonlocal reading, big, advance, shown
+        if stage == "read" and total > RECORD_ABOVE:
+            echo(f"\r\x1b[2KReading {name} ({total / 1e6:,.0f} MB)...", err=True, nl=False)
+            reading = big = True
+        elif stage == "prove":
+            if advance is None:
+                if reading:
+                    erase_line()
+                    reading = False
+                bar = progress(total, "Proving", after=0 if big else None, counted="entries")
+                advance = proving.enter_context(bar)
+            advance(done - shown)
+            shown = done
+
+    with contextlib.ExitStack() as proving:
+        try:
+            yield report
+        finally:
+            if reading:
+                erase_line()
 
 
 def _silence(fd: int) -> None:
@@ -415,8 +505,9 @@ def _status(command: click.Command, prog_name: str, argv: list[str] | None, clos
             sys.stdout.flush()
             code = done.code
             return code if isinstance(code, int) else SUCCESS if code is None else NEGATIVE
-        except (click.exceptions.Abort, KeyboardInterrupt):
-            _report("Interrupted.")
+        except (click.exceptions.Abort, KeyboardInterrupt) as error:
+            cause = error if isinstance(error, Interrupted) else error.__cause__  # (click's Abort)
+            _report(f"Interrupted. {cause.detail}" if isinstance(cause, Interrupted) else "Interrupted.")
             return INTERRUPTED
         except click.ClickException as error:
             error.show()  # click's format: usage errors add a usage line and a hint
