@@ -159,6 +159,12 @@ def build(
 
     ttt-book build --against-program -o BOOK -- COMMAND [ARGS...] writes the book that beats
     that program as often as it can be beaten without ever losing, and says how often.
+
+    \b
+    Examples:
+      $ ttt-book build -o mybook.json
+      $ ttt-book build --misere -o misere.json
+      $ ttt-book build --rules 3x4:3 -o 3x4.json
     """
     from generator.progress import stage_bars
 
@@ -201,7 +207,7 @@ def build(
             echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
 
 
-@main.command()
+@main.command(epilog=exit_statuses())
 @click.argument("board")
 @BOOK_OPTION
 @click.option(
@@ -228,6 +234,11 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     the board with those numbers in its free cells. The JSON answer (--json) numbers them from
     0, as the book file and the libraries do, in every member that names a cell (optimal,
     tiers, the keys of moves, symmetry.perm), and says so in its member "cells_from": 0.
+
+    \b
+    Examples:
+      $ ttt-book query "X.O/.X./..."
+      $ ttt-book query --json --first O "OO.X....."
     """
     from generator.reports.query import describe, evaluation_json
 
@@ -244,7 +255,7 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
         echo(describe(evaluation, cells, first, book.rules))
 
 
-@main.command()
+@main.command(epilog=exit_statuses())
 @BOOK_OPTION
 @click.option(
     "--markdown",
@@ -259,14 +270,20 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     help="Replace the Markdown table between its markers in this file (e.g. README.md), keeping its mode.",
 )
 def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
-    """Print each play level's exact win / draw / loss percentages against the reference
-    opponents (random and novice), computed by enumerating every game.
+    """Print each level's exact win / draw / loss rates.
 
-    The perfect level is shown twice: playing from the book ranked to beat a novice (the
-    default) and from the one ranked to beat a random player (ttt-play --against random); for
-    a --book file, the other ranking is built first (the build extra). The table is aligned
-    for reading, under a legend; --markdown prints the README's form. A progress bar shows on
-    standard error while the games are enumerated (a few seconds), when it is a terminal.
+    The rates are percentages against the two reference opponents (random and novice),
+    computed by enumerating every game. The perfect level is shown twice: playing from the book ranked
+    to beat a novice (the default) and from the one ranked to beat a random player (what
+    --against random plays in ttt-play); for a --book file, the other ranking is built first
+    (the build extra). The table is aligned for reading, under a legend; --markdown prints the
+    README's form. A progress bar shows on standard error while the games are enumerated (a
+    few seconds), when it is a terminal.
+
+    \b
+    Examples:
+      $ ttt-book levels
+      $ ttt-book levels --markdown
     """
     from generator.reports.levels import (
         MAX_CELLS,
@@ -323,15 +340,20 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     help="How many differences beyond validity to print.",
 )
 def verify(path: str | None, max_differences: int) -> None:
-    """Prove the book at PATH (default: every packaged book: 3x3 and 3x3 misère, each ranked
-    against the novice and against a random player), then compare it with a fresh build. A
-    packaged book is proven too: its CRC-32 record detects accidents, not tampering, and is
-    never trusted here.
+    """Prove a book, then compare it with a fresh build.
+
+    PATH is the book (default: every packaged book: 3x3 and 3x3 misère, each ranked against
+    the novice and against a random player). A packaged book is proven too: its CRC-32 record
+    detects accidents, not tampering, and is never trusted here.
 
     First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
     step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order
     of every entry, counts, trap_rates, symmetry names, and the exact bytes `build` writes.
-    Exit status: 0 valid and exact; 1 invalid, or valid but not exact; 3 unreadable.
+
+    \b
+    Examples:
+      $ ttt-book verify
+      $ ttt-book build --rules 3x4:3 -o 3x4.json && ttt-book verify 3x4.json
     """
     from generator.verify import render, verify_book
 
@@ -363,10 +385,12 @@ def verify(path: str | None, max_differences: int) -> None:
 @click.option("-o", "--output", type=FilePath(), required=True, help="Where to write the SVG.")
 @BOOK_OPTION
 def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_path: str | None) -> None:
-    """Draw the book's whole strategy for one side as an SVG poster (A3), nested boards in the
-    style of xkcd 832: the side's move in red, and in each cell where the opponent can reply a
-    smaller board with the side's answer, until every game ends. Replies that mirror one
-    another on a symmetric board are drawn once; the others are shaded "mirror".
+    """Draw the book's strategy for one side as an SVG poster.
+
+    The poster (A3) nests boards in the style of xkcd 832: the side's move in red, and in each
+    cell where the opponent can reply a smaller board with the side's answer, until every game
+    ends. Replies that mirror one another on a symmetric board are drawn once; the others are
+    shaded "mirror".
 
     With --teaching, draw instead one figure of X's three distinct first moves (corner, edge,
     centre) and O's distinct replies, each with its value and the book's move.
@@ -374,6 +398,11 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
     Both draw the classic game only: 3x3, three in a row, not misère. A book of other rules is
     refused (status 3): on 3x4 the poster for O nests boards seven deep, too small to read on
     one page, and its words ("O never loses") would be false there and under misère.
+
+    \b
+    Examples:
+      $ ttt-book poster --side X -o x.svg
+      $ ttt-book poster --teaching -o teaching.svg
     """
     from generator.reports.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
 
@@ -430,14 +459,20 @@ def audit(
     max_lines: int,
     book_path: str | None,
 ) -> None:
-    """Grade a tic-tac-toe program against the book: ttt-book audit -- COMMAND [ARGS...].
+    """Grade a tic-tac-toe program against the book.
 
-    The program reads one board per line (X, O and . in reading order, X moved first, the side to
-    move given by the counts) and writes one line holding the cell it plays, 0-8 in reading
-    order. The audit plays it on both sides against every line of opposing play and reports
-    every loss (a line of moves from the empty board), missed and slower wins, draws thrown
-    away, illegal or unreadable answers, time-outs and crashes, and its exact win / draw / loss
-    rates against the random and novice opponents and the book's own player.
+    ttt-book audit -- COMMAND [ARGS...] runs the program; --callable MODULE:FUNCTION calls a
+    Python function instead. The program reads one board per line (X, O and . in reading
+    order, X moved first, the side to move given by the counts) and writes one line holding
+    the cell it plays, 0-8 in reading order. The audit plays it on both sides against every
+    line of opposing play and reports every loss (a line of moves from the empty board),
+    missed and slower wins, draws thrown away, illegal or unreadable answers, time-outs and
+    crashes, and its exact win / draw / loss rates against the random and novice opponents and
+    the book's own player.
+
+    \b
+    Example, a program that plays the first free cell (it can lose, so status 1):
+      $ ttt-book audit -- python3 -uc "import sys; [print(b.find('.')) for b in sys.stdin]"
     """
     from generator.reports.audit import audit as run_audit
     from generator.reports.audit import render
@@ -493,12 +528,19 @@ def audit(
 )
 @BOOK_OPTION
 def export(lang: str, strategy: str | None, single_header: bool, folder: str, book_path: str | None) -> None:
-    """Write the book as source code: static tables and a few functions, no JSON to parse.
+    """Write the book as C or Rust source: tables and a few functions.
 
-    The book is proven first, like every book a reader is given. The files are written to
-    FOLDER all at once (or not at all), and the same book always gives the same bytes.
+    Static tables, no JSON to parse. The book is proven first, like every book a reader is
+    given. The files are written to FOLDER all at once (or not at all), and the same book
+    always gives the same bytes.
     Boards of any size up to 200,000 entries (3x4 is 20,088; a 4x4 book is refused).
     docs/porting.md, "Exports", describes the API.
+
+    \b
+    Examples:
+      $ ttt-book export --lang c -o c-book
+      $ ttt-book export --lang c --strategy X --single-header -o c-x
+      $ ttt-book export --lang rust -o rust-book
     """
     from generator.export.c import c_book, c_strategy
     from generator.export.rust import rust_book

@@ -49,7 +49,7 @@ from player.errors import (
 from player.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
     from player.reader import Progress
 
@@ -100,8 +100,36 @@ def library_failures() -> Iterator[None]:
         ) from None
 
 
+#: What a help text's hyphens are while it is wrapped: a non-breaking hyphen, one character
+#: wide as the hyphen is, so that textwrap never breaks a line inside a word at its hyphen
+#: ("ttt-" at the end of one line, "play" at the start of the next).
+_HELD_HYPHEN = "\u2011"
+
+
+class HelpFormatter(click.HelpFormatter):
+    """click's help formatter, but a line never breaks at a hyphen inside a word."""
+
+    def write_text(self, text: str) -> None:
+        super().write_text(text.replace("-", _HELD_HYPHEN))
+
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        held = [(term, text.replace("-", _HELD_HYPHEN)) for term, text in rows]
+        super().write_dl(held, col_max, col_spacing)
+
+    def getvalue(self) -> str:
+        return super().getvalue().replace(_HELD_HYPHEN, "-")
+
+
+class Context(click.Context):
+    """A click context whose help is written by ``HelpFormatter``."""
+
+    formatter_class = HelpFormatter
+
+
 class Command(click.Command):
     """A click command whose library errors end it with the table's status and one line."""
+
+    context_class = Context
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -112,6 +140,7 @@ class Group(click.Group):
     """A click group whose commands' library errors end them with the table's status."""
 
     command_class = Command
+    context_class = Context
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -186,6 +215,14 @@ class InputProblem(click.ClickException):
     """An input that cannot be used (a book, a file to update, standard input): status 3."""
 
     exit_code = BAD_INPUT
+
+
+class ValueProblem(click.ClickException):
+    """A value given on the command line that turns out unusable only once it is used (a
+    scripted move the game refuses): one line and status 2, a usage error, but without click's
+    usage block, since the command line itself is well formed."""
+
+    exit_code = USAGE
 
 
 class OutputProblem(click.ClickException):
