@@ -273,12 +273,12 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     """Print each level's exact win / draw / loss rates.
 
     The rates are percentages against the two reference opponents (random and novice),
-    computed by enumerating every game. The perfect level is shown twice: playing from the book ranked
-    to beat a novice (the default) and from the one ranked to beat a random player (what
-    --against random plays in ttt-play); for a --book file, the other ranking is built first
-    (the build extra). The table is aligned for reading, under a legend; --markdown prints the
-    README's form. A progress bar shows on standard error while the games are enumerated (a
-    few seconds), when it is a terminal.
+    computed by enumerating every game. The perfect level is shown twice: playing from the
+    book ranked to beat a novice (the default) and from the one ranked to beat a random player
+    (what --against random plays in ttt-play); for a --book file, the other ranking is built
+    first (the build extra). The table is aligned for reading, under a legend; --markdown
+    prints the README's form. A progress bar shows on standard error while the games are
+    enumerated (a few seconds), when it is a terminal.
 
     \b
     Examples:
