@@ -480,11 +480,18 @@ def test_a_process_prints_what_the_command_prints(book: Book) -> None:
 
 
 def test_an_illegal_script_is_one_usage_error_and_the_game_is_played_once() -> None:
+    """One line naming the move and status 2; not click's usage block, which says nothing about
+    a move list that is well formed but meets a taken cell (issue 25, 7)."""
     process = run_process(["--moves", "5,5", "--seed", "1"])
     assert process.returncode == 2
-    assert "Invalid value for '--moves'" in process.stderr
-    assert "move 5 (move 2 of the list) is illegal" in process.stderr
+    assert process.stderr == "Error: --moves: move 5 (move 2 of the list) is illegal: cell 5 is taken by X\n"
     assert process.stdout == ""
+    piped = run_process(["--seed", "1"], input="5 5\n")
+    assert piped.returncode == 2
+    assert (
+        piped.stderr
+        == "Error: standard input: move 5 (move 2 of the list) is illegal: cell 5 is taken by X\n"
+    )
 
 
 def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None:

@@ -38,11 +38,12 @@ def help_command_lines() -> list[list[str]]:
 
 
 @functools.cache
-def help_text(words: tuple[str, ...]) -> str:
-    """What ``words --help`` prints, the installed command run as a person runs it."""
+def help_text(words: tuple[str, ...], width: int = WIDTH) -> str:
+    """What ``words --help`` prints on a terminal ``width`` columns wide, the installed command
+    run as a person runs it."""
     shown = subprocess.run(
         [str(BIN / words[0]), *words[1:], "--help"],
-        env=dict(os.environ, COLUMNS=str(WIDTH)),
+        env=dict(os.environ, COLUMNS=str(width)),
         capture_output=True,
         text=True,
         timeout=60,
@@ -134,3 +135,12 @@ def test_what_a_help_points_to_is_where_it_says(words: list[str]) -> None:
         heading = re.compile(rf"^\s*{pointer.group(1)}\b", re.MULTILINE)
         where = text[: pointer.start()] if pointer.group(2) == "above" else text[pointer.end() :]
         assert heading.search(where), pointer.group(0)
+
+
+@pytest.mark.parametrize("width", [WIDTH, 50])
+@pytest.mark.parametrize("words", help_command_lines(), ids=" ".join)
+def test_no_line_breaks_a_word_at_its_hyphen(words: list[str], width: int) -> None:
+    """textwrap breaks after a hyphen inside a word: "as ttt-" at the end of a line, "play
+    does" at the start of the next, which a reader then types as "ttt- play"; in the options'
+    column too (at 50 columns, "never-" and "losing")."""
+    assert not re.search(r"\w-\n", help_text(tuple(words), width)), words
