@@ -196,15 +196,14 @@ def build(
             raise click.UsageError(
                 f"--output and --vectors both name {output}; give two different files"
             ) from None
-        verbs = ["replaced" if replaced else "wrote" for replaced in written.replaced]
         echo(
-            f"{verbs[0]} {written.book}: {written.book_bytes:,} bytes "
+            f"{written.written[0]}: {written.book_bytes:,} bytes "
             f"({written.gzipped_bytes:,} gzipped), {rules}"
             + ("" if against.lower() == "novice" else f", ranked against {against.lower()}")
             + f", in {written.seconds:.2f} s"
         )
         if written.vectors is not None:
-            echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
+            echo(f"{written.written[1]}: {written.vectors_bytes:,} bytes")
 
 
 @main.command(epilog=exit_statuses())
