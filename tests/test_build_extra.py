@@ -45,6 +45,8 @@ def test_without_numpy_the_build_names_the_command_for_this_environment(tmp_path
     assert (ROOT / words[0]).resolve() == Path(sys.executable).resolve()
     assert words[1:] == ["-m", "pip", "install", "-e", ".[build]"]
     assert not (ROOT / "x.json").exists()
+    readme = " ".join((ROOT / "README.md").read_text().split())
+    assert shlex.join([".venv/bin/python", *words[1:]]) in readme  # what the README says after make play
     dry = subprocess.run(
         f"{command} --dry-run", shell=True, cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT
     )
