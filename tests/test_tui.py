@@ -195,6 +195,7 @@ def test_ctrl_c_restores_the_terminal_and_exits_130() -> None:
     assert term.finish() == 0
     shown = term.raw.decode("utf-8", "replace")
     after = shown.split("Interrupted.")[-1]
+    assert after.startswith(" Tally: you 0 won, 0 drawn, 0 lost.")  # the tally, as q says it
     assert "status=130" in after
     settings = after.split()
     assert "icanon" in settings and "echo" in settings  # not -icanon, -echo: the terminal is back
