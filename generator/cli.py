@@ -20,13 +20,8 @@ import click
 
 from generator import build_tools
 from generator.against_program import REPEAT_OPTION, TIMEOUT_OPTION, build_against_program
-from generator.atomic import (
-    finish_once_written,
-    folder_target,
-    target,
-    write_files,
-    write_into,
-)
+from generator.atomic import finish_once_written, folder_target, target, write_files, write_into
+from generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
 from player import __version__, reader
 from player.apps.console import (
     NEGATIVE,
@@ -36,38 +31,15 @@ from player.apps.console import (
     book_in_use,
     echo,
     exit_statuses,
-    loading,
-    progress,
     run_cli,
 )
-from player.errors import BoardError, RulesError
+from player.apps.progress import loading, progress
+from player.errors import BoardError
 from player.game import FIRST, SECOND, Rules, parse_board
 from player.reader import Book, load_book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
-BOOK_OPTION = click.option(
-    "--book",
-    "book_path",
-    type=FilePath(),
-    default=None,
-    envvar="TTT_BOOK",
-    help="Book file (default: the packaged book). Env: TTT_BOOK (empty: unset).",
-)
-
-
-class RulesParam(click.ParamType):  # type: ignore[type-arg]
-    """``3x3``, ``3x4:3``, ``3x3:3:misere``: rows x cols, optionally ``:k``, optionally misère."""
-
-    name = "RxC[:K][:misere]"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
-        if isinstance(value, Rules):
-            return value
-        try:
-            return Rules.parse(str(value))
-        except RulesError as error:
-            self.fail(str(error), param, ctx)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=exit_statuses())
@@ -79,19 +51,6 @@ def main() -> None:
 def run(argv: list[str] | None = None) -> None:
     """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
     run_cli(main, "ttt-book", argv)
-
-
-def open_book(path: str | None, *, rules: Rules | None = None) -> Book:
-    """The book at ``path`` (None: the packaged one), proven unless proven before, what its load
-    is doing shown on a terminal (``loading``)."""
-    with loading(path) as shown:
-        return load_book(path, rules=rules, progress=shown)
-
-
-def not_standard_output(name: str, value: str | None) -> None:
-    """A usage error for ``-`` as a file name: the commands write files, not standard output."""
-    if value == "-":
-        raise click.BadParameter("'-' (standard output) is not offered: name a file", param_hint=name)
 
 
 @main.command(epilog=exit_statuses())
@@ -164,7 +123,6 @@ def build(
     Examples:
       $ ttt-book build -o mybook.json
       $ ttt-book build --misere -o misere.json
-      $ ttt-book build --rules 3x4:3 -o 3x4.json
     """
     from generator.progress import stage_bars
 
@@ -282,7 +240,6 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     \b
     Examples:
       $ ttt-book levels
-      $ ttt-book levels --markdown
     """
     from generator.reports.levels import (
         MAX_CELLS,
@@ -460,14 +417,13 @@ def audit(
 ) -> None:
     """Grade a tic-tac-toe program against the book.
 
-    ttt-book audit -- COMMAND [ARGS...] runs the program; --callable MODULE:FUNCTION calls a
-    Python function instead. The program reads one board per line (X, O and . in reading
-    order, X moved first, the side to move given by the counts) and writes one line holding
-    the cell it plays, 0-8 in reading order. The audit plays it on both sides against every
-    line of opposing play and reports every loss (a line of moves from the empty board),
-    missed and slower wins, draws thrown away, illegal or unreadable answers, time-outs and
-    crashes, and its exact win / draw / loss rates against the random and novice opponents and
-    the book's own player.
+    ttt-book audit -- COMMAND [ARGS...] runs the program, which reads one board per line (X, O
+    and . in reading order, X moved first, the side to move given by the counts) and writes
+    one line holding the cell it plays, 0-8 in reading order. The audit plays it on both sides
+    against every line of opposing play and reports every loss (a line of moves from the empty
+    board), missed and slower wins, draws thrown away, illegal or unreadable answers, time-outs
+    and crashes, and its exact win / draw / loss rates against the random and novice opponents
+    and the book's own player.
 
     \b
     Example, a program that plays the first free cell (it can lose, so status 1):

@@ -2,7 +2,7 @@
 
 The solver reports ``progress(stage, done, total)`` after each layer of marks
 (generator/solve.py, generator/trap.py); this turns those calls into the project's
-one progress bar, ``player.apps.console.progress``: on standard error, only on a terminal (never in
+one progress bar, ``player.apps.progress.progress``: on standard error, only on a terminal (never in
 a pipe, a file or a CI log), once the stage has taken a moment, erased when it ends.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
-from player.apps.console import Advance, progress, unshown
+from player.apps.progress import Advance, progress, unshown
 
 if TYPE_CHECKING:  # numpy: the command line imports this module before it knows it will build
     from generator.solve import Progress

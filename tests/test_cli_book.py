@@ -89,7 +89,7 @@ def test_build_without_numpy_says_what_to_install(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 1, done.stderr
-    assert "needs numpy" in done.stderr and "tictactoe-book[build]" in done.stderr
+    assert "needs numpy" in done.stderr and "-m pip install -e '.[build]'" in done.stderr  # (from ROOT)
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "x.json").exists()
 

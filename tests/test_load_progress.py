@@ -31,7 +31,7 @@ import pytest
 from test_proof_parallel import gone, running
 
 from player import BookError, reader, trust
-from player.apps import console
+from player.apps import progress as progress_bars
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -111,8 +111,8 @@ class Terminal(io.StringIO):
 
 
 def shown_while_loading(stream: io.StringIO, size: int, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(console.sys, "stderr", stream)
-    with console.loading("/somewhere/4x4.json") as progress:
+    monkeypatch.setattr(progress_bars.sys, "stderr", stream)
+    with progress_bars.loading("/somewhere/4x4.json") as progress:
         progress("read", 0, size)
         for done in (0, 400, 627):
             progress("prove", done, 627)

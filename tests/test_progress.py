@@ -12,7 +12,7 @@ from generator.progress import stage_bars
 from generator.solve import solve
 from generator.trap import trap_arrays
 from player import Rules
-from player.apps import console
+from player.apps import progress as progress_bars
 
 
 class Terminal(io.StringIO):
@@ -24,7 +24,7 @@ class Terminal(io.StringIO):
 
 def build_with_bars(stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setattr(sys, "stderr", stream)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)  # show every bar at once
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)  # show every bar at once
     with stage_bars() as progress:
         trap_arrays(solve(Rules(), progress=progress), progress=progress)
     return stream.getvalue()
@@ -46,7 +46,7 @@ def test_no_bars_in_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = Terminal()
     monkeypatch.setattr(sys, "stderr", stream)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
     with pytest.raises(RuntimeError), stage_bars() as progress:
         progress("solve", 3, 10)
         raise RuntimeError("interrupted")

@@ -30,10 +30,10 @@ from player.apps.console import (
     echo,
     exit_statuses,
     is_terminal,
-    loading,
     refuse_unused,
     run_cli,
 )
+from player.apps.progress import loading
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules

@@ -10,7 +10,8 @@ Every byte either command prints goes through here, so no stream failure shows a
 * a standard stream that is closed when the program starts is put back on /dev/null at once,
   so that no file the program opens later can take its descriptor number (a book written to
   descriptor 1 would receive the program's messages);
-* progress (``progress``) is shown only on a terminal, on standard error, and erased when done.
+* progress (player/apps/progress.py) is shown only on a terminal, on standard error, and erased
+  when done.
 
 The one exception is the game screen (``player.apps.tui``): curses draws on the terminal itself;
 it is entered only when both ends are terminals, restores the terminal on every way out, and
@@ -30,8 +31,7 @@ import gc
 import io
 import os
 import sys
-import time
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -46,12 +46,10 @@ from player.errors import (
     StreamError,
     TableMarkerError,
 )
-from player.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from player.reader import Progress
 
 #: The exit statuses of both command lines (docs/reliability.md), and what each means.
 SUCCESS = 0
@@ -162,17 +160,6 @@ _NAMES = {
     "CANNOT_WRITE": CANNOT_WRITE,
     "INTERRUPTED": INTERRUPTED,
 }
-PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
-
-
-class Advance(Protocol):
-    """What ``progress`` yields: told that ``steps`` more steps are done."""
-
-    def __call__(self, steps: int = 1) -> None: ...
-
-
-def unshown(steps: int = 1) -> None:
-    """The ``Advance`` of a progress nobody sees."""
 
 
 ASCII_ERRORS = "ttt-ascii"
@@ -419,96 +406,6 @@ def is_terminal(stream: object) -> bool:
     """Whether ``stream`` (a file, None, or a test's stand-in) is a terminal."""
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
-
-
-@contextlib.contextmanager
-def progress(
-    length: int, label: str, *, after: float | None = None, counted: str | None = None
-) -> Iterator[Advance]:
-    """``advance(steps=1)``, to be called as each of ``length`` steps of some work is done.
-
-    Once the work has taken more than a moment (``after`` seconds, PROGRESS_AFTER unless
-    given) a bar shows how far it has gone, on standard error, and only when standard error is
-    a terminal: never in a pipe, a file or a CI log. With ``counted`` (the steps' name, as
-    ``"entries"``) its label says how many of how many. The bar is erased when the work ends,
-    however it ends.
-    """
-    stream = sys.stderr
-    if not is_terminal(stream):
-        yield unshown
-        return
-    wait = PROGRESS_AFTER if after is None else after
-    started = time.monotonic()
-    done = 0
-    bar: Any = None
-
-    def named() -> str:
-        return label if counted is None else f"{label} {done:,} of {length:,} {counted}"
-
-    def advance(steps: int = 1) -> None:
-        nonlocal done, bar
-        done += steps
-        if bar is None and time.monotonic() - started >= wait:
-            # (not click's width to fit the terminal: it fills the last column, so the ^C a
-            # terminal echoes wraps onto a line of its own, which erasing the bar leaves)
-            bar = click.progressbar(
-                length=length, label=named(), file=stream, width=30 if counted is None else 20
-            )
-            bar.render_progress()
-            bar.update(done)
-        elif bar is not None:
-            bar.label = named()
-            bar.update(steps)
-
-    try:
-        yield advance
-    finally:
-        if bar is not None:
-            erase_line()
-
-
-def erase_line() -> None:
-    """Erase the line a progress report is on, on standard error, and show the cursor again."""
-    echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)
-
-
-@contextlib.contextmanager
-def loading(path: str | None) -> Iterator[Progress]:
-    """A ``progress`` for ``player.reader.load_book`` that shows on standard error, only when it
-    is a terminal, what loading a big book is doing: "Reading NAME (35 MB)..." while its bytes
-    are parsed, then a bar of its entries proven ("Proving 412,345 of 1,135,214 entries"). A
-    book of up to 1 MB (trust.RECORD_ABOVE: one that proves in well under a second) shows a
-    bar only if its proof takes PROGRESS_AFTER seconds. Erased when the load ends, however it
-    ends."""
-    if not is_terminal(sys.stderr):
-        yield lambda stage, done, total: None
-        return
-    name = os.path.basename(path) if path else "the book"
-    reading = big = False
-    advance: Advance | None = None
-    shown = 0
-
-    def report(stage: str, done: int, total: int) -> None:
-        nonlocal reading, big, advance, shown
-        if stage == "read" and total > RECORD_ABOVE:
-            echo(f"\r\x1b[2KReading {name} ({total / 1e6:,.0f} MB)...", err=True, nl=False)
-            reading = big = True
-        elif stage == "prove":
-            if advance is None:
-                if reading:
-                    erase_line()
-                    reading = False
-                bar = progress(total, "Proving", after=0 if big else None, counted="entries")
-                advance = proving.enter_context(bar)
-            advance(done - shown)
-            shown = done
-
-    with contextlib.ExitStack() as proving:
-        try:
-            yield report
-        finally:
-            if reading:
-                erase_line()
 
 
 def _silence(fd: int) -> None:
