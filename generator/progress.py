@@ -18,7 +18,12 @@ if TYPE_CHECKING:  # numpy: the command line imports this module before it knows
     from generator.solve import Progress
 
 #: What each stage of a build does, as its bar's label.
-LABELS = {"reach": "Finding every position", "solve": "Solving", "trap": "Ordering the traps"}
+LABELS = {
+    "reach": "Finding every position",
+    "solve": "Solving",
+    "trap": "Ordering the traps",
+    "prove": "Proving the book",  # (a book over 1 MB, before it is written: player.reader)
+}
 
 
 @contextmanager

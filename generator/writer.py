@@ -238,7 +238,7 @@ def write_book(
     check_targets(targets)
     traps = solve_arrays(rules, against=against, progress=progress)
     data = encode(book_document(traps))
-    proven = prove_for_record(data, str(path))
+    proven = prove_for_record(data, str(path), progress)
     vectors = None
     if vectors_path is not None:
         vectors = encode_vectors(build_vectors(traps, data))
@@ -251,12 +251,13 @@ def write_book(
     return data, vectors
 
 
-def prove_for_record(data: bytes, source: str) -> bool:
+def prove_for_record(data: bytes, source: str, progress: Progress | None = None) -> bool:
     """For a book larger than 1 MB: prove ``data`` (BookError if it does not prove: a bug in
-    the writer), for ``trust.remember`` once the file is written; whether it was proven."""
+    the writer), for ``trust.remember`` once the file is written; whether it was proven.
+    ``progress`` is told how far the proof has gone (stage ``"prove"``)."""
     if len(data) <= trust.RECORD_ABOVE:
         return False
-    parse_book(data, source, rules=None)
+    parse_book(data, source, rules=None, progress=progress)
     return True
 
 
