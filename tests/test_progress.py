@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +52,18 @@ def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> N
         progress("solve", 3, 10)
         raise RuntimeError("interrupted")
     assert "30%" in stream.getvalue() and stream.getvalue().endswith("\r\x1b[2K\x1b[?25h")
+
+
+def test_the_builds_proof_of_a_big_book_has_its_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book over 1 MB is proven before it is written: most of a 4x4 build, shown as nothing
+    before. The 3x3 book padded over the line stands in for it."""
+    from generator.writer import prove_for_record
+
+    raw = (Path(__file__).resolve().parent.parent / "book" / "tictactoe.json").read_bytes()
+    big = raw.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
+    with stage_bars() as progress:
+        assert prove_for_record(big, "<big>", progress)
+    assert "Proving the book" in stream.getvalue() and "100%" in stream.getvalue()
