@@ -24,8 +24,7 @@ def build_tools() -> ModuleType:
         if error.name != "numpy":
             raise
         raise BuildToolMissing(
-            "building a book needs numpy (the build extra), which this Python environment lacks; "
-            f"to add it: {install_command()}"
+            f"building a book needs numpy (the build extra); add it with: {install_command()}"
         ) from None
 
 
