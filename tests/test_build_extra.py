@@ -24,9 +24,9 @@ NO_NUMPY = "raise ModuleNotFoundError(\"No module named 'numpy'\", name='numpy')
 
 
 def named_command(stderr: str) -> str:
-    """The command a "needs numpy" error names: what follows its last colon."""
+    """The command a "needs numpy" error names: what follows its colon."""
     lines = stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: building a book needs numpy"), stderr
+    assert len(lines) == 1 and lines[0].startswith("Error: building needs numpy"), stderr
     return lines[0].rsplit(": ", 1)[1]
 
 
