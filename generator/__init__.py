@@ -23,7 +23,7 @@ def build_tools() -> ModuleType:
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise
-        raise BuildToolMissing(f"building needs numpy (the build extra): {install_command()}") from None
+        raise BuildToolMissing(f"building needs numpy: {install_command()}") from None
 
 
 def install_command() -> str:
