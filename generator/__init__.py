@@ -7,18 +7,43 @@ It imports ``player`` and is never imported by it. The solver and the writer nee
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+from pathlib import Path
 from types import ModuleType
 
 from player.errors import BuildToolMissing
 
 
 def build_tools() -> ModuleType:
-    """``generator.writer``, with the solver it drives; BuildToolMissing without numpy."""
+    """``generator.writer``, with the solver it drives; BuildToolMissing without numpy, naming
+    the command that installs it (``install_command``)."""
     try:
         return importlib.import_module("generator.writer")
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise
-        raise BuildToolMissing(
-            "building a book needs numpy, a build-time tool: pip install 'tictactoe-book[build]'"
-        ) from None
+        raise BuildToolMissing(f"building needs numpy: {install_command()}") from None
+
+
+def install_command() -> str:
+    """The command that adds the build extra to the environment running this program, as it is
+    typed from the current folder: this interpreter's pip, installing the project it runs from
+    (editable, as ``make play`` installed it: ``.venv/bin/python -m pip install -e '.[build]'``
+    from the project's folder), or else the package from the index."""
+    import shlex  # (only when numpy is missing)
+
+    python = _as_typed(Path(sys.executable))
+    project = Path(__file__).resolve().parent.parent  # a clone's folder, or site-packages
+    if not (project / "pyproject.toml").is_file():
+        return shlex.join([python, "-m", "pip", "install", "tictactoe-book[build]"])
+    return shlex.join([python, "-m", "pip", "install", "-e", f"{_as_typed(project)}[build]"])
+
+
+def _as_typed(path: Path) -> str:
+    """``path`` relative to the current folder when it lies inside it (``.venv/bin/python``,
+    ``.``), else absolute."""
+    relative = os.path.relpath(path)
+    if relative == ".." or relative.startswith(".." + os.sep):
+        return str(path)
+    return relative if os.sep in relative or relative == "." else f".{os.sep}{relative}"

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from generator import build_tools
-from generator.atomic import finish_once_written, target, write_files
+from generator.atomic import fingerprint, finish_once_written, target, write_files, written
 from player.apps.console import echo
 from player.game import Rules
 
@@ -59,8 +59,6 @@ def build_against_program(
     )
     data: bytes = writer.encode(targeted.document)
     with finish_once_written():
-        replaced = Path(output).exists()
+        before = fingerprint(Path(output))
         write_files({Path(output): data})
-        echo(
-            f"{'replaced' if replaced else 'wrote'} {output}: {len(data):,} bytes, {render(targeted, repeat)}"
-        )
+        echo(f"{written(output, before, data)}: {len(data):,} bytes, {render(targeted, repeat)}")

@@ -385,6 +385,28 @@ def write_into(folder: str | Path, files: Mapping[str, bytes]) -> None:
         raise
 
 
+def fingerprint(path: Path) -> bytes | None:
+    """The SHA-256 of the file at ``path`` before it is written (None: no file there, or one
+    that cannot be read), so that the report can say whether the write changed it (``written``)."""
+    import hashlib  # (only the commands that write a file and report it need it)
+
+    try:
+        return hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
+def written(path: Path | str, before: bytes | None, data: bytes) -> str:
+    """What writing ``data`` did to ``path``, whose ``fingerprint`` was ``before``, for a report:
+    ``wrote PATH`` (a new file), ``replaced PATH`` (other bytes) or ``rewrote PATH (unchanged)``
+    (the same bytes: a rebuild that changed nothing says so)."""
+    import hashlib
+
+    if before is None:
+        return f"wrote {path}"
+    return f"rewrote {path} (unchanged)" if hashlib.sha256(data).digest() == before else f"replaced {path}"
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Replace ``path`` with ``data``; on any failure the old file stays and no temp file is left."""
     write_files({Path(path): data})

@@ -20,13 +20,8 @@ import click
 
 from generator import build_tools
 from generator.against_program import REPEAT_OPTION, TIMEOUT_OPTION, build_against_program
-from generator.atomic import (
-    finish_once_written,
-    folder_target,
-    target,
-    write_files,
-    write_into,
-)
+from generator.atomic import finish_once_written, folder_target, target, write_files, write_into
+from generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
 from player import __version__, reader
 from player.apps.console import (
     NEGATIVE,
@@ -36,37 +31,15 @@ from player.apps.console import (
     book_in_use,
     echo,
     exit_statuses,
-    progress,
     run_cli,
 )
-from player.errors import BoardError, RulesError
+from player.apps.progress import loading, progress
+from player.errors import BoardError
 from player.game import FIRST, SECOND, Rules, parse_board
 from player.reader import Book, load_book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
-BOOK_OPTION = click.option(
-    "--book",
-    "book_path",
-    type=FilePath(),
-    default=None,
-    envvar="TTT_BOOK",
-    help="Book file (default: the packaged book). Env: TTT_BOOK (empty: unset).",
-)
-
-
-class RulesParam(click.ParamType):  # type: ignore[type-arg]
-    """``3x3``, ``3x4:3``, ``3x3:3:misere``: rows x cols, optionally ``:k``, optionally misère."""
-
-    name = "RxC[:K][:misere]"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
-        if isinstance(value, Rules):
-            return value
-        try:
-            return Rules.parse(str(value))
-        except RulesError as error:
-            self.fail(str(error), param, ctx)
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=exit_statuses())
@@ -78,12 +51,6 @@ def main() -> None:
 def run(argv: list[str] | None = None) -> None:
     """Console entry: the exit-status table of docs/reliability.md, never a traceback."""
     run_cli(main, "ttt-book", argv)
-
-
-def not_standard_output(name: str, value: str | None) -> None:
-    """A usage error for ``-`` as a file name: the commands write files, not standard output."""
-    if value == "-":
-        raise click.BadParameter("'-' (standard output) is not offered: name a file", param_hint=name)
 
 
 @main.command(epilog=exit_statuses())
@@ -151,6 +118,11 @@ def build(
 
     ttt-book build --against-program -o BOOK -- COMMAND [ARGS...] writes the book that beats
     that program as often as it can be beaten without ever losing, and says how often.
+
+    \b
+    Examples:
+      $ ttt-book build -o mybook.json
+      $ ttt-book build --misere -o misere.json
     """
     from generator.progress import stage_bars
 
@@ -182,18 +154,17 @@ def build(
             raise click.UsageError(
                 f"--output and --vectors both name {output}; give two different files"
             ) from None
-        verbs = ["replaced" if replaced else "wrote" for replaced in written.replaced]
         echo(
-            f"{verbs[0]} {written.book}: {written.book_bytes:,} bytes "
+            f"{written.written[0]}: {written.book_bytes:,} bytes "
             f"({written.gzipped_bytes:,} gzipped), {rules}"
             + ("" if against.lower() == "novice" else f", ranked against {against.lower()}")
             + f", in {written.seconds:.2f} s"
         )
         if written.vectors is not None:
-            echo(f"{verbs[1]} {written.vectors}: {written.vectors_bytes:,} bytes")
+            echo(f"{written.written[1]}: {written.vectors_bytes:,} bytes")
 
 
-@main.command()
+@main.command(epilog=exit_statuses())
 @click.argument("board")
 @BOOK_OPTION
 @click.option(
@@ -220,10 +191,15 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     the board with those numbers in its free cells. The JSON answer (--json) numbers them from
     0, as the book file and the libraries do, in every member that names a cell (optimal,
     tiers, the keys of moves, symmetry.perm), and says so in its member "cells_from": 0.
+
+    \b
+    Examples:
+      $ ttt-book query "X.O/.X./..."
+      $ ttt-book query --json --first O "OO.X....."
     """
     from generator.reports.query import describe, evaluation_json
 
-    book = load_book(book_path)
+    book = open_book(book_path)
     first = first.upper()
     try:
         cells = parse_board(board, book.rules, first)
@@ -236,7 +212,7 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
         echo(describe(evaluation, cells, first, book.rules))
 
 
-@main.command()
+@main.command(epilog=exit_statuses())
 @BOOK_OPTION
 @click.option(
     "--markdown",
@@ -251,14 +227,19 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     help="Replace the Markdown table between its markers in this file (e.g. README.md), keeping its mode.",
 )
 def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
-    """Print each play level's exact win / draw / loss percentages against the reference
-    opponents (random and novice), computed by enumerating every game.
+    """Print each level's exact win / draw / loss rates.
 
-    The perfect level is shown twice: playing from the book ranked to beat a novice (the
-    default) and from the one ranked to beat a random player (ttt-play --against random); for
-    a --book file, the other ranking is built first (the build extra). The table is aligned
-    for reading, under a legend; --markdown prints the README's form. A progress bar shows on
-    standard error while the games are enumerated (a few seconds), when it is a terminal.
+    The rates are percentages against the two reference opponents (random and novice),
+    computed by enumerating every game. The perfect level is shown twice: playing from the
+    book ranked to beat a novice (the default) and from the one ranked to beat a random player
+    (what --against random plays in ttt-play); for a --book file, the other ranking is built
+    first (the build extra). The table is aligned for reading, under a legend; --markdown
+    prints the README's form. A progress bar shows on standard error while the games are
+    enumerated (a few seconds), when it is a terminal.
+
+    \b
+    Examples:
+      $ ttt-book levels
     """
     from generator.reports.levels import (
         MAX_CELLS,
@@ -281,7 +262,7 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
         return build_tools().ranked_against(book.rules, against)  # type: ignore[no-any-return]
 
     def small_book() -> Book:
-        book = load_book(book_path)
+        book = open_book(book_path)
         if book.rules.cells > MAX_CELLS:
             raise InputProblem(
                 f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
@@ -315,21 +296,29 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     help="How many differences beyond validity to print.",
 )
 def verify(path: str | None, max_differences: int) -> None:
-    """Prove the book at PATH (default: every packaged book: 3x3 and 3x3 misère, each ranked
-    against the novice and against a random player), then compare it with a fresh build. A
-    packaged book is proven too: its CRC-32 record detects accidents, not tampering, and is
-    never trusted here.
+    """Prove a book, then compare it with a fresh build.
+
+    PATH is the book (default: every packaged book: 3x3 and 3x3 misère, each ranked against
+    the novice and against a random player). A packaged book is proven too: its CRC-32 record
+    detects accidents, not tampering, and is never trusted here.
 
     First the proof every reader runs (docs/book-format.md, "A valid book"): the first failing
     step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order
     of every entry, counts, trap_rates, symmetry names, and the exact bytes `build` writes.
-    Exit status: 0 valid and exact; 1 invalid, or valid but not exact; 3 unreadable.
+
+    \b
+    Examples:
+      $ ttt-book verify
+      $ ttt-book build --rules 3x4:3 -o 3x4.json && ttt-book verify 3x4.json
     """
     from generator.verify import render, verify_book
 
     packaged = [reader.default_book_path(misere=m, against=a) for m, a in reader.PACKAGED]
     paths = [path] if path is not None else packaged
-    reports = [verify_book(where) for where in paths]  # (a book that cannot be read: status 3)
+    reports = []
+    for where in paths:  # (a book that cannot be read: status 3)
+        with loading(where) as shown:
+            reports.append(verify_book(where, progress=shown))
     for report in reports:
         echo(render(report, max_differences))
     if not all(report.ok for report in reports):
@@ -352,10 +341,12 @@ def verify(path: str | None, max_differences: int) -> None:
 @click.option("-o", "--output", type=FilePath(), required=True, help="Where to write the SVG.")
 @BOOK_OPTION
 def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_path: str | None) -> None:
-    """Draw the book's whole strategy for one side as an SVG poster (A3), nested boards in the
-    style of xkcd 832: the side's move in red, and in each cell where the opponent can reply a
-    smaller board with the side's answer, until every game ends. Replies that mirror one
-    another on a symmetric board are drawn once; the others are shaded "mirror".
+    """Draw the book's strategy for one side as an SVG poster.
+
+    The poster (A3) nests boards in the style of xkcd 832: the side's move in red, and in each
+    cell where the opponent can reply a smaller board with the side's answer, until every game
+    ends. Replies that mirror one another on a symmetric board are drawn once; the others are
+    shaded "mirror".
 
     With --teaching, draw instead one figure of X's three distinct first moves (corner, edge,
     centre) and O's distinct replies, each with its value and the book's move.
@@ -363,6 +354,11 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
     Both draw the classic game only: 3x3, three in a row, not misère. A book of other rules is
     refused (status 3): on 3x4 the poster for O nests boards seven deep, too small to read on
     one page, and its words ("O never loses") would be false there and under misère.
+
+    \b
+    Examples:
+      $ ttt-book poster --side X -o x.svg
+      $ ttt-book poster --teaching -o teaching.svg
     """
     from generator.reports.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
 
@@ -372,7 +368,7 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
         raise click.UsageError("--no-fold does nothing with --teaching")
     not_standard_output("'-o' / '--output'", output)
     path = target(Path(output))
-    book = load_book(book_path, rules=Rules())
+    book = open_book(book_path, rules=Rules())
     if side is None:
         svg, what = render_teaching(teaching_rows(book), book.rules), "the teaching figure"
     else:
@@ -419,14 +415,19 @@ def audit(
     max_lines: int,
     book_path: str | None,
 ) -> None:
-    """Grade a tic-tac-toe program against the book: ttt-book audit -- COMMAND [ARGS...].
+    """Grade a tic-tac-toe program against the book.
 
-    The program reads one board per line (X, O and . in reading order, X moved first, the side to
-    move given by the counts) and writes one line holding the cell it plays, 0-8 in reading
-    order. The audit plays it on both sides against every line of opposing play and reports
-    every loss (a line of moves from the empty board), missed and slower wins, draws thrown
-    away, illegal or unreadable answers, time-outs and crashes, and its exact win / draw / loss
-    rates against the random and novice opponents and the book's own player.
+    ttt-book audit -- COMMAND [ARGS...] runs the program, which reads one board per line (X, O
+    and . in reading order, X moved first, the side to move given by the counts) and writes
+    one line holding the cell it plays, 0-8 in reading order. The audit plays it on both sides
+    against every line of opposing play and reports every loss (a line of moves from the empty
+    board), missed and slower wins, draws thrown away, illegal or unreadable answers, time-outs
+    and crashes, and its exact win / draw / loss rates against the random and novice opponents
+    and the book's own player.
+
+    \b
+    Example, a program that plays the first free cell (it can lose, so status 1):
+      $ ttt-book audit -- python3 -uc "import sys; [print(b.find('.')) for b in sys.stdin]"
     """
     from generator.reports.audit import audit as run_audit
     from generator.reports.audit import render
@@ -434,7 +435,7 @@ def audit(
 
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
-    book = load_book(book_path)
+    book = open_book(book_path)
     if function is not None:
         program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function
@@ -482,12 +483,19 @@ def audit(
 )
 @BOOK_OPTION
 def export(lang: str, strategy: str | None, single_header: bool, folder: str, book_path: str | None) -> None:
-    """Write the book as source code: static tables and a few functions, no JSON to parse.
+    """Write the book as C or Rust source: tables and a few functions.
 
-    The book is proven first, like every book a reader is given. The files are written to
-    FOLDER all at once (or not at all), and the same book always gives the same bytes.
+    Static tables, no JSON to parse. The book is proven first, like every book a reader is
+    given. The files are written to FOLDER all at once (or not at all), and the same book
+    always gives the same bytes.
     Boards of any size up to 200,000 entries (3x4 is 20,088; a 4x4 book is refused).
     docs/porting.md, "Exports", describes the API.
+
+    \b
+    Examples:
+      $ ttt-book export --lang c -o c-book
+      $ ttt-book export --lang c --strategy X --single-header -o c-x
+      $ ttt-book export --lang rust -o rust-book
     """
     from generator.export.c import c_book, c_strategy
     from generator.export.rust import rust_book
@@ -499,7 +507,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
     if single_header and lang != "c":
         raise click.UsageError("--single-header is offered for --lang c only")
     folder_target(folder)  # before the proof and the tables: a file in the way, no write access
-    book = load_book(book_path)
+    book = open_book(book_path)
     with book_in_use(book):
         if strategy is not None:
             files = c_strategy(strategy_table(book, strategy.upper()), single_header=single_header)

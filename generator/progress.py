@@ -2,23 +2,28 @@
 
 The solver reports ``progress(stage, done, total)`` after each layer of marks
 (generator/solve.py, generator/trap.py); this turns those calls into the project's
-one progress bar, ``player.apps.console.progress``: on standard error, only on a terminal (never in
+one progress bar, ``player.apps.progress.progress``: on standard error, only on a terminal (never in
 a pipe, a file or a CI log), once the stage has taken a moment, erased when it ends.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
-from player.apps.console import progress
+from player.apps.progress import Advance, progress, unshown
 
 if TYPE_CHECKING:  # numpy: the command line imports this module before it knows it will build
     from generator.solve import Progress
 
 #: What each stage of a build does, as its bar's label.
-LABELS = {"reach": "Finding every position", "solve": "Solving", "trap": "Ordering the traps"}
+LABELS = {
+    "reach": "Finding every position",
+    "solve": "Solving",
+    "trap": "Ordering the traps",
+    "prove": "Proving the book",  # (a book over 1 MB, before it is written: player.reader)
+}
 
 
 @contextmanager
@@ -34,7 +39,7 @@ class _StageBars:
     def __init__(self, closing: ExitStack) -> None:
         self.closing = closing
         self.stage: str | None = None
-        self.advance: Callable[[], None] = lambda: None
+        self.advance: Advance = unshown
         self.shown = 0  # steps of the open stage already passed to its bar
 
     def __call__(self, stage: str, done: int, total: int) -> None:
@@ -42,6 +47,5 @@ class _StageBars:
             self.closing.close()  # erases the previous stage's bar
             self.advance = self.closing.enter_context(progress(total, LABELS.get(stage, stage)))
             self.stage, self.shown = stage, 0
-        for _ in range(done - self.shown):
-            self.advance()
+        self.advance(done - self.shown)
         self.shown = done

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator import build_tools
 from player import trust
 from player.errors import BookError, BuildToolMissing
 from player.reader import default_book_path, parse_entry, parse_json, prove, read_book_bytes
+
+if TYPE_CHECKING:
+    from player.reader import Progress
 
 
 @dataclass
@@ -46,16 +49,19 @@ class Report:
         return self.valid and not self.differences
 
 
-def verify_book(path: str | os.PathLike[str] | None = None) -> Report:
+def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progress | None = None) -> Report:
     """Prove the book at ``path`` (default: the packaged one), then compare it with a fresh
     build. The proof always runs: no record (the packaged book's CRC-32, the machine's SHA-256)
-    is trusted. Raises BookError only when the file cannot be read at all (code ``unreadable``)."""
+    is trusted. Raises BookError only when the file cannot be read at all (code ``unreadable``).
+    ``progress`` is told how far the reading and the proof have gone, as ``load_book`` tells it."""
     where = os.fspath(path) if path is not None else default_book_path()
     report = Report(where)
     try:
         raw = read_book_bytes(where)  # BookError "unreadable" goes to the caller
+        if progress is not None:
+            progress("read", 0, len(raw))
         data = parse_json(raw, where)
-        rules = prove(data, where, None)
+        rules = prove(data, where, None, progress=progress)
     except BookError as error:
         if error.code == "unreadable":
             raise

@@ -12,7 +12,6 @@ trailing newline) and written atomically with the conformance vectors, both or n
 from __future__ import annotations
 
 import gzip
-import os
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from generator.atomic import check_targets, write_files
+from generator.atomic import check_targets, fingerprint, write_files, written
 from generator.codes import decode
 from generator.solve import Progress, Retrograde, solve
 from generator.trap import TOLERANCE_TEXT, Against, Rate, TrapArrays, trap_arrays
@@ -239,7 +238,7 @@ def write_book(
     check_targets(targets)
     traps = solve_arrays(rules, against=against, progress=progress)
     data = encode(book_document(traps))
-    proven = prove_for_record(data, str(path))
+    proven = prove_for_record(data, str(path), progress)
     vectors = None
     if vectors_path is not None:
         vectors = encode_vectors(build_vectors(traps, data))
@@ -252,25 +251,27 @@ def write_book(
     return data, vectors
 
 
-def prove_for_record(data: bytes, source: str) -> bool:
+def prove_for_record(data: bytes, source: str, progress: Progress | None = None) -> bool:
     """For a book larger than 1 MB: prove ``data`` (BookError if it does not prove: a bug in
-    the writer), for ``trust.remember`` once the file is written; whether it was proven."""
+    the writer), for ``trust.remember`` once the file is written; whether it was proven.
+    ``progress`` is told how far the proof has gone (stage ``"prove"``)."""
     if len(data) <= trust.RECORD_ABOVE:
         return False
-    parse_book(data, source, rules=None)
+    parse_book(data, source, rules=None, progress=progress)
     return True
 
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """What ``build_files`` wrote: each file, its size, and whether it replaced one."""
+    """What ``build_files`` wrote: each file, its size, and what the write did to each
+    (``generator.atomic.written``: ``wrote PATH``, ``replaced PATH``, ``rewrote PATH (unchanged)``)."""
 
     book: Path
     book_bytes: int
     gzipped_bytes: int
     vectors: Path | None
     vectors_bytes: int
-    replaced: tuple[bool, ...]
+    written: tuple[str, ...]
     seconds: float
 
 
@@ -291,15 +292,18 @@ def build_files(
         vectors = default_vectors_path(book)
     targets = [book] if vectors is None else [book, vectors]
     check_targets(targets)  # before the solve, which can take seconds
-    replaced = tuple(os.path.exists(path) for path in targets)
+    before = [fingerprint(path) for path in targets]
     data, vector_data = write_book(book, rules, vectors, against=against, progress=progress)
+    contents = [data] if vector_data is None else [data, vector_data]
     return Written(
         book=book,
         book_bytes=len(data),
         gzipped_bytes=len(gzip.compress(data, 6)),  # gzip's default level: -9 is ten times slower
         vectors=vectors,
         vectors_bytes=len(vector_data or b""),
-        replaced=replaced,
+        written=tuple(
+            written(path, old, new) for path, old, new in zip(targets, before, contents, strict=True)
+        ),
         seconds=time.perf_counter() - started,
     )
 

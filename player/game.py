@@ -105,7 +105,7 @@ class Rules:
         return _tables(self.rows, self.cols, self.k)[2]
 
     def __str__(self) -> str:
-        return f"{self.rows}x{self.cols} k={self.k}" + (" misere" if self.misere else "")
+        return f"{self.rows}x{self.cols} k={self.k}" + (" misère" if self.misere else "")
 
     def __repr__(self) -> str:
         return f"Rules({self.rows}, {self.cols}, {self.k}" + (", misere=True)" if self.misere else ")")

@@ -63,9 +63,15 @@ from player.game import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+    from multiprocessing.sharedctypes import Synchronized
     from multiprocessing.synchronize import Event
 
     Fail = Callable[[str, str], BookError]
+    #: How far a load has gone, for an app to show: ``progress(stage, done, total)``, the
+    #: solver's shape (generator.solve.Progress). ``"read"`` once the file's bytes are read
+    #: (done 0 of its size in bytes: parsing them follows), then, if it is proven, ``"prove"``
+    #: (entries checked of the book's entries) from 0 as the proof starts to all as it ends.
+    Progress = Callable[[str, int, int], None]
 
 FORMAT_NAME = "tictactoe-book"
 #: Bumped only for a change an existing reader would misread; readers refuse versions they don't know.
@@ -93,6 +99,10 @@ PACKAGED = {
 }
 #: Books of more entries than this are proven by a pool of processes, one per core.
 PARALLEL_ABOVE = 100_000
+#: A proof's progress is told after each run of this many entries checked, and from a pool every
+#: PROGRESS_SECONDS: about 280 steps for 4x4, none but the last for 3x3 (627 entries).
+PROGRESS_ENTRIES = 4096
+PROGRESS_SECONDS = 0.1
 
 
 # ---------------------------------------------------------------- step 1: the bytes
@@ -391,13 +401,21 @@ def _show(text: str, limit: int = 40) -> str:
 # ---------------------------------------------------------------- steps 12 to 15: the entries
 
 
-def prove(data: Any, source: object, expected: Rules | None, *, workers: int | None = None) -> Rules:
+def prove(
+    data: Any,
+    source: object,
+    expected: Rules | None,
+    *,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> Rules:
     """Steps 4 to 15 on parsed JSON ``data``: the rules the book is for, or BookError with the
     first failing step's code.
 
     ``expected`` is the game the caller plays (``None``: any rules the file states).
     ``workers``: how many processes check the entries (None: one per core for a book of more
-    than PARALLEL_ABOVE entries, else this process alone).
+    than PARALLEL_ABOVE entries, else this process alone). ``progress`` is told the entries
+    checked (stage ``"prove"``).
     """
 
     def fail(code: str, reason: str) -> BookError:
@@ -407,7 +425,12 @@ def prove(data: Any, source: object, expected: Rules | None, *, workers: int | N
     checker = EntryChecker(rules, data["entries"])
     if workers is None:
         workers = cores() if len(checker.keys) > PARALLEL_ABOVE else 1
-    found = checker.check_all(workers)
+    total = len(checker.keys)
+    if progress is not None:
+        progress("prove", 0, total)
+    found = checker.check_all(
+        workers, None if progress is None else lambda done: progress("prove", done, total)
+    )
     if found is not None:
         raise fail(found[2], found[3])
     return rules
@@ -469,23 +492,37 @@ class EntryChecker:
         #: per distinct entry string: its best score, its optimal moves in increasing order,
         #: and the score of a move onto its key (None: not a string of the grammar)
         self._facts: dict[str, tuple[int, list[Cell], int] | None] = {}
+        #: told how many more entries ``check`` has checked, after each PROGRESS_ENTRIES (None:
+        #: nobody asked; in a pool's worker, the count the parent reads)
+        self.advance: Callable[[int], None] | None = None
 
-    def check_all(self, workers: int) -> Finding | None:
+    def check_all(self, workers: int, progress: Callable[[int], None] | None = None) -> Finding | None:
         """The book's finding over every entry (and the empty board's), or None if it proves.
 
         With more than one worker, the entries are cut into as many spans of equal size and
-        checked in a pool of processes (``_in_pool``)."""
+        checked in a pool of processes (``_in_pool``). ``progress`` is told the number of
+        entries checked so far, now and then."""
         found: list[Finding | None] = []
         if EMPTY * self.rules.cells not in self.texts:
             found.append(
                 (_RANK["missing-entry"], len(self.keys), "missing-entry", "has no entry for the empty board")
             )
         spans = self.spans(workers)
-        if workers > 1:
-            pooled = _in_pool(self, spans, workers)
-            found.extend(pooled if pooled is not None else (self.check(span) for span in spans))
-        else:
-            found.extend(self.check(span) for span in spans)
+        pooled = _in_pool(self, spans, workers, progress) if workers > 1 else None
+        if pooled is None:  # one worker, or no pool could be had
+            done = 0
+
+            def advance(entries: int) -> None:
+                nonlocal done
+                done += entries
+                progress(done)  # type: ignore[misc]  # (set only with a progress)
+
+            self.advance = None if progress is None else advance
+            try:
+                pooled = [self.check(span) for span in spans]
+            finally:
+                self.advance = None
+        found.extend(pooled)
         return min((finding for finding in found if finding is not None), default=None)
 
     def spans(self, workers: int) -> list[Span]:
@@ -543,13 +580,18 @@ class EntryChecker:
                 # the next layer's successors are this whole layer: the part before the span
                 # indexed now, the rest as it is checked (none for the span's last layer)
                 below = None if end == stop else self._index(self.starts[marks], start)
-                for place in range(start, end):
-                    index = self.order[place]
-                    found = self._entry(index, onto, below)
-                    if found is not None:
-                        finding = (_RANK[found[0]], index, *found)
-                        if first is None or finding < first:
-                            first = finding
+                advance = self.advance
+                step = PROGRESS_ENTRIES if advance is not None else max(end - start, 1)
+                for run in range(start, end, step):  # (one run when no one is told)
+                    for place in range(run, min(run + step, end)):
+                        index = self.order[place]
+                        found = self._entry(index, onto, below)
+                        if found is not None:
+                            finding = (_RANK[found[0]], index, *found)
+                            if first is None or finding < first:
+                                first = finding
+                    if advance is not None:
+                        advance(min(run + step, end) - run)
                 onto, start, marks = below or {}, end, marks - 1
         return first
 
@@ -708,37 +750,52 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def _in_pool(checker: EntryChecker, spans: list[Span], workers: int) -> list[Finding | None] | None:
+def _in_pool(
+    checker: EntryChecker, spans: list[Span], workers: int, progress: Callable[[int], None] | None = None
+) -> list[Finding | None] | None:
     """Each span's finding, in the order of ``spans``, checked by ``workers`` processes; None if
-    no process could be had, or one died (then this process checks them).
+    no process could be had, or one died (then this process checks them). ``progress`` is told
+    every PROGRESS_SECONDS the entries the workers have checked, which they count in shared
+    memory as they go.
 
     The workers start with the checker (forked where the platform can: the parsed book is not
     copied) and ignore Ctrl-C: the parent answers it. Nothing outlives the proof: a worker ends
     itself when the parent is gone (killed) or abandons the proof (interrupted, or failed).
-    All of them start in the first ``map`` submission, with SIGINT blocked, so that none is
+    All of them start with the first submission, with SIGINT blocked, so that none is
     interrupted before it ignores it.
 
     The pool's modules are imported here, not with the reader: only a book of more than
     PARALLEL_ABOVE entries needs them, and they would cost every start of the player a fifth
     of its time (docs/benchmarks.md, "Start-up").
     """
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
     from multiprocessing import get_all_start_methods, get_context
 
     context = get_context("fork" if "fork" in get_all_start_methods() else None)
     abandoned = context.Event()
+    checked = None if progress is None else context.Value("q", 0)
     try:
         with ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_start_worker, initargs=(checker, os.getpid(), abandoned)
+            workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(checker, os.getpid(), abandoned, checked),
         ) as pool:
             try:
                 blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
                 try:
-                    results = pool.map(_check_in_worker, spans)
+                    results = [pool.submit(_check_in_worker, span) for span in spans]
                 finally:
                     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-                return list(results)
+                timeout = None if checked is None else PROGRESS_SECONDS
+                while True:
+                    waited = wait(results, timeout, FIRST_EXCEPTION)
+                    if checked is not None:
+                        progress(checked.value)  # type: ignore[misc]  # (counted only with a progress)
+                    if not waited.not_done or any(result.exception() for result in waited.done):
+                        break
+                return [result.result() for result in results]
             except BaseException:
                 # the workers end themselves within 0.2 s; the pool's thread is joined before the
                 # error goes on (left running, it races the interpreter's exit for its pipe)
@@ -752,12 +809,22 @@ def _in_pool(checker: EntryChecker, spans: list[Span], workers: int) -> list[Fin
 _WORKER: EntryChecker | None = None
 
 
-def _start_worker(checker: EntryChecker, parent: int, abandoned: Event) -> None:
-    """A worker's start: ignore Ctrl-C, watch the parent, keep the checker."""
+def _start_worker(
+    checker: EntryChecker, parent: int, abandoned: Event, checked: Synchronized[int] | None
+) -> None:
+    """A worker's start: ignore Ctrl-C, watch the parent, keep the checker, and count the
+    entries it checks in ``checked`` (if the parent shows a proof's progress)."""
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=_watch, args=(parent, abandoned), daemon=True).start()
+    if checked is not None:
+
+        def advance(entries: int) -> None:
+            with checked.get_lock():
+                checked.value += entries
+
+        checker.advance = advance
     _WORKER = checker
 
 
@@ -964,7 +1031,11 @@ def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
 
 
 def load_book(
-    path: str | os.PathLike[str] | None = None, *, rules: Rules | None = None, against: str = "novice"
+    path: str | os.PathLike[str] | None = None,
+    *,
+    rules: Rules | None = None,
+    against: str = "novice",
+    progress: Progress | None = None,
 ) -> Book:
     """Read and prove a book file; BookError naming the file if it cannot be used.
 
@@ -975,18 +1046,21 @@ def load_book(
     caller plays: a book for other rules is refused; None (the default) takes the rules the
     file states. The proof is skipped for bytes proven before: the packaged book's recorded
     bytes (only without ``path``), and a book larger than 1 MB proven on this machine before
-    (player/trust.py); a book larger than 1 MB that proves now is recorded.
+    (player/trust.py); a book larger than 1 MB that proves now is recorded. ``progress`` is
+    told how far the load has gone (``Progress``).
     """
     packaged = path is None
     misere = rules is not None and rules.misere
     where = default_book_path(misere=misere, against=against) if path is None else os.fspath(path)
     raw = read_book_bytes(where)
+    if progress is not None:
+        progress("read", 0, len(raw))
     why = trust.proven_before(raw, where, packaged=packaged)
     if why is not None:
         trusted = _trusted(raw, where, rules, why)
         if trusted is not None:
             return trusted
-    book = parse_book(raw, where, rules=rules)
+    book = parse_book(raw, where, rules=rules, progress=progress)
     trust.remember(raw)
     return book
 
@@ -1002,11 +1076,14 @@ def book_for(book: Book | None, against: str | None) -> Book:
     return book
 
 
-def parse_book(raw: bytes, source: str = "<bytes>", *, rules: Rules | None = None) -> Book:
+def parse_book(
+    raw: bytes, source: str = "<bytes>", *, rules: Rules | None = None, progress: Progress | None = None
+) -> Book:
     """Prove a book from its bytes (steps 2 to 15) and load it; BookError naming ``source``.
-    (No record is read or written: ``load_book`` keeps the record, for files.)"""
+    (No record is read or written: ``load_book`` keeps the record, for files.) ``progress`` is
+    told how far the proof has gone."""
     data = parse_json(raw, source)
-    return Book(prove(data, source, rules), data, source, trust="proven")
+    return Book(prove(data, source, rules, progress=progress), data, source, trust="proven")
 
 
 def _trusted(raw: bytes, source: str, expected: Rules | None, why: str) -> Book | None:

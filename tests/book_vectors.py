@@ -23,7 +23,7 @@ from typing import Any
 import click
 import numpy as np
 
-from generator.atomic import write_atomically
+from generator.atomic import fingerprint, write_atomically, written
 from generator.codes import decode
 from generator.solve import Retrograde, solve
 from generator.writer import counts_member, document, encode
@@ -1295,12 +1295,13 @@ def main(book: Path, output: Path | None) -> None:
     """Write the book vectors for BOOK (default book/tictactoe.json) to OUTPUT (default:
     book-vectors.json beside BOOK)."""
     output = output or book.with_name("book-vectors.json")
+    before = fingerprint(output)
     try:
         data = write_book_vectors(book, output)
     except OSError as error:
         raise click.ClickException(f"{error.filename or output}: {error.strerror or error}") from None
     cases = data.count(b'{"name":')
-    click.echo(f"wrote {output}: {len(data):,} bytes, {cases} cases")
+    click.echo(f"{written(output, before, data)}: {len(data):,} bytes, {cases} cases")
 
 
 if __name__ == "__main__":

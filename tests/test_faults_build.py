@@ -361,6 +361,21 @@ def test_the_report_says_which_files_were_replaced(tmp_path: Path) -> None:
     assert text(process.stdout).splitlines()[1].startswith("replaced v.json")
 
 
+def test_the_report_says_which_files_a_rebuild_left_unchanged(tmp_path: Path) -> None:
+    """``make book`` on a clean checkout changes no byte, and says so (issue 25, 13): a file
+    whose bytes are the same is not "replaced"."""
+    first = build(tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json")
+    assert [line.split(":")[0] for line in text(first.stdout).splitlines()] == [
+        "wrote b.json",
+        "wrote v.json",
+    ]
+    (tmp_path / "v.json").write_bytes(OLD_VECTORS)
+    again = build(tmp_path, *TINY, "-o", "b.json", "--vectors", "v.json")
+    assert again.returncode == 0
+    said = [line.split(":")[0] for line in text(again.stdout).splitlines()]
+    assert said == ["rewrote b.json (unchanged)", "replaced v.json"]
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

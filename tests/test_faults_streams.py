@@ -8,11 +8,15 @@ standard error and status 4, except a broken pipe on standard output, which is q
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import pexpect
+import pyte
 import pytest
 from faultkit import BOOK_CLI, PLAY, ROOT, assert_one_line, run, text
 
@@ -160,7 +164,33 @@ def test_output_degrades_to_ascii(name: str) -> None:
     process = run(PLAY, "--moves", "1,2,3", "--level", "easy", "--seed", "0", env=ENCODINGS[name])
     assert process.returncode == 0, text(process.stderr)
     assert process.stdout.isascii()
-    assert "Result: X wins -- you win." in text(process.stdout)
+    assert "Result: you win!" in text(process.stdout)
+    # misère, spelled so wherever the stream can hold it (latin-1 can), "misere" where it cannot
+    process = run(PLAY, "--misere", "--moves", "5", "--seed", "0", env=ENCODINGS[name])
+    assert process.returncode == 1, text(process.stderr)  # (one move: the game is unfinished)
+    title = "Tic-tac-toe 3x3 k=3 misère.\n" if "latin-1" in name else "Tic-tac-toe 3x3 k=3 misere.\n"
+    assert process.stdout.decode("latin-1").startswith(title)
+
+
+@pytest.mark.parametrize(("name", "title"), [("LC_ALL=C", "misere"), ("C.UTF-8", "misère")])
+def test_the_game_screen_spells_misere_as_its_terminal_can(name: str, title: str) -> None:
+    """curses writes in the terminal's encoding: where it cannot hold "è" the screen spells it
+    as the streams do, "misere" (before, curses dropped it: "misre")."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TTT_BOOK")}
+    env.update(ENCODINGS.get(name, {"LC_ALL": "C.UTF-8"}), PYTHONPATH=str(ROOT), TERM="xterm", NO_COLOR="1")
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    child = pexpect.spawn(sys.executable, ["-c", PLAY, "--misere"], env=env, dimensions=(24, 80), timeout=20)
+    deadline = time.monotonic() + 20
+    while "Your move" not in "\n".join(screen.display):
+        assert time.monotonic() < deadline, "\n".join(screen.display)
+        with contextlib.suppress(pexpect.TIMEOUT):
+            stream.feed(child.read_nonblocking(65536, timeout=0.05))
+    assert screen.display[0].startswith(f"Tic-tac-toe 3x3 k=3 {title}: you are X")
+    child.send("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
 
 
 @pytest.mark.parametrize("name", sorted(ENCODINGS))

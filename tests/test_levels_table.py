@@ -17,6 +17,7 @@ from generator.reports import levels as levels_table
 from generator.reports.levels import END, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
 from player import LEVELS, Book
 from player.apps import console
+from player.apps import progress as progress_bars
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -113,7 +114,7 @@ def test_levels_of_the_misere_book_say_how_its_novice_plays() -> None:
     code, out = run("--book", str(ROOT / "book" / "tictactoe-misere.json"))
     assert code == 0, out
     lines = out.splitlines()
-    assert lines[0] == "The game: 3x3 k=3 misere."
+    assert lines[0] == "The game: 3x3 k=3 misère."
     assert "never completing a line of its own" in out and "blocks" not in out
     at = next(i for i, line in enumerate(lines) if line.startswith("perfect"))
     for row in lines[at : at + 2]:  # moving first, moving second
@@ -137,8 +138,8 @@ class Terminal(io.StringIO):
 def test_progress_shows_on_a_terminal_after_a_moment_and_is_erased(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = Terminal()
     monkeypatch.setattr(console.sys, "stderr", stream)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
-    with console.progress(4, "Counting") as advance:
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
+    with progress_bars.progress(4, "Counting") as advance:
         for _ in range(4):
             advance()
     shown = stream.getvalue()
@@ -149,13 +150,13 @@ def test_progress_shows_on_a_terminal_after_a_moment_and_is_erased(monkeypatch: 
 def test_no_progress_for_quick_work_or_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = Terminal()
     monkeypatch.setattr(console.sys, "stderr", stream)
-    with console.progress(4, "Counting") as advance:  # done well within PROGRESS_AFTER
+    with progress_bars.progress(4, "Counting") as advance:  # done well within PROGRESS_AFTER
         advance()
     assert stream.getvalue() == ""
     piped = io.StringIO()
     monkeypatch.setattr(console.sys, "stderr", piped)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
-    with console.progress(4, "Counting") as advance:
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
+    with progress_bars.progress(4, "Counting") as advance:
         advance()
     assert piped.getvalue() == ""
 
@@ -163,8 +164,8 @@ def test_no_progress_for_quick_work_or_off_a_terminal(monkeypatch: pytest.Monkey
 def test_progress_is_erased_when_the_work_is_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = Terminal()
     monkeypatch.setattr(console.sys, "stderr", stream)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
-    with pytest.raises(KeyboardInterrupt), console.progress(4, "Counting") as advance:
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
+    with pytest.raises(KeyboardInterrupt), progress_bars.progress(4, "Counting") as advance:
         advance()
         raise KeyboardInterrupt
     assert stream.getvalue().endswith("\r\x1b[2K\x1b[?25h")

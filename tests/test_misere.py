@@ -36,7 +36,7 @@ def test_the_misere_book_proves_under_its_own_rules(misere_raw: bytes, tmp_path:
     with pytest.raises(BookError) as caught:
         load_book(path, rules=STANDARD)  # the caller plays normal rules
     assert caught.value.code == "rules"
-    assert "is a book for 3x3 k=3 misere, not 3x3 k=3 [rules]" in str(caught.value)
+    assert "is a book for 3x3 k=3 misère, not 3x3 k=3 [rules]" in str(caught.value)
 
 
 def test_misere_3x3_is_a_draw_and_only_the_centre_does_not_lose(misere_book: Book) -> None:

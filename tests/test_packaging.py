@@ -133,7 +133,7 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(
     misere = subprocess.run(
         [sys.executable, "-c", MISERE_TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
     )
-    assert misere.stdout.split() == ["packaged", "3x3", "k=3", "misere"], misere.stderr
+    assert misere.stdout.split() == ["packaged", "3x3", "k=3", "misère"], misere.stderr
     game = subprocess.run(
         [str(target / "bin" / "ttt-play"), "--misere", "--watch", "--seed", "1"],
         env=env,

@@ -322,10 +322,8 @@ def test_misere_completing_a_line_loses_and_the_texts_say_so(misere_book: Book) 
     moves = ",".join(map(str, completing_game(misere_book, seed)))
     code, out = invoke(["--misere", "--moves", moves, "--seed", str(seed)])
     assert code == 0, out
-    assert out.startswith("Tic-tac-toe 3x3 k=3 misere.\n")
-    assert out.rstrip().endswith(
-        "Result: O wins (X completed a line, which loses under misere rules) — you lose."
-    )
+    assert out.startswith("Tic-tac-toe 3x3 k=3 misère.\n")
+    assert out.rstrip().endswith("Result: you completed a line, so you lose (misère).")
     code, out = invoke(["--misere", "--moves", moves, "--seed", str(seed), "--json"])
     transcript = json.loads(out)
     assert (transcript["winner"], transcript["outcome"], transcript["result"]) == ("O", "loss", "O wins")
@@ -334,7 +332,7 @@ def test_misere_completing_a_line_loses_and_the_texts_say_so(misere_book: Book) 
     play = ScreenSession(misere_book, human="X", first="X", level="perfect", rng=random.Random(seed))
     for move in moves.split(","):
         play.press(move)
-    assert "O wins (X completed a line, which loses under misere rules): the computer wins." in said(play)
+    assert "You completed a line, so you lose (misère)." in said(play)
     marked = [cell for cell in play.view().cells if cell.winning]
     assert len(marked) >= 3 and all(cell.text == "X" and cell.kind == "loss" for cell in marked)
 
@@ -373,8 +371,8 @@ def test_misere_hint_on_the_empty_board(misere_book: Book) -> None:
     ("args", "code", "words"),
     [
         (["--misere", "--book", "BOOK"], 2, "is a book for 3x3 k=3, not a misère game"),
-        (["--misere", "--book", "MISERE"], 1, "Tic-tac-toe 3x3 k=3 misere."),  # 1: unfinished
-        (["--book", "MISERE"], 1, "Tic-tac-toe 3x3 k=3 misere."),
+        (["--misere", "--book", "MISERE"], 1, "Tic-tac-toe 3x3 k=3 misère."),  # 1: unfinished
+        (["--book", "MISERE"], 1, "Tic-tac-toe 3x3 k=3 misère."),
     ],
 )
 def test_misere_with_a_book_must_name_a_misere_book(args: list[str], code: int, words: str) -> None:

@@ -195,7 +195,7 @@ def test_the_command_writes_what_the_library_draws(book: Book, tmp_path: Path) -
         (["poster", "--side", "X", "-o", "{tmp}"], 4, "directory"),
         (["poster", "--side", "X", "--book", "{tmp}/nope.json", "-o", "{tmp}/a.svg"], 3, "no such file"),
         (["poster", "--side", "O", "--book", "{3x4}", "-o", "{tmp}/a.svg"], 3, "is a book for 3x4 k=3"),
-        (["poster", "--teaching", "--book", "{misere}", "-o", "{tmp}/a.svg"], 3, "k=3 misere, not 3x3"),
+        (["poster", "--teaching", "--book", "{misere}", "-o", "{tmp}/a.svg"], 3, "k=3 misère, not 3x3"),
     ],
     ids=[
         "no-side",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,7 @@ from generator.progress import stage_bars
 from generator.solve import solve
 from generator.trap import trap_arrays
 from player import Rules
-from player.apps import console
+from player.apps import progress as progress_bars
 
 
 class Terminal(io.StringIO):
@@ -24,7 +25,7 @@ class Terminal(io.StringIO):
 
 def build_with_bars(stream: io.StringIO, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setattr(sys, "stderr", stream)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)  # show every bar at once
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)  # show every bar at once
     with stage_bars() as progress:
         trap_arrays(solve(Rules(), progress=progress), progress=progress)
     return stream.getvalue()
@@ -46,8 +47,23 @@ def test_no_bars_in_a_pipe(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> None:
     stream = Terminal()
     monkeypatch.setattr(sys, "stderr", stream)
-    monkeypatch.setattr(console, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
     with pytest.raises(RuntimeError), stage_bars() as progress:
         progress("solve", 3, 10)
         raise RuntimeError("interrupted")
     assert "30%" in stream.getvalue() and stream.getvalue().endswith("\r\x1b[2K\x1b[?25h")
+
+
+def test_the_builds_proof_of_a_big_book_has_its_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A book over 1 MB is proven before it is written: most of a 4x4 build, shown as nothing
+    before. The 3x3 book padded over the line stands in for it."""
+    from generator.writer import prove_for_record
+
+    raw = (Path(__file__).resolve().parent.parent / "book" / "tictactoe.json").read_bytes()
+    big = raw.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)
+    stream = Terminal()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(progress_bars, "PROGRESS_AFTER", 0.0)
+    with stage_bars() as progress:
+        assert prove_for_record(big, "<big>", progress)
+    assert "Proving the book" in stream.getvalue() and "100%" in stream.getvalue()

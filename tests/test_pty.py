@@ -5,6 +5,7 @@ own real-terminal test, tests/test_tui.py."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def test_colour_on_a_terminal() -> None:
 
 @pytest.mark.parametrize(
     ("key", "message", "status"),
-    [("ctrl-d", "End of input.", 0), ("ctrl-c", "Interrupted.", 130)],
+    [("ctrl-d", "End of input.", 0), ("ctrl-c", "Interrupted. Tally: you 0 won, 0 drawn, 0 lost.", 130)],
 )
 def test_ending_at_the_prompt(key: str, message: str, status: int) -> None:
     """Ctrl-D ends cleanly with status 0, Ctrl-C with status 130; never a traceback. (TERM=dumb:
@@ -86,6 +87,26 @@ def test_ending_at_the_prompt(key: str, message: str, status: int) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == status
+    assert "Traceback" not in (child.before or "")
+
+
+def test_ctrl_c_after_a_game_says_the_tally_as_quitting_does() -> None:
+    """Issue 25, 6: q prints the tally, and Ctrl-C printed only "Interrupted."; a person who
+    stops with Ctrl-C wants the score too. Cells are typed 1, 2, 3 ... until the game ends (a
+    taken one is refused and asked again), then Ctrl-C at "Play again?"."""
+    child = spawn(term="dumb")
+    prompts = [r"Your move \(X\)", r"Tally: (you \d+ won, \d+ drawn, \d+ lost)\.\r\nPlay again\?"]
+    cell = 0
+    while child.expect(prompts) == 0:
+        cell += 1
+        child.sendline(str(cell))
+    tally = child.match.group(1)
+    assert sum(int(n) for n in re.findall(r"\d+", tally)) == 1  # one game played
+    child.sendintr()
+    child.expect_exact(f"Interrupted. Tally: {tally}.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
     assert "Traceback" not in (child.before or "")
 
 

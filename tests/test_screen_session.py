@@ -7,13 +7,14 @@ the screen is proved here, fast, including streams of random keys.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from player import Book, load_book
+from player import Book, Rules, load_book
 from player.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
 from player.apps.screen import ScreenSession
 from player.game import EMPTY, STANDARD, winner
@@ -116,7 +117,7 @@ def test_a_finished_game_marks_the_line_counts_it_and_offers_another(book: Book)
     assert len(on_line) == 3 and all(cell.text == "O" and cell.kind == "loss" for cell in on_line)
     assert sum("*O*" in row for row in shown(view)) == 3
     assert not any(cell.cursor for cell in view.cells)
-    assert "O wins: the computer wins." in texts(view) and "Play again?" in texts(view)
+    assert "The computer wins." in texts(view) and "Play again?" in texts(view)
     assert "Tally: you 0 won, 0 drawn, 1 lost" in texts(view)
     play.press("5")  # ignored until the question is answered
     assert play.game.is_over
@@ -330,3 +331,34 @@ def test_watching_steps_one_move_at_a_time_and_leaves_on_q_or_after_the_end(book
     assert watch.press("resize") and not watch.press("x")
     again = WatchSession(book, first="O", levels={"X": "perfect", "O": "perfect"}, delay=0)
     assert not again.press("q") and again.view().title.endswith("O moves first")
+
+
+ENDINGS = {
+    False: {"win": "You win!", "loss": "The computer wins.", "draw": "Draw."},
+    True: {
+        "win": "The computer completed a line, so you win (misère).",
+        "loss": "You completed a line, so you lose (misère).",
+        "draw": "Draw.",
+    },
+}
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
+def test_the_end_of_a_game_says_who_won_once_on_one_line(misere: bool) -> None:
+    """Issue 25, 6: "O wins: the computer wins." said it twice, and the misère ending was a
+    paragraph. Random moves against the easy level, until a game has ended each way."""
+    book = load_book(rules=Rules(3, 3, 3, misere=True)) if misere else BOOK
+    endings: dict[str, tuple[str, list[str]]] = {}
+    for seed in range(500):
+        play = session(book, level="easy", seed=seed)
+        moves = random.Random(seed)
+        while not play.game.is_over:
+            play.press(str(moves.choice(play.game.free_cells()) + 1))
+        (said,) = [line for line in play.view().lines if line.kind in ("win", "loss", "draw")]
+        endings.setdefault(said.kind, (said.text, shown(play.view())))
+        if len(endings) == 3:
+            break
+    assert {kind: text for kind, (text, _) in endings.items()} == ENDINGS[misere]
+    for text, rows in endings.values():
+        assert len(re.findall(r"\b(?:wins?|lose|draw)\b", text.lower())) == 1, text  # said once
+        assert any(row.strip() == text for row in rows), rows  # one row of an 80-column screen

@@ -137,7 +137,7 @@ def test_misere_is_part_of_the_rules_value() -> None:
     misere = Rules(3, 3, 3, misere=True)
     assert misere != Rules(3, 3, 3) and hash(misere) != hash(Rules(3, 3, 3))
     assert repr(misere) == "Rules(3, 3, 3, misere=True)" and eval(repr(misere)) == misere
-    assert str(misere) == "3x3 k=3 misere" and str(Rules()) == "3x3 k=3"
+    assert str(misere) == "3x3 k=3 misère" and str(Rules()) == "3x3 k=3"
     for text in ("3x3:3:misere", "3x3:misere", "3X3:3:MISERE", "3x3:3:misère", " 3x3:3:misere "):
         assert Rules.parse(text) == misere, text
     assert Rules.parse("3x4:misere") == Rules(3, 4, 3, misere=True)

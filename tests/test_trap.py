@@ -88,7 +88,7 @@ def test_3x3_from_the_empty_board_each_order_reaches_its_opponents_limit(against
 def test_the_documented_3x3_limits_are_the_oracles(misere: bool, against: Against) -> None:
     """docs/scaling.md's table of limits, its 3x3 rows: the independent oracle from the empty
     board, and what the build states."""
-    game = "3x3 k=3 misere" if misere else "3x3 k=3"
+    game = "3x3 k=3 misère" if misere else "3x3 k=3"
     documented = documented_limits()[(game, against)]
     oracle = TrapOracle(3, 3, 3, misere=misere, against=against)
     assert (oracle.book("." * 9)[1], oracle.reply("." * 9)) == documented

@@ -187,14 +187,14 @@ def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
         term.press(str(move))
         if number < len(moves) - 1:
             term.wait_for("Your move (X)")
-    shown = term.wait_for("O wins: the computer wins.", "Play again?", "Tally: you 0 won, 0 drawn, 1 lost")
+    shown = term.wait_for("The computer wins.", "Play again?", "Tally: you 0 won, 0 drawn, 1 lost")
     line = {cell for found in winning_lines(STANDARD, board) for cell in found}
     for cell in range(9):
         expected = (
             f"*{board[cell]}*" if cell in line else board[cell] if board[cell] != "." else str(cell + 1)
         )
         assert cell_text(shown, cell + 1) == expected, (cell, shown)
-    result_row = term.row_of("O wins: the computer wins.")
+    result_row = term.row_of("The computer wins.")
     assert term.char_at(result_row, 2).fg == "red"
     marked = next(iter(line))
     row, col = divmod(marked, 3)
@@ -214,6 +214,7 @@ def test_ctrl_c_restores_the_terminal_and_exits_130() -> None:
     assert term.finish() == 0
     shown = term.raw.decode("utf-8", "replace")
     after = shown.split("Interrupted.")[-1]
+    assert after.startswith(" Tally: you 0 won, 0 drawn, 0 lost.")  # the tally, as q says it
     assert "status=130" in after
     settings = after.split()
     assert "icanon" in settings and "echo" in settings  # not -icanon, -echo: the terminal is back

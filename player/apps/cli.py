@@ -24,12 +24,16 @@ from player.apps.console import (
     Command,
     FilePath,
     InputProblem,
+    Interrupted,
+    ValueProblem,
     book_in_use,
     echo,
+    exit_statuses,
     is_terminal,
     refuse_unused,
     run_cli,
 )
+from player.apps.progress import loading
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules
@@ -120,7 +124,8 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
         if path is None:
             rules = Rules(3, 3, 3, misere=True) if misere else None
             return load_book(rules=rules, against=against or "novice")
-        book = load_book(path, rules=None)
+        with loading(path) as shown:
+            book = load_book(path, rules=None, progress=shown)
     except BookError as error:
         raise InputProblem(str(error)) from None
     if misere and not book.rules.misere:
@@ -135,7 +140,14 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
         ) from None
 
 
-@click.command(cls=Command, context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(
+    cls=Command,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    epilog=exit_statuses(
+        negative="a scripted game's moves ran out before the end",
+        bad_input="the book or standard input cannot be used",
+    ),
+)
 @click.option("--mark", type=MARK, default=FIRST, show_default=True, help="The mark you play.")
 @click.option("--first", type=MARK, default=FIRST, show_default=True, help="Which mark moves first.")
 @click.option(
@@ -143,7 +155,7 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     type=LEVEL,
     default="perfect",
     show_default=True,
-    help="The computer's level (see LEVELS below).",
+    help="The computer's level (see LEVELS above).",
 )
 @click.option(
     "--seed", type=SeedParam(), default=None, help="Make the computer's choices reproducible (0 to 2**64-1)."
@@ -175,9 +187,9 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     "--moves",
     default=None,
     metavar="LIST",
-    help="Play these moves of yours (cells 1-9, or 1-N on a board of N cells; e.g. 5,1,9) "
-    "without prompting, then print the game. Moves are also read from standard input when it is "
-    "not a terminal.",
+    help="Play these moves of yours (cell numbers, 1-9 or 1-N on a board of N cells, separated by "
+    "commas or spaces) without prompting, then print the game (examples above). Moves are also "
+    "read from standard input when it is not a terminal.",
 )
 @click.option(
     "--json",
@@ -269,18 +281,20 @@ def main(
       medium   sees 2 plies ahead: wins at once, blocks an immediate threat
       easy     takes an immediate win, otherwise plays at random
 
-    Scripted games: --moves 5,1,9 plays your moves (cell numbers) without prompts and prints the
-    game, or a JSON transcript with --json. Moves piped to standard input do the same:
+    Scripted games: --moves plays your moves (cell numbers) without prompts and prints the
+    game, or a JSON transcript with --json; moves piped to standard input do the same. The
+    computer's answers vary from game to game unless --seed fixes them, so a list that fits
+    one game may name a taken cell in the next. --watch: the computer plays itself, X at
+    --x-level against O at --o-level, pausing --delay seconds after each move: on the game
+    screen on a terminal (q leaves), line by line with --plain or --json or when piped.
 
     \b
-        echo 5 1 9 | ttt-play
-
-    --watch: the computer plays itself, X at --x-level against O at --o-level, pausing
-    --delay seconds after each move: on the game screen on a terminal (q leaves), line by line
-    with --plain or --json or when piped.
-
-    Exit status: 0 done; 1 a scripted game's moves ran out before the end; 2 a usage error;
-    3 the book or standard input cannot be used; 4 an output cannot be written; 130 Ctrl-C.
+    Examples:
+      $ ttt-play --moves 5,1,6,2,7 --seed 1
+      $ echo 5 1 6 2 7 | ttt-play --seed 1
+      $ ttt-play --moves 5,1,6,2,7 --seed 1 --json
+      $ ttt-play --watch --x-level easy --seed 1
+      $ ttt-play --misere --watch --seed 1
     """
     ctx = click.get_current_context()
     if engine:
@@ -335,7 +349,7 @@ def main(
             if as_json:
                 echo(transcript_json(game, None, f"X {x_level.lower()}, O {o_level.lower()}", seed))
             return
-        source = "'--moves'"
+        source = "--moves"
         if moves is None and not interactive and not stdin_is_terminal:
             moves, source = read_standard_input(MAX_STDIN_MOVES), "standard input"
         if moves is not None:
@@ -358,7 +372,10 @@ def main(
             problem = tui.unusable(book.rules.rows, book.rules.cols)
             if problem is None:
                 session = ScreenSession(book, human=mark, first=first, level=level, rng=rng)
-                tally = tui.play(session, colour=colour)
+                try:
+                    tally = tui.play(session, colour=colour)
+                except KeyboardInterrupt:
+                    raise Interrupted(f"Tally: {session.tally}.") from None
                 echo(f"Goodbye. Tally: {tally}.")
                 return
             echo(f"Playing line by line: {problem}.")
@@ -468,14 +485,14 @@ def run_script(
     rng: random.Random,
     seed: int | None,
     as_json: bool,
-    source: str = "'--moves'",
+    source: str = "--moves",
 ) -> None:
     """Play a scripted game and print it; a bad move list is a usage error (status 2), a game
     the moves leave unfinished a negative answer (status 1)."""
     try:
         game = play_script(book, parse_moves(moves), human=mark, first=first, level=level, rng=rng)
     except ScriptError as error:
-        raise click.BadParameter(str(error), param_hint=source) from None
+        raise ValueProblem(f"{source}: {error}") from None
     echo(transcript_json(game, mark, level, seed) if as_json else transcript_text(game, mark, level))
     if not game.is_over:
         click.get_current_context().exit(1)

@@ -10,7 +10,8 @@ Every byte either command prints goes through here, so no stream failure shows a
 * a standard stream that is closed when the program starts is put back on /dev/null at once,
   so that no file the program opens later can take its descriptor number (a book written to
   descriptor 1 would receive the program's messages);
-* progress (``progress``) is shown only on a terminal, on standard error, and erased when done.
+* progress (player/apps/progress.py) is shown only on a terminal, on standard error, and erased
+  when done.
 
 The one exception is the game screen (``player.apps.tui``): curses draws on the terminal itself;
 it is entered only when both ends are terminals, restores the terminal on every way out, and
@@ -30,7 +31,6 @@ import gc
 import io
 import os
 import sys
-import time
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -48,7 +48,8 @@ from player.errors import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterable, Iterator
+
 
 #: The exit statuses of both command lines (docs/reliability.md), and what each means.
 SUCCESS = 0
@@ -97,8 +98,36 @@ def library_failures() -> Iterator[None]:
         ) from None
 
 
+#: What a help text's hyphens are while it is wrapped: a non-breaking hyphen, one character
+#: wide as the hyphen is, so that textwrap never breaks a line inside a word at its hyphen
+#: ("ttt-" at the end of one line, "play" at the start of the next).
+_HELD_HYPHEN = "\u2011"
+
+
+class HelpFormatter(click.HelpFormatter):
+    """click's help formatter, but a line never breaks at a hyphen inside a word."""
+
+    def write_text(self, text: str) -> None:
+        super().write_text(text.replace("-", _HELD_HYPHEN))
+
+    def write_dl(self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        held = [(term, text.replace("-", _HELD_HYPHEN)) for term, text in rows]
+        super().write_dl(held, col_max, col_spacing)
+
+    def getvalue(self) -> str:
+        return super().getvalue().replace(_HELD_HYPHEN, "-")
+
+
+class Context(click.Context):
+    """A click context whose help is written by ``HelpFormatter``."""
+
+    formatter_class = HelpFormatter
+
+
 class Command(click.Command):
     """A click command whose library errors end it with the table's status and one line."""
+
+    context_class = Context
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -109,6 +138,7 @@ class Group(click.Group):
     """A click group whose commands' library errors end them with the table's status."""
 
     command_class = Command
+    context_class = Context
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -130,7 +160,7 @@ _NAMES = {
     "CANNOT_WRITE": CANNOT_WRITE,
     "INTERRUPTED": INTERRUPTED,
 }
-PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
+
 
 ASCII_ERRORS = "ttt-ascii"
 ASCII_SPELLINGS = {
@@ -144,6 +174,7 @@ ASCII_SPELLINGS = {
     "\u201d": '"',
     "\u00d7": "x",  # multiplication sign
     "\u00b7": ".",
+    "\u00e8": "e",  # misère
     "\u2500": "-",  # box drawing: light horizontal, vertical, cross and corners
     "\u2502": "|",
     "\u253c": "+",
@@ -158,10 +189,27 @@ ASCII_SPELLINGS = {
 }
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C with something to add to the one line that reports it: ``Interrupted. DETAIL``
+    (a session's tally, as quitting would have said it)."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
 class InputProblem(click.ClickException):
     """An input that cannot be used (a book, a file to update, standard input): status 3."""
 
     exit_code = BAD_INPUT
+
+
+class ValueProblem(click.ClickException):
+    """A value given on the command line that turns out unusable only once it is used (a
+    scripted move the game refuses): one line and status 2, a usage error, but without click's
+    usage block, since the command line itself is well formed."""
+
+    exit_code = USAGE
 
 
 class OutputProblem(click.ClickException):
@@ -262,6 +310,15 @@ def _ascii_spelling(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(ASCII_ERRORS, _ascii_spelling)
 
 
+def spelled(text: str, encoding: str) -> str:
+    """``text`` as our streams write it in ``encoding``: what the encoding cannot hold in its
+    ASCII spelling (for the game screen, which curses writes in the terminal's encoding)."""
+    try:
+        return text.encode(encoding, ASCII_ERRORS).decode(encoding)
+    except LookupError:  # an encoding Python does not know: ASCII holds the spelling anyway
+        return text.encode("ascii", ASCII_ERRORS).decode("ascii")
+
+
 class _GuardedBuffer(io.BufferedWriter):
     """A standard stream's byte buffer whose failures name the stream (``StreamError``).
 
@@ -351,39 +408,6 @@ def is_terminal(stream: object) -> bool:
     return bool(isatty and isatty())
 
 
-@contextlib.contextmanager
-def progress(length: int, label: str) -> Iterator[Callable[[], None]]:
-    """``advance()``, to be called after each of ``length`` steps of some work.
-
-    Once the work has taken more than a moment (PROGRESS_AFTER seconds) a bar shows how far it
-    has gone, on standard error, and only when standard error is a terminal: never in a pipe,
-    a file or a CI log. The bar is erased when the work ends, however it ends.
-    """
-    stream = sys.stderr
-    if not is_terminal(stream):
-        yield lambda: None
-        return
-    started = time.monotonic()
-    done = 0
-    bar: Any = None
-
-    def advance() -> None:
-        nonlocal done, bar
-        done += 1
-        if bar is None and time.monotonic() - started >= PROGRESS_AFTER:
-            bar = click.progressbar(length=length, label=label, file=stream, width=30)
-            bar.render_progress()
-            bar.update(done)
-        elif bar is not None:
-            bar.update(1)
-
-    try:
-        yield advance
-    finally:
-        if bar is not None:
-            echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)  # erase the bar, show the cursor again
-
-
 def _silence(fd: int) -> None:
     """Point ``fd`` at /dev/null, so that the interpreter's last flush of anything still
     buffered for it succeeds quietly instead of printing "Exception ignored"."""
@@ -415,8 +439,9 @@ def _status(command: click.Command, prog_name: str, argv: list[str] | None, clos
             sys.stdout.flush()
             code = done.code
             return code if isinstance(code, int) else SUCCESS if code is None else NEGATIVE
-        except (click.exceptions.Abort, KeyboardInterrupt):
-            _report("Interrupted.")
+        except (click.exceptions.Abort, KeyboardInterrupt) as error:
+            cause = error if isinstance(error, Interrupted) else error.__cause__  # (click's Abort)
+            _report(f"Interrupted. {cause.detail}" if isinstance(cause, Interrupted) else "Interrupted.")
             return INTERRUPTED
         except click.ClickException as error:
             error.show()  # click's format: usage errors add a usage line and a hint

@@ -10,6 +10,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from player import hints as teach
+from player.apps.console import Interrupted
 from player.apps.session import Game, Tally, outcome_for, result_line
 from player.apps.text import goal, grid, numbering, plain, wrap_entries
 from player.game import STANDARD, Rules, other
@@ -80,32 +81,38 @@ def run_session(
     paint: Paint = plain,
     rng: random.Random | None = None,
 ) -> Tally:
-    """Play games until the human quits or input ends; returns the tally."""
+    """Play games until the human quits or input ends; returns the tally. Ctrl-C ends them
+    too, and the one line that says so gives the tally (``Interrupted``)."""
     tally = Tally()
     cells = book.rules.cells
-    while True:
-        game = Game(book, first=first, levels={other(human): level}, rng=rng)
-        write(f"\nNew game: you are {human}, the computer is {other(human)} ({level}); {first} moves first.")
-        if not _play_one(game, human, cells, read_line, write, paint):
-            write(f"Goodbye. Tally: {tally}.")
-            return tally
-        outcome = outcome_for(game, human)
-        tally.add(outcome)
-        write(grid(game.board, book.rules, paint))
-        write(paint(result_line(game, human), outcome))  # green, grey or red, as the page
-        write(f"Tally: {tally}.")
+    try:
         while True:
-            answer = read_line("Play again? [y] same sides, [s] swap sides, [n] no: ")
-            if answer is None or answer.strip().lower() in ("n", "no", "q", "quit"):
+            game = Game(book, first=first, levels={other(human): level}, rng=rng)
+            write(
+                f"\nNew game: you are {human}, the computer is {other(human)} ({level}); {first} moves first."
+            )
+            if not _play_one(game, human, cells, read_line, write, paint):
                 write(f"Goodbye. Tally: {tally}.")
                 return tally
-            choice = answer.strip().lower()
-            if choice in ("", "y", "yes"):
-                break
-            if choice in ("s", "swap"):
-                human = other(human)
-                break
-            write("Please answer y, s or n.")
+            outcome = outcome_for(game, human)
+            tally.add(outcome)
+            write(grid(game.board, book.rules, paint))
+            write(paint(result_line(game, human), outcome))  # green, grey or red, as the page
+            write(f"Tally: {tally}.")
+            while True:
+                answer = read_line("Play again? [y] same sides, [s] swap sides, [n] no: ")
+                if answer is None or answer.strip().lower() in ("n", "no", "q", "quit"):
+                    write(f"Goodbye. Tally: {tally}.")
+                    return tally
+                choice = answer.strip().lower()
+                if choice in ("", "y", "yes"):
+                    break
+                if choice in ("s", "swap"):
+                    human = other(human)
+                    break
+                write("Please answer y, s or n.")
+    except KeyboardInterrupt:
+        raise Interrupted(f"Tally: {tally}.") from None
 
 
 def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Write, paint: Paint) -> bool:

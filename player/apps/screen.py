@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from player import hints as teach
 from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
-from player.apps.session import Game, Tally, outcome_for
+from player.apps.session import Game, Tally, ending, outcome_for
 from player.apps.text import game_name, goal, numbering
 from player.game import EMPTY, STANDARD, Cell, Rules, other, winning_lines
 from player.play import check_level
@@ -209,15 +209,8 @@ class ScreenSession:
         if game.is_over:
             outcome = outcome_for(game, self.human)
             self.tally.add(outcome)
-            won = game.winner
-            note = game.misere_note()
-            because = f" ({note})" if note else ""
-            text = {
-                "win": f"{won} wins{because}: you win!",
-                "loss": f"{won} wins{because}: the computer wins.",
-                "draw": "A draw.",
-            }[outcome]
-            self._say(text, outcome)
+            said = ending(game, self.human)
+            self._say(said[0].upper() + said[1:], outcome)
 
     def _say(self, text: str, kind: str = "message") -> None:
         self.message.append(Line(text, kind, "result" if kind in ("win", "loss", "draw") else "messages"))

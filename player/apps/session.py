@@ -126,7 +126,7 @@ class Game:
         owner = winner(self.book.rules, self.board)
         if owner is None or not self.book.rules.misere:
             return ""
-        return f"{owner} completed a line, which loses under misere rules"
+        return f"{owner} completed a line, which loses under misère rules"
 
     def result(self) -> str:
         """``X wins``, ``O wins``, ``draw``, or ``unfinished``."""
@@ -164,13 +164,21 @@ def outcome_for(game: Game, human: str) -> str:
     return "draw" if won is None else "win" if won == human else "loss"
 
 
-def result_line(game: Game, human: str) -> str:
-    """One line: who won, from the human's side."""
+def ending(game: Game, human: str) -> str:
+    """How a finished game ended, for the person playing ``human``, said once: ``you win!``,
+    ``the computer wins.``, ``draw.``; under misère rules who completed the line, which decides
+    it (``you completed a line, so you lose (misère).``). Lower case: the caller begins it."""
     outcome = outcome_for(game, human)
-    if outcome == "unfinished":
-        return "Unfinished: the moves ran out before the game ended."
     if outcome == "draw":
-        return "Result: draw."
-    note = game.misere_note()
-    because = f" ({note})" if note else ""
-    return f"Result: {game.winner} wins{because} — you {'win' if outcome == 'win' else 'lose'}."
+        return "draw."
+    if game.book.rules.misere:
+        who = "you" if game.line_owner == human else "the computer"
+        return f"{who} completed a line, so you {'win' if outcome == 'win' else 'lose'} (misère)."
+    return "you win!" if outcome == "win" else "the computer wins."
+
+
+def result_line(game: Game, human: str) -> str:
+    """One line: how the game ended (``ending``), or that the moves ran out first."""
+    if outcome_for(game, human) == "unfinished":
+        return "Unfinished: the moves ran out before the game ended."
+    return f"Result: {ending(game, human)}"

@@ -41,7 +41,7 @@ def goal(rules: Rules) -> str:
     """The aim of the game in one sentence (misère turns it around)."""
     run = "three" if rules.k == 3 else str(rules.k)
     if rules.misere:
-        return f"Misere: avoid {run} in a row, across, down or diagonally; whoever completes a line loses."
+        return f"Misère: avoid {run} in a row, across, down or diagonally; whoever completes a line loses."
     return f"Make {run} in a row, across, down or diagonally."
 
 

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from player.apps.console import OutputProblem
+from player.apps.console import OutputProblem, spelled
 from player.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
 
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ def _put(screen: curses.window, span: Span, styles: dict[str, int]) -> None:
         attr |= styles.get(name, 0)
     # curses refuses a write that ends in the bottom-right corner, after drawing it
     with contextlib.suppress(curses.error):
-        screen.addstr(span.y, span.x, span.text, attr)
+        screen.addstr(span.y, span.x, spelled(span.text, screen.encoding), attr)
 
 
 def _styles(colour: bool) -> dict[str, int]:

@@ -1,0 +1,50 @@
+"""The options and arguments several ``ttt-book`` commands share: the book to read (``--book``,
+opened with its load's progress shown), the rules to build, and files that must be files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from player.apps.console import FilePath
+from player.apps.progress import loading
+from player.errors import RulesError
+from player.game import Rules
+from player.reader import Book, load_book
+
+BOOK_OPTION = click.option(
+    "--book",
+    "book_path",
+    type=FilePath(),
+    default=None,
+    envvar="TTT_BOOK",
+    help="Book file (default: the packaged book). Env: TTT_BOOK (empty: unset).",
+)
+
+
+def open_book(path: str | None, *, rules: Rules | None = None) -> Book:
+    """The book at ``path`` (None: the packaged one), proven unless proven before, what its load
+    is doing shown on a terminal (``player.apps.progress.loading``)."""
+    with loading(path) as shown:
+        return load_book(path, rules=rules, progress=shown)
+
+
+def not_standard_output(name: str, value: str | None) -> None:
+    """A usage error for ``-`` as a file name: the commands write files, not standard output."""
+    if value == "-":
+        raise click.BadParameter("'-' (standard output) is not offered: name a file", param_hint=name)
+
+
+class RulesParam(click.ParamType):  # type: ignore[type-arg]
+    """``3x3``, ``3x4:3``, ``3x3:3:misere``: rows x cols, optionally ``:k``, optionally misère."""
+
+    name = "RxC[:K][:misere]"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Rules:
+        if isinstance(value, Rules):
+            return value
+        try:
+            return Rules.parse(str(value))
+        except RulesError as error:
+            self.fail(str(error), param, ctx)
