@@ -65,17 +65,38 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
-    def wait_for(self, *texts: str, until: Callable[[str], bool] | None = None, timeout: float = 15) -> str:
+    def wait_for(
+        self,
+        *texts: str,
+        until: Callable[[str], bool] | None = None,
+        timeout: float = 15,
+        settle: bool = False,
+    ) -> str:
         """The screen once it shows every one of ``texts`` (and ``until(screen)`` holds): a text
-        still on the screen from an earlier step is no sign that the next one was drawn."""
+        still on the screen from an earlier step is no sign that the next one was drawn. With
+        ``settle``, the screen once the program has also stopped drawing: a redraw can reach the
+        terminal in several reads, and the rest of the screen may still be on its way."""
         deadline = time.monotonic() + timeout
         while True:
             self.pump()
             shown = self.text()
             if all(text in shown for text in texts) and (until is None or until(shown)):
-                return shown
+                if not settle:
+                    return shown
+                self.settle()
+                return self.text()
             if time.monotonic() > deadline:
                 raise AssertionError(f"never showed {texts!r}; the screen:\n{shown}")
+
+    def settle(self, quiet: float = 0.3) -> None:
+        """Read until the program has written nothing for ``quiet`` seconds."""
+        while True:
+            try:
+                data = self.child.read_nonblocking(65536, timeout=quiet)
+            except (pexpect.TIMEOUT, pexpect.EOF):
+                return
+            self.raw += data
+            self.stream.feed(data)
 
     def press(self, *keys: str) -> None:
         for key in keys:
@@ -334,7 +355,7 @@ def test_a_small_terminal_hides_whole_parts_and_names_them(size: tuple[int, int]
     if hint:
         term.press("h")
         term.wait_for("D*")
-    shown = term.wait_for("Your move (X)")
+    shown = term.wait_for("Your move (X)", settle=True)
     lines = shown.splitlines()
     assert lines[0] in TITLES, lines[0]
     assert all(str(n) in shown for n in range(1, 10))  # every cell's number
