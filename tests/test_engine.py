@@ -400,8 +400,8 @@ def test_against_names_a_reference_opponent_even_on_a_book_ranked_against_a_prog
     for against in ("program", "Program", "", None, 1):
         answer = ask(engine, {"op": "choose", "board": EDGE, "against": against})
         assert answer["ok"] is False and answer["error"]["code"] == "against", against
-    answer = ask(engine, {"op": "choose", "board": EDGE, "against": "novice"})
-    assert answer["error"]["code"] == "against" and "ranks its moves against program" in answer["error"]["message"]
+    error = ask(engine, {"op": "choose", "board": EDGE, "against": "novice"})["error"]
+    assert error["code"] == "against" and "ranks its moves against program" in error["message"]
 
 
 def test_the_rules_answer_says_whom_the_engine_plays_to_beat(book: Book) -> None:
