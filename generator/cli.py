@@ -256,7 +256,8 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
 
     The perfect level is shown twice: playing from the book ranked to beat a novice (the
     default) and from the one ranked to beat a random player (ttt-play --against random); for
-    a --book file, the other ranking is built first (the build extra). The table is aligned
+    a --book file, the other ranking is built first (the build extra), and a book ranked
+    against a program gets a row of its own beside both. The table is aligned
     for reading, under a legend; --markdown prints the README's form. A progress bar shows on
     standard error while the games are enumerated (a few seconds), when it is a terminal.
     """
@@ -265,17 +266,17 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
         level_rates,
         markdown_table,
         matches,
+        missing_rankings,
         plain_table,
         update_file,
     )
 
     def rates(book: Book) -> Any:
-        targeted = other_ranking(book)
-        with progress(matches(book, targeted), PROGRESS_LABEL) as advance:
-            return level_rates(book, targeted, advance=advance)
+        others = [other_ranking(book, against) for against in missing_rankings(book)]
+        with progress(matches(book, *others), PROGRESS_LABEL) as advance:
+            return level_rates(book, *others, advance=advance)
 
-    def other_ranking(book: Book) -> Book:
-        against = "random" if book.against == "novice" else "novice"
+    def other_ranking(book: Book, against: str) -> Book:
         if book_path is None:
             return load_book(rules=book.rules, against=against)
         return build_tools().ranked_against(book.rules, against)  # type: ignore[no-any-return]

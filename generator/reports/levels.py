@@ -35,29 +35,41 @@ START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
 
 
+#: The rankings of the table's perfect rows, in order: the default first.
+RANKINGS = ("novice", "random")
+
+
 def row_name(level: str, against: str) -> str:
-    """The table's name for ``level`` playing from a book ranked against ``against``: the
-    option that plays it (``perfect --against random``), the level alone for the default."""
-    return level if against == "novice" else f"{level} --against {against}"
+    """The table's name for the perfect level playing from a book ranked against ``against``:
+    the option that plays it (``perfect --against random``), the level alone for the default,
+    and for a ranking no option names (a program's) ``perfect, ranked against program``. The
+    other levels play from the scores alone, the same whatever the ranking: the level alone."""
+    if level != LEVELS[0] or against == RANKINGS[0]:
+        return level
+    return f"{level} --against {against}" if against in RANKINGS else f"{level}, ranked against {against}"
 
 
-def table_rows(book: Book, targeted: Book | None = None) -> list[tuple[str, Book, str]]:
+def table_rows(book: Book, *others: Book) -> list[tuple[str, Book, str]]:
     """The table's rows, in order, as (name, book, level): the perfect level of ``book`` and of
-    ``targeted`` (the same game ranked against another opponent), the novice's ranking first,
-    then the other levels of ``book``."""
-    perfect = sorted([book] if targeted is None else [book, targeted], key=lambda b: b.against != "novice")
+    each of ``others`` (the same game ranked against other opponents), the reference rankings
+    first (RANKINGS), then the other levels of ``book``."""
+    order = {against: i for i, against in enumerate(RANKINGS)}
+    perfect = sorted([book, *others], key=lambda b: order.get(b.against, len(order)))
     rows = [(row_name(LEVELS[0], b.against), b, LEVELS[0]) for b in perfect]
-    return rows + [(row_name(level, book.against), book, level) for level in LEVELS[1:]]
+    return rows + [(level, book, level) for level in LEVELS[1:]]
 
 
-def matches(book: Book, targeted: Book | None = None) -> int:
+def missing_rankings(book: Book) -> list[str]:
+    """The reference rankings (RANKINGS) the table shows beside ``book``'s own."""
+    return [against for against in RANKINGS if against != book.against]
+
+
+def matches(book: Book, *others: Book) -> int:
     """How many matches ``level_rates`` plays for these books: one step of its progress each."""
-    return len(table_rows(book, targeted)) * len(OPPONENTS) * len(SIDES)
+    return len(table_rows(book, *others)) * len(OPPONENTS) * len(SIDES)
 
 
-def level_rates(
-    book: Book, targeted: Book | None = None, *, advance: Callable[[], None] | None = None
-) -> Table:
+def level_rates(book: Book, *others: Book, advance: Callable[[], None] | None = None) -> Table:
     """(row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer for each of
     ``table_rows``, every game of each match walked (``player.play.PlayOut``); ``advance()``
     is called after each match (for a progress bar)."""
@@ -65,7 +77,7 @@ def level_rates(
     start = EMPTY * book.rules.cells
     # each player plays in several matches: its choice on a board is worked out once
     opponents = {name: cache(opponent_policy(book.rules, name)) for name in OPPONENTS}
-    for row, source, level in table_rows(book, targeted):
+    for row, source, level in table_rows(book, *others):
         tested = cache(level_policy(source, level))
         for opponent in OPPONENTS:
             for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
@@ -116,15 +128,19 @@ NOVICE = "  novice  wins at once if it can, else blocks the computer's win, else
 MISERE_NOVICE = "  novice  plays at random, never completing a line of its own if it can avoid it."
 TARGETED = """\
 A level "--against random" plays from the book ranked to beat a random player
-(ttt-play --against random); the others from the one ranked to beat a novice."""
+(ttt-play --against random), "perfect" from the one ranked to beat a novice;
+the other levels play by the scores alone, whatever the ranking."""
+PROGRAM = """\
+A level "ranked against" another opponent plays from this book's own order."""
 
 
 def legend(rules: Rules, rows: list[str] | None = None) -> str:
     """What the table shows, for a book of ``rules`` (named unless they are the classic game's),
-    with a note on ``--against`` if one of the ``rows`` names it."""
+    with a note on the rankings if one of the ``rows`` names one."""
     named = [] if rules == Rules() else [f"The game: {rules}."]
     targeted = [TARGETED] if any("--against" in row for row in rows or []) else []
-    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE, *targeted])
+    program = [PROGRAM] if any("ranked against" in row for row in rows or []) else []
+    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE, *targeted, *program])
 
 
 def plain_table(table: Table, rules: Rules | None = None) -> str:
