@@ -3,8 +3,9 @@
 Pure functions of a book and a board: the line mode (player/apps/lines.py) and the screen
 (player/apps/screen.py) show the same hint. Cells are the book's (0 up); the text shows them
 as people number them (1 up). The "why" compares the book's move with the others by the two
-numbers the book ranks its optimal moves by (``player.play.win_chances``): first the chance of
-winning against a novice, then against a random player.
+numbers the book ranks its optimal moves by (``win_chances``): first the chance of winning
+against the opponent its order is ranked against (a novice, or a random player for a book
+built ``--against random``), then against the other.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 
 class Chances(NamedTuple):
     """The chance of going on to win, against each reference opponent: compared as the trap
-    order ranks moves, by the novice's, then the random opponent's."""
+    order ranks moves, by the chance against the book's ``against`` first, then the other."""
 
     novice: Fraction
     random: Fraction
@@ -150,8 +151,15 @@ def percent(chance: Fraction, *others: Fraction) -> str:
     return f"{float(chance) * 100:.2f}%"
 
 
-def why(hints: list[MoveHint]) -> str:
-    """One sentence: what the book's move does, and what it does better than the others."""
+#: How a sentence names each reference opponent (player.play.OPPONENTS).
+OPPONENT_WORDS = {"novice": "a novice", "random": "a random player"}
+
+
+def why(hints: list[MoveHint], against: str = "novice") -> str:
+    """One sentence: what the book's move does, and what it does better than the others, by
+    the two chances its book ranks optimal moves by: first against ``against`` (the book's
+    ``Book.against``), then against the other reference opponent. A book ranked against a
+    program is ranked by neither: its sentence says so instead of comparing chances."""
     if not hints:
         return ""
     book = [h for h in hints if h.book]
@@ -169,39 +177,56 @@ def why(hints: list[MoveHint]) -> str:
         tail = "; the other wins take longer" if slower else ""
         return f"{named} win{verb} in {best.plies} plies against any defence{tail}."
     assert best.chances is not None  # and so are the others' (all or none are counted)
-    novice = best.chances.novice
+    if against not in OPPONENT_WORDS:
+        return _ranked_otherwise(named, verb, best, against)
+    first = against  # the chance the book ranks by first, and the one that breaks its ties
+    second = next(name for name in OPPONENT_WORDS if name != first)
+    lead = getattr(best.chances, first)
     if best.value == 0:
         if not same:
             only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
-            gain = f"; {'it wins' if len(book) == 1 else 'they win'} {_against_novice(novice)}"
-            return f"{named} {only} the draw{gain if novice else ''}."
+            gain = f"; {'it wins' if len(book) == 1 else 'they win'} {_against(first, lead)}"
+            return f"{named} {only} the draw{gain if lead else ''}."
         start = f"{named} keep{verb} the draw"
-        rival = max(h.chances for h in same if h.chances is not None)
+        rival = max(
+            (h.chances for h in same if h.chances is not None),
+            key=lambda chances: (getattr(chances, first), getattr(chances, second)),
+        )
+        rival_lead = getattr(rival, first)
         draws = f"the other draw{'s' if len(same) > 1 else ''}"
-        if rival.novice < novice:
+        if rival_lead < lead:
             return (
-                f"{start}, and win{verb} {_against_novice(novice, rival.novice)}, "
-                f"against {_at_most(same)}{percent(rival.novice, novice)} for {draws}."
+                f"{start}, and win{verb} {_against(first, lead, rival_lead)}, "
+                f"against {_at_most(same, first)}{percent(rival_lead, lead)} for {draws}."
             )
-        random = f"{percent(best.chances.random, rival.random)} of games against a random player"
-        than = f"against {_at_most(same, 'random')}{percent(rival.random, best.chances.random)} for {draws}"
-        if not novice:  # then no other draw beats a novice either
-            return f"{start}, and win{verb} {random}, {than} (no draw here beats a novice)."
-        tied = [h.cell for h in same if h.chances is not None and h.chances.novice == novice]
+        trail, rival_trail = getattr(best.chances, second), getattr(rival, second)
+        then = _against(second, trail, rival_trail)
+        than = f"against {_at_most(same, second)}{percent(rival_trail, trail)} for {draws}"
+        if not lead:  # then no other draw beats the first opponent either
+            return f"{start}, and win{verb} {then}, {than} (no draw here beats {OPPONENT_WORDS[first]})."
+        tied = [h.cell for h in same if h.chances is not None and getattr(h.chances, first) == lead]
         return (
-            f"{start}, and win{verb} {_against_novice(novice)} (as {cells(tied)} "
-            f"do{'es' if len(tied) == 1 else ''}) and {random}, {than}."
+            f"{start}, and win{verb} {_against(first, lead)} (as {cells(tied)} "
+            f"do{'es' if len(tied) == 1 else ''}) and {then}, {than}."
         )
     start = f"every move loses against best play; {named} hold{verb} out longest ({best.words})"
-    if novice:
-        return f"{start[0].upper()}{start[1:]}, and win{verb} {_against_novice(novice)}."
+    if lead:
+        return f"{start[0].upper()}{start[1:]}, and win{verb} {_against(first, lead)}."
     return f"{start[0].upper()}{start[1:]}."
 
 
-def _against_novice(chance: Fraction, *others: Fraction) -> str:
-    return f"{percent(chance, *others)} of games against a novice"
+def _ranked_otherwise(named: str, verb: str, best: MoveHint, against: str) -> str:
+    """The sentence for a book ranked against neither reference opponent (a program's)."""
+    ranked = f"this book ranks its moves against {against}"
+    if best.value == 0:
+        return f"{named} keep{verb} the draw; {ranked}."
+    return f"Every move loses against best play; {named} hold{verb} out longest ({best.words}); {ranked}."
 
 
-def _at_most(rivals: list[MoveHint], opponent: str = "novice") -> str:
+def _against(opponent: str, chance: Fraction, *others: Fraction) -> str:
+    return f"{percent(chance, *others)} of games against {OPPONENT_WORDS[opponent]}"
+
+
+def _at_most(rivals: list[MoveHint], opponent: str) -> str:
     """``at most `` when the rivals' chances against ``opponent`` differ."""
     return "at most " if len({getattr(h.chances, opponent) for h in rivals}) > 1 else ""

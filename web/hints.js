@@ -222,14 +222,20 @@ export function percent(chance, ...others) {
   return `${fixed(value(chance), 2)}%`;
 }
 
-const againstNovice = (chance, ...others) => `${percent(chance, ...others)} of games against a novice`;
-const compareChances = (a, b) => a.novice.compare(b.novice) || a.random.compare(b.random);
+/** How a sentence names each reference opponent (player.hints.OPPONENT_WORDS). */
+export const OPPONENT_WORDS = { novice: 'a novice', random: 'a random player' };
+const against = (opponent, chance, ...others) => `${percent(chance, ...others)} of games against ${OPPONENT_WORDS[opponent]}`;
 const distinct = (ratios) => ratios.filter((r, i) => ratios.findIndex((s) => s.equals(r)) === i).length;
-const atMost = (rivals, opponent = 'novice') => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
+const atMost = (rivals, opponent) => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
 const capital = (text) => text[0].toUpperCase() + text.slice(1);
 
-/** One sentence: what the book's move does, and what it does better than the others (player.hints.why). */
-export function why(hints) {
+/**
+ * One sentence: what the book's move does, and what it does better than the others (player.hints.why),
+ * by the two chances its book ranks optimal moves by: first against `ranking` (the book's
+ * `against`), then against the other reference opponent. A book ranked against a program is
+ * ranked by neither: its sentence says so instead of comparing chances.
+ */
+export function why(hints, ranking = 'novice') {
   if (!hints.length) return '';
   const book = hints.filter((h) => h.book);
   const best = book[0];
@@ -245,31 +251,40 @@ export function why(hints) {
     const slower = same.filter((h) => h.plies > best.plies);
     return `${named} win${verb} in ${best.plies} plies against any defence${slower.length ? '; the other wins take longer' : ''}.`;
   }
-  const novice = best.chances.novice;
+  if (!Object.hasOwn(OPPONENT_WORDS, ranking)) {
+    const ranked = `this book ranks its moves against ${ranking}`;
+    if (best.value === 0) return `${named} keep${verb} the draw; ${ranked}.`;
+    return `Every move loses against best play; ${named} hold${verb} out longest (${best.words}); ${ranked}.`;
+  }
+  const first = ranking; // the chance the book ranks by first, and the one that breaks its ties
+  const second = Object.keys(OPPONENT_WORDS).find((name) => name !== first);
+  const lead = best.chances[first];
   if (best.value === 0) {
     if (!same.length) {
       const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
-      const gain = `; ${book.length === 1 ? 'it wins' : 'they win'} ${againstNovice(novice)}`;
-      return `${named} ${only} the draw${novice.n ? gain : ''}.`;
+      const gain = `; ${book.length === 1 ? 'it wins' : 'they win'} ${against(first, lead)}`;
+      return `${named} ${only} the draw${lead.n ? gain : ''}.`;
     }
     const start = `${named} keep${verb} the draw`;
-    const rival = same.map((h) => h.chances).reduce((a, b) => (compareChances(b, a) > 0 ? b : a));
+    const order = (a, b) => a[first].compare(b[first]) || a[second].compare(b[second]);
+    const rival = same.map((h) => h.chances).reduce((a, b) => (order(b, a) > 0 ? b : a));
     const draws = `the other draw${same.length > 1 ? 's' : ''}`;
-    if (rival.novice.compare(novice) < 0) {
+    if (rival[first].compare(lead) < 0) {
       return (
-        `${start}, and win${verb} ${againstNovice(novice, rival.novice)}, ` +
-        `against ${atMost(same)}${percent(rival.novice, novice)} for ${draws}.`
+        `${start}, and win${verb} ${against(first, lead, rival[first])}, ` +
+        `against ${atMost(same, first)}${percent(rival[first], lead)} for ${draws}.`
       );
     }
-    const random = `${percent(best.chances.random, rival.random)} of games against a random player`;
-    const than = `against ${atMost(same, 'random')}${percent(rival.random, best.chances.random)} for ${draws}`;
-    if (!novice.n) return `${start}, and win${verb} ${random}, ${than} (no draw here beats a novice).`;
-    const tied = same.filter((h) => h.chances.novice.equals(novice)).map((h) => h.cell);
+    const trail = best.chances[second];
+    const then = against(second, trail, rival[second]);
+    const than = `against ${atMost(same, second)}${percent(rival[second], trail)} for ${draws}`;
+    if (!lead.n) return `${start}, and win${verb} ${then}, ${than} (no draw here beats ${OPPONENT_WORDS[first]}).`;
+    const tied = same.filter((h) => h.chances[first].equals(lead)).map((h) => h.cell);
     return (
-      `${start}, and win${verb} ${againstNovice(novice)} (as ${cells(tied)} ` +
-      `do${tied.length === 1 ? 'es' : ''}) and ${random}, ${than}.`
+      `${start}, and win${verb} ${against(first, lead)} (as ${cells(tied)} ` +
+      `do${tied.length === 1 ? 'es' : ''}) and ${then}, ${than}.`
     );
   }
   const start = `every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
-  return novice.n ? `${capital(start)}, and win${verb} ${againstNovice(novice)}.` : `${capital(start)}.`;
+  return lead.n ? `${capital(start)}, and win${verb} ${against(first, lead)}.` : `${capital(start)}.`;
 }

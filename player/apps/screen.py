@@ -274,7 +274,7 @@ class ScreenSession:
         lines = list(self.message)
         if hints:
             found = list(hints.values())
-            lines.append(Line(teach.why(found), "why", 3))
+            lines.append(Line(teach.why(found, self.game.book.against), "why", 3))
             note = f" ({teach.PLIES_NOTE})" if teach.shows_plies(found) else ""
             lines.append(Line(teach.LEGEND + note, "legend", 1))
         if self.game.is_over:
