@@ -85,6 +85,21 @@ def test_against_random_answers_an_edge_from_the_centre() -> None:
     assert code == 1 and transcript["moves"][1]["cell"] in (1, 3) and transcript["against"] == "novice"
 
 
+def test_the_hint_against_random_after_an_edge_opening() -> None:
+    # . . .
+    # X . .      the computer (easy, seed 3) opens on an edge; O asks for a hint: the book
+    # . . .      ranked against random answers in the centre, and says so in its own terms
+    #            (this hint ended ttt-play with an IndexError once)
+    code, out = invoke(
+        ["--plain", "--interactive", "--against", "random", "--level", "easy", "--mark", "O", "--seed", "3"],
+        stdin="h\n",
+    )
+    assert code == 0, out
+    assert "The computer (X) plays 4." in out
+    assert "5 keeps the draw, and wins 94% of games against a random player" in " ".join(out.split())
+    assert "Move by move, with the games it wins against random play (the book playing on):" in out
+
+
 def test_against_with_a_book_ranked_for_another_opponent_is_a_usage_error() -> None:
     code, out = invoke(["--book", str(BOOK), "--against", "random", "--moves", "2"])
     assert code == 2 and "ranks its moves against novice" in out
