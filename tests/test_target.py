@@ -365,3 +365,13 @@ def test_the_documented_examples_are_what_the_commands_print(tmp_path: Path) -> 
         )
         assert (done.stdout + done.stderr).splitlines() == expected, command
     assert failed.strip() == FAILING["hangs"][1].replace("0.5 s", "1 s")
+
+
+def test_the_targeted_book_matches_the_json_schema(targeted: tuple[Path, str]) -> None:
+    """book/tictactoe.schema.json describes a book ranked against a program too (its
+    trap_order.program, its program rates)."""
+    import jsonschema
+
+    schema = json.loads((HERE.parent / "book" / "tictactoe.schema.json").read_text())
+    path, _ = targeted
+    jsonschema.validate(json.loads(path.read_text()), schema)
