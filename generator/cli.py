@@ -250,7 +250,12 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     default=None,
     help="Replace the Markdown table between its markers in this file (e.g. README.md), keeping its mode.",
 )
-def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Print each rate as the exact fraction it is (191/192), not a rounded percentage.",
+)
+def levels(book_path: str | None, markdown: bool, readme: str | None, exact: bool) -> None:
     """Print each play level's exact win / draw / loss percentages against the reference
     opponents (random and novice), computed by enumerating every game.
 
@@ -263,6 +268,7 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     """
     from generator.reports.levels import (
         MAX_CELLS,
+        exact_table,
         level_rates,
         markdown_table,
         matches,
@@ -290,10 +296,15 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
             )
         return book
 
+    if exact and (markdown or readme is not None):
+        raise click.UsageError("--exact prints the fractions for reading; --markdown and --update round them")
     if readme is None:
         book = small_book()
         table = rates(book)
-        echo(markdown_table(book, table) if markdown else plain_table(table, book.rules))
+        if exact:
+            echo(exact_table(table, book.rules))
+        else:
+            echo(markdown_table(book, table) if markdown else plain_table(table, book.rules))
         return
     with finish_once_written():
         if update_file(Path(readme), lambda: markdown_table(book := small_book(), rates(book))):

@@ -120,7 +120,7 @@ def markdown_table(
 
 
 LEGEND = """\
-The computer's results at each level, in % of its games: won / drawn / lost,
+The computer's results at each level, {unit}: won / drawn / lost,
 as it moves first or second; exact (every game enumerated, nothing sampled),
 against two reference opponents:
   random  plays any free cell, at random;"""
@@ -134,13 +134,16 @@ PROGRAM = """\
 A level "ranked against" another opponent plays from this book's own order."""
 
 
-def legend(rules: Rules, rows: list[str] | None = None) -> str:
+def legend(rules: Rules, rows: list[str] | None = None, *, unit: str = "in % of its games") -> str:
     """What the table shows, for a book of ``rules`` (named unless they are the classic game's),
-    with a note on the rankings if one of the ``rows`` names one."""
+    with a note on the rankings if one of the ``rows`` names one; ``unit``: how rates are
+    written."""
     named = [] if rules == Rules() else [f"The game: {rules}."]
     targeted = [TARGETED] if any("--against" in row for row in rows or []) else []
     program = [PROGRAM] if any("ranked against" in row for row in rows or []) else []
-    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE, *targeted, *program])
+    return "\n".join(
+        [*named, LEGEND.format(unit=unit), MISERE_NOVICE if rules.misere else NOVICE, *targeted, *program]
+    )
 
 
 def plain_table(table: Table, rules: Rules | None = None) -> str:
@@ -164,6 +167,22 @@ def plain_table(table: Table, rules: Rules | None = None) -> str:
                     f"{float(rate) * 100:>{COLUMN}.2f}" for rate in table[(row, opp, side)]
                 )
             lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def exact_table(table: Table, rules: Rules | None = None) -> str:
+    """The table's rates as exact fractions, under the legend: each row's name on a line, then a
+    line per side and opponent (what ``plain_table`` rounds: ``191/192`` where it shows 99.48)."""
+    rows = rows_of(table)
+    lines = [legend(rules or Rules(), rows, unit="as exact fractions")]
+    for row in rows:
+        lines += ["", row]
+        for side in SIDES:
+            for opp in OPPONENTS:
+                won, drawn, lost = table[(row, opp, side)]
+                lines.append(
+                    f"  {side + ',':<7} against {opp + ':':<7}  won {won}, drawn {drawn}, lost {lost}"
+                )
     return "\n".join(lines)
 
 
