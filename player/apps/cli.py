@@ -130,8 +130,11 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     try:
         return book_for(book, against)
     except ValueError as error:
+        rules = book.rules
+        spec = f"{rules.rows}x{rules.cols}:{rules.k}" + (":misere" if rules.misere else "")
         raise click.UsageError(
-            f"--against {against}: {error} (ttt-book build --against {against} writes one)"
+            f"--against {against}: {error} "
+            f"(ttt-book build --rules {spec} --against {against} -o FILE writes one)"
         ) from None
 
 
