@@ -110,7 +110,12 @@ def test_only_the_positions_it_reaches_change(targeted: tuple[Path, str]) -> Non
 def test_the_targeted_book_proves_and_plays(targeted: tuple[Path, str]) -> None:
     path, _ = targeted
     done = subprocess.run([TTT_BOOK, "verify", str(path)], capture_output=True, text=True, check=False)
-    assert done.returncode == 0 and 'ranked against "program", which a build cannot repeat' in done.stdout
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.endswith(
+        "beyond validity: counts, trap_rates against novice and random, and bytes as built; not checked: "
+        'its top tiers, ranked against "program", cannot be rebuilt: a build never runs the command a '
+        "book names\n"
+    ), done.stdout
     done = subprocess.run(
         [TTT_PLAY, "--book", str(path), "--watch", "--delay", "0", "--seed", "1"],
         capture_output=True,
@@ -375,3 +380,56 @@ def test_the_targeted_book_matches_the_json_schema(targeted: tuple[Path, str]) -
     schema = json.loads((HERE.parent / "book" / "tictactoe.schema.json").read_text())
     path, _ = targeted
     jsonschema.validate(json.loads(path.read_text()), schema)
+
+
+def tampered(path: Path, tmp_path: Path, change: Any) -> Path:
+    data = json.loads(path.read_text())
+    change(data)
+    out = tmp_path / "tampered.json"
+    out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")))
+    return out
+
+
+def change_rate(data: dict[str, Any]) -> None:
+    data["trap_rates"]["first"]["novice"] = "1/1"
+
+
+def change_count(data: dict[str, Any]) -> None:
+    data["counts"]["games"] += 1
+
+
+def reorder_the_empty_board(data: dict[str, Any]) -> None:
+    # . . .
+    # . . .      the empty board's tiers reordered another way than one move moved to the top:
+    # . . .      valid (every move draws), but not what --against-program writes
+    assert data["entries"]["........."].startswith("0 ")
+    data["entries"]["........."] = "0 1,3,5,7 0,2,6,8 4"
+
+
+def rename_the_program(data: dict[str, Any]) -> None:
+    data["trap_order"]["program"] = 7
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (change_rate, "trap_rates first states"),
+        (change_count, "counts are not those of a fresh build"),
+        (reorder_the_empty_board, "entry '.........' '0 1,3,5,7 0,2,6,8 4' is not"),
+        (rename_the_program, "trap_order is not"),
+    ],
+    ids=["rate", "count", "entry", "trap-order"],
+)
+def test_verify_finds_what_a_book_ranked_against_a_program_gets_wrong(
+    targeted: tuple[Path, str], tmp_path: Path, change: Any, words: str
+) -> None:
+    """All but the order of its top tiers is checked: a valid book, changed where a build
+    would not, is valid but not as built (status 1)."""
+    path, _ = targeted
+    done = subprocess.run(
+        [TTT_BOOK, "verify", str(tampered(path, tmp_path, change))],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 1 and "valid" in done.stdout and words in done.stdout, done.stdout

@@ -92,9 +92,7 @@ def target_program(program: Program, rules: Rules, name: str, *, repeat: int = 1
     conflicts = sum(_choose(book, response, opponent, moves) for response in responses.values())
     entries = dict(base["entries"])
     for key, cell in moves.items():
-        score, tiers = parse_entry(entries[key], rules.cells)
-        rest = [[c for c in tier if c != cell] for tier in tiers]
-        entries[key] = entry_text(score, [[cell], *(tier for tier in rest if tier)])
+        entries[key] = with_top(entries[key], cell, rules.cells)
     document = {
         **base,
         "entries": entries,
@@ -103,12 +101,8 @@ def target_program(program: Program, rules: Rules, name: str, *, repeat: int = 1
     targeted = parse_book(encode(document), f"the {rules} book ranked against {name}")
     reached = {mark: _rate(targeted, opponent, mark, most=repeat) for mark in (FIRST, SECOND)}
     document["trap_rates"] = {
-        SIDES[mark]: {
-            "novice": rate_text(_rate(targeted, opponent_policy(rules, "novice"), mark)),
-            "random": rate_text(_rate(targeted, opponent_policy(rules, "random"), mark)),
-            "program": rate_text(reached[mark]),
-        }
-        for mark in (FIRST, SECOND)
+        side: {**rates, "program": rate_text(reached[mark])}
+        for (mark, side), rates in zip(SIDES.items(), reference_rates(targeted).values(), strict=True)
     }
     varies = sum(1 for given in answers.values() if len(set(given)) > 1)
     failed: list[tuple[str, Failure]] = []  # in the order the positions were asked
@@ -150,6 +144,67 @@ def _failure_words(failure: Failure) -> str:
     if failure.kind == "crash":
         return f"it {failure.text}"
     return f"{'an unreadable' if failure.kind == 'unreadable' else 'an illegal'} answer, {failure.text}"
+
+
+def with_top(text: str, cell: Cell, cells: int) -> str:
+    """The entry string ``text`` with ``cell`` alone in its top tier and its other tiers as they
+    were, without it: how a book ranked against a program changes an entry of the book ranked
+    against the novice."""
+    score, tiers = parse_entry(text, cells)
+    rest = [[c for c in tier if c != cell] for tier in tiers]
+    return entry_text(score, [[cell], *(tier for tier in rest if tier)])
+
+
+def reference_rates(book: Book) -> dict[str, dict[str, str]]:
+    """The chances that the top tier of ``book`` wins against the novice and the random player,
+    per side, as ``trap_rates`` writes them."""
+    rules = book.rules
+    return {
+        side: {
+            name: rate_text(_rate(book, opponent_policy(rules, name), mark)) for name in ("novice", "random")
+        }
+        for mark, side in SIDES.items()
+    }
+
+
+def differences(book: Book, raw: bytes, base: dict[str, Any]) -> list[str]:
+    """What a valid ``book`` (its bytes ``raw``) ranked against a program gets wrong beyond
+    validity, as ``ttt-book verify`` checks it against ``base``, the novice-ranked build of its
+    rules: each entry as the base's, or the base's with one move alone on top (``with_top``);
+    ``counts`` and symmetry names as built; ``trap_order`` as written here; ``trap_rates`` against
+    the novice and random as its top tier plays (the program's rate cannot be checked); the
+    bytes as written."""
+    data = book.data
+    found: list[str] = []
+    for key, wanted in sorted(base["entries"].items()):
+        text = data["entries"][key]
+        top = parse_entry(text, book.rules.cells)[1][0]
+        if text != wanted and (len(top) != 1 or text != with_top(wanted, top[0], book.rules.cells)):
+            found.append(f"entry {key!r} {text!r} is not {wanted!r}, nor it with one move moved to the top")
+    if data.get("counts") != base["counts"]:
+        found.append("counts are not those of a fresh build")
+    if [item.get("name") for item in data["symmetries"]] != [item["name"] for item in base["symmetries"]]:
+        found.append("symmetry names are not the usual ones")
+    order = data.get("trap_order")
+    members = {"against", "program", "method", "tolerance"}
+    if not (
+        isinstance(order, dict)
+        and order.keys() == members
+        and isinstance(order["program"], str)
+        and (order["method"], order["tolerance"]) == ("exact", "0")
+    ):
+        found.append("trap_order is not {against, program, method: exact, tolerance: 0}")
+    rates = data.get("trap_rates")
+    if book.rules.cells <= MAX_CELLS:
+        expected = reference_rates(book)
+        for side, wanted_rates in expected.items():
+            stated = rates.get(side) if isinstance(rates, dict) else None
+            got = {name: stated.get(name) for name in wanted_rates} if isinstance(stated, dict) else None
+            if got != wanted_rates:
+                found.append(f"trap_rates {side} states {got}, its top tier wins {wanted_rates}")
+    if not found and encode(data) != raw:
+        found.append("the bytes are not exactly what `ttt-book build --against-program` writes")
+    return found
 
 
 def render(targeted: Targeted, repeat: int = 1) -> str:
