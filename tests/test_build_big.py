@@ -13,7 +13,9 @@ import gzip
 import hashlib
 import json
 import os
+import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -179,3 +181,40 @@ def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     assert sample["every_board"] is False and len(sample["valid"]) == 5000 + 400
     assert failures(book, sample) == []
     assert js_failures(path, vectors) == []
+
+
+def test_4x4_built_against_random_plays_against_random(tmp_path: Path) -> None:
+    """`ttt-book build --rules 4x4:4 --against random`, then ttt-play on it: a book file of a
+    board no packaged book covers, played --against random (and its engine says so); its
+    trap_rates are docs/scaling.md's 4x4 row ranked against random."""
+    path = tmp_path / "4x4-random.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TTT_PROVEN_RECORD": ""}
+    build = [sys.executable, "-c", "from generator.cli import run; run()", "build"]
+    done = subprocess.run(
+        [*build, "--rules", "4x4:4", "--against", "random", "-o", str(path), "--no-vectors"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0 and "ranked against random" in done.stdout, done.stderr
+    data = orjson.loads(path.read_bytes())
+    assert data["trap_order"] == {"against": "random", "method": "exact", "tolerance": "0"}
+    rates = data["trap_rates"]
+    first, second = documented_limits()[("4x4 k=4", "random")]
+    assert (Fraction(rates["first"]["novice"]), Fraction(rates["first"]["random"])) == first
+    assert (Fraction(rates["second"]["novice"]), Fraction(rates["second"]["random"])) == second
+    play = [sys.executable, "-c", "from player.apps.cli import run; run()", "--book", str(path)]
+    done = subprocess.run(
+        [*play, "--against", "random", "--engine"],
+        input='{"op": "rules"}\n{"op": "choose", "board": "' + "." * 16 + '", "seed": 1}\n',
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rules, choice = (json.loads(line) for line in done.stdout.splitlines())
+    assert rules["against"] == "random" and rules["cells"] == 16 and choice["ok"] is True
