@@ -266,33 +266,19 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
     for reading, under a legend; --markdown prints the README's form. A progress bar shows on
     standard error while the games are enumerated (a few seconds), when it is a terminal.
     """
-    from generator.reports.levels import (
-        MAX_CELLS,
-        exact_table,
-        level_rates,
-        markdown_table,
-        matches,
-        missing_rankings,
-        plain_table,
-        update_file,
-    )
+    from generator.reports import levels as report
 
     def rates(book: Book) -> Any:
-        others = [other_ranking(book, against) for against in missing_rankings(book)]
-        with progress(matches(book, *others), PROGRESS_LABEL) as advance:
-            return level_rates(book, *others, advance=advance)
-
-    def other_ranking(book: Book, against: str) -> Book:
-        if book_path is None:
-            return load_book(rules=book.rules, against=against)
-        return build_tools().ranked_against(book.rules, against)  # type: ignore[no-any-return]
+        others = report.other_rankings(book, packaged=book_path is None)
+        with progress(report.matches(book, *others), PROGRESS_LABEL) as advance:
+            return report.level_rates(book, *others, advance=advance)
 
     def small_book() -> Book:
         book = load_book(book_path)
-        if book.rules.cells > MAX_CELLS:
+        if book.rules.cells > report.MAX_CELLS:
             raise InputProblem(
                 f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
-                f"at most {MAX_CELLS} cells"
+                f"at most {report.MAX_CELLS} cells"
             )
         return book
 
@@ -301,13 +287,11 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
     if readme is None:
         book = small_book()
         table = rates(book)
-        if exact:
-            echo(exact_table(table, book.rules))
-        else:
-            echo(markdown_table(book, table) if markdown else plain_table(table, book.rules))
+        shown = report.exact_table(table, book.rules) if exact else report.plain_table(table, book.rules)
+        echo(report.markdown_table(book, table) if markdown else shown)
         return
     with finish_once_written():
-        if update_file(Path(readme), lambda: markdown_table(book := small_book(), rates(book))):
+        if report.update_file(Path(readme), lambda: report.markdown_table(book := small_book(), rates(book))):
             echo(f"updated the levels table in {readme}")
         else:
             echo(f"the levels table in {readme} is already current")

@@ -14,12 +14,13 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+from generator import build_tools
 from generator.atomic import read_regular_file, target, write_files
 from player.errors import InputFileError, TableMarkerError
 from player.game import EMPTY, FIRST, SECOND, Rules, other
 from player.play import LEVELS, level_policy, opponent_policy
 from player.rates import PlayOut
-from player.reader import Book
+from player.reader import Book, load_book
 
 Rates = tuple[Fraction, Fraction, Fraction]
 #: (row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer; a row is a
@@ -59,9 +60,14 @@ def table_rows(book: Book, *others: Book) -> list[tuple[str, Book, str]]:
     return rows + [(level, book, level) for level in LEVELS[1:]]
 
 
-def missing_rankings(book: Book) -> list[str]:
-    """The reference rankings (RANKINGS) the table shows beside ``book``'s own."""
-    return [against for against in RANKINGS if against != book.against]
+def other_rankings(book: Book, *, packaged: bool) -> list[Book]:
+    """The books of the reference rankings (RANKINGS) the table shows beside ``book``'s own:
+    the packaged ones for a ``packaged`` book, else built in memory (the build extra)."""
+    missing = [against for against in RANKINGS if against != book.against]
+    if packaged:
+        return [load_book(rules=book.rules, against=against) for against in missing]
+    writer = build_tools()
+    return [writer.ranked_against(book.rules, against) for against in missing]
 
 
 def matches(book: Book, *others: Book) -> int:
