@@ -36,7 +36,7 @@ from player.apps.console import (
 from player.apps.progress import loading, progress
 from player.errors import BoardError
 from player.game import FIRST, SECOND, Rules, parse_board
-from player.reader import Book, load_book
+from player.reader import Book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
@@ -226,14 +226,20 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
     default=None,
     help="Replace the Markdown table between its markers in this file (e.g. README.md), keeping its mode.",
 )
-def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
+@click.option(
+    "--exact",
+    is_flag=True,
+    help="Print each rate as the exact fraction it is (191/192), not a rounded percentage.",
+)
+def levels(book_path: str | None, markdown: bool, readme: str | None, exact: bool) -> None:
     """Print each level's exact win / draw / loss rates.
 
     The rates are percentages against the two reference opponents (random and novice),
-    computed by enumerating every game. The perfect level is shown twice: playing from the
-    book ranked to beat a novice (the default) and from the one ranked to beat a random player
-    (what --against random plays in ttt-play); for a --book file, the other ranking is built
-    first (the build extra). The table is aligned for reading, under a legend; --markdown
+    computed by enumerating every game (--exact: as fractions). The perfect level is shown
+    twice: playing from the book ranked to beat a novice (the default) and from the one ranked
+    to beat a random player (what --against random plays in ttt-play); for a --book file, the
+    other ranking is built first (the build extra), and a book ranked against a program gets a
+    row of its own beside both. The table is aligned for reading, under a legend; --markdown
     prints the README's form. A progress bar shows on standard error while the games are
     enumerated (a few seconds), when it is a terminal.
 
@@ -241,42 +247,32 @@ def levels(book_path: str | None, markdown: bool, readme: str | None) -> None:
     Examples:
       $ ttt-book levels
     """
-    from generator.reports.levels import (
-        MAX_CELLS,
-        level_rates,
-        markdown_table,
-        matches,
-        plain_table,
-        update_file,
-    )
+    from generator.reports import levels as report
 
     def rates(book: Book) -> Any:
-        targeted = other_ranking(book)
-        with progress(matches(book, targeted), PROGRESS_LABEL) as advance:
-            return level_rates(book, targeted, advance=advance)
-
-    def other_ranking(book: Book) -> Book:
-        against = "random" if book.against == "novice" else "novice"
-        if book_path is None:
-            return load_book(rules=book.rules, against=against)
-        return build_tools().ranked_against(book.rules, against)  # type: ignore[no-any-return]
+        others = report.other_rankings(book, packaged=book_path is None)
+        with progress(report.matches(book, *others), PROGRESS_LABEL) as advance:
+            return report.level_rates(book, *others, advance=advance)
 
     def small_book() -> Book:
         book = open_book(book_path)
-        if book.rules.cells > MAX_CELLS:
+        if book.rules.cells > report.MAX_CELLS:
             raise InputProblem(
                 f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
-                f"at most {MAX_CELLS} cells"
+                f"at most {report.MAX_CELLS} cells"
             )
         return book
 
+    if exact and (markdown or readme is not None):
+        raise click.UsageError("--exact prints the fractions for reading; --markdown and --update round them")
     if readme is None:
         book = small_book()
         table = rates(book)
-        echo(markdown_table(book, table) if markdown else plain_table(table, book.rules))
+        shown = report.exact_table(table, book.rules) if exact else report.plain_table(table, book.rules)
+        echo(report.markdown_table(book, table) if markdown else shown)
         return
     with finish_once_written():
-        if update_file(Path(readme), lambda: markdown_table(book := small_book(), rates(book))):
+        if report.update_file(Path(readme), lambda: report.markdown_table(book := small_book(), rates(book))):
             echo(f"updated the levels table in {readme}")
         else:
             echo(f"the levels table in {readme} is already current")

@@ -6,7 +6,9 @@ codes: this module calls it rather than re-implementing it, and records a proven
 than 1 MB as ``load_book`` does (player/trust.py). Beyond validity it re-solves the rules and
 compares what a valid book may still get wrong or leave stale: the trap order of every entry,
 the informational members (``counts``, ``trap_order``, ``trap_rates``, symmetry names), and
-whether the bytes are exactly what ``ttt-book build`` writes.
+whether the bytes are exactly what ``ttt-book build`` writes. A book ranked against a program
+(``build --against-program``) is checked for all but the order of its top tiers, which only
+the program could repeat (generator/reports/target.py, ``differences``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from generator import build_tools
 from player import trust
 from player.errors import BookError, BuildToolMissing
-from player.reader import default_book_path, parse_entry, parse_json, prove, read_book_bytes
+from player.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
 
 if TYPE_CHECKING:
     from player.reader import Progress
@@ -38,6 +40,8 @@ class Report:
     differences: list[str] = field(default_factory=list)
     entries: int = 0
     skipped: str | None = None
+    #: what could not be checked beyond validity, the rest having been (a program's ranking)
+    unrepeatable: str | None = None
 
     @property
     def valid(self) -> bool:
@@ -75,12 +79,17 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
         report.skipped = f"{error}; only validity was checked"
         return report
     # what ``ttt-book build`` writes, misère too, ranked against the opponent the book names
-    order = data.get("trap_order")
-    against = order.get("against", "novice") if isinstance(order, dict) else "novice"
-    if against not in ("novice", "random"):
-        report.skipped = f"its trap order is ranked against {_short(against)}, which a build cannot repeat"
+    book = Book(rules, data, where, trust="proven")
+    if book.against not in ("novice", "random"):  # ranked against a program: all but its order
+        from generator.reports.target import differences
+
+        report.differences.extend(differences(book, raw, writer.build_book(rules)))
+        report.unrepeatable = (
+            f"its top tiers, ranked against {_short(book.against)}, cannot be rebuilt: a build never "
+            "runs the command a book names"
+        )
         return report
-    expected = writer.build_book(rules, against=against)
+    expected = writer.build_book(rules, against=book.against)
     report.differences.extend(_beyond_validity(data, expected, writer.encode(expected), raw))
     return report
 
@@ -121,6 +130,9 @@ def render(report: Report, max_differences: int = 10) -> str:
     proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
     if report.skipped is not None:
         return f"{proved}; beyond validity: not checked ({report.skipped})"
+    if report.ok and report.unrepeatable is not None:
+        checked = "counts, trap_rates against novice and random, and bytes as built"
+        return f"{proved}; beyond validity: {checked}; not checked: {report.unrepeatable}"
     if report.ok:
         return f"{proved}; beyond validity: trap order, counts, trap_rates and bytes as built"
     shown = report.differences[:max_differences]

@@ -3,8 +3,9 @@
 Pure functions of a book and a board: the line mode (player/apps/lines.py) and the screen
 (player/apps/screen.py) show the same hint. Cells are the book's (0 up); the text shows them
 as people number them (1 up). The "why" compares the book's move with the others by the two
-numbers the book ranks its optimal moves by (``player.play.win_chances``): first the chance of
-winning against a novice, then against a random player.
+numbers the book ranks its optimal moves by (``win_chances``): first the chance of winning
+against the opponent its order is ranked against (a novice, or a random player for a book
+built ``--against random``), then against the other.
 """
 
 from __future__ import annotations
@@ -18,14 +19,12 @@ from player.play import OPPONENTS, level_policy, opponent_policy
 from player.rates import PlayOut
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from player.reader import Book
 
 
 class Chances(NamedTuple):
     """The chance of going on to win, against each reference opponent: compared as the trap
-    order ranks moves, by the novice's, then the random opponent's."""
+    order ranks moves, by the chance against the book's ``against`` first, then the other."""
 
     novice: Fraction
     random: Fraction
@@ -74,10 +73,6 @@ LEGEND = "W win, D draw, L loss with best play; * the book's move"
 #: at most 0.3-0.7 s of CPU (measured on a loaded 2-core machine), and the chances are counted
 #: from about the sixth ply on. Past it the hint shows the outcomes without the chances.
 HINT_BUDGET = 10_000
-UNCOUNTED = (
-    "how often each move wins against a novice is not counted: too many lines of play this early "
-    "on this board (ask again later in the game)"
-)
 
 
 class MoveHint(NamedTuple):
@@ -155,9 +150,24 @@ def percent(chance: Fraction, *others: Fraction) -> str:
     return f"{float(chance) * 100:.2f}%"
 
 
-def why(hints: list[MoveHint]) -> str:
+#: How a sentence names each reference opponent (player.play.OPPONENTS).
+OPPONENT_WORDS = {"novice": "a novice", "random": "a random player"}
+
+
+def uncounted(opponent: str) -> str:
+    """Why a hint gives no chances against ``opponent`` (early on a big board)."""
+    return (
+        f"how often each move wins against {OPPONENT_WORDS[opponent]} is not counted: too many lines "
+        "of play this early on this board (ask again later in the game)"
+    )
+
+
+def why(hints: list[MoveHint], against: str = "novice") -> str:
     """One sentence for the player: what the book's move does, and what it does better than
-    the other moves that reach the same outcome."""
+    the other moves that reach the same outcome, by the two chances its book ranks optimal
+    moves by: first against ``against`` (the book's ``Book.against``), then against the other
+    reference opponent. A book ranked against a program is ranked by neither: its sentence
+    says so instead of comparing chances."""
     if not hints:
         return ""
     book = [h for h in hints if h.book]
@@ -172,48 +182,64 @@ def why(hints: list[MoveHint]) -> str:
         slower = [h for h in same if h.plies > best.plies]
         tail = "; the other wins take longer" if slower else ""
         return f"{named} win{verb} against any defence in {best.plies} moves, both sides' counted{tail}."
+    if against not in OPPONENT_WORDS:
+        return _ranked_otherwise(named, verb, best, against)
+    first = against  # the chance the book ranks by first, and the one that breaks its ties
+    second = next(name for name in OPPONENT_WORDS if name != first)
+    lead: Fraction = Fraction(0) if best.chances is None else getattr(best.chances, first)
     if best.value < 0:
         start = f"Every move loses against best play; {named} hold{verb} out longest ({best.words})"
-        if best.chances is None or not best.chances.novice:
-            return f"{start}."
-        return f"{start}, and win{verb} {_against_novice(best.chances.novice)}."
+        return f"{start}, and win{verb} {_against(first, lead)}." if lead else f"{start}."
     if not same:
         only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
-        if best.chances is None or not best.chances.novice:
-            return f"{named} {only} the draw."
-        return f"{named} {only} the draw; {they_win} {_against_novice(best.chances.novice)}."
+        gain = f"; {they_win} {_against(first, lead)}" if lead else ""
+        return f"{named} {only} the draw{gain}."
     if best.chances is None:  # early on a big board: the draws are not told apart
         if len(same) + len(book) == len(hints):
             moves = "move is" if len(book) == 1 else "moves are"
             keeps = f"Every move keeps the draw, and the book's {moves} {named}"
         else:
             keeps = f"{named} keep{verb} the draw, as {_count(same, 'other move')} {_do(same)}"
-        return f"{keeps}; {UNCOUNTED}."
+        return f"{keeps}; {uncounted(first)}."
     start = f"{named} keep{verb} the draw"
-    novice = best.chances.novice
-    rival = max(h.chances for h in same if h.chances is not None)
+    rival = max(
+        (h.chances for h in same if h.chances is not None),
+        key=lambda chances: (getattr(chances, first), getattr(chances, second)),
+    )
+    rival_lead: Fraction = getattr(rival, first)
     draws = f"the other draw{'s' if len(same) > 1 else ''}"
-    if rival.novice < novice:
-        if not rival.novice:
-            return f"{start} and win{verb} {_against_novice(novice)}; {draws} never {_do(same)}."
-        versus = f"{_win(same)} {_at_most(same)}{percent(rival.novice, novice)}"
-        return f"{start} and win{verb} {_against_novice(novice, rival.novice)}; {draws} {versus}."
-    # As good against a novice as the best other draw: better against a random player.
-    if not novice:  # then no other draw beats a novice either
+    if rival_lead < lead:
+        if not rival_lead:
+            return f"{start} and win{verb} {_against(first, lead)}; {draws} never {_do(same)}."
+        versus = f"{_win(same)} {_at_most(same, first)}{percent(rival_lead, lead)}"
+        return f"{start} and win{verb} {_against(first, lead, rival_lead)}; {draws} {versus}."
+    # As good against the first opponent as the best other draw: better against the second.
+    if not lead:  # then no other draw beats the first opponent either
         beaten = same
-        start += f"; no draw here beats a novice, but against a random player {they_win}"
-    else:
-        beaten = [h for h in same if h.chances is not None and h.chances.novice == novice]
         start += (
-            f" and win{verb} {_against_novice(novice)}, as {cells([h.cell for h in beaten])} "
-            f"{_do(beaten)}; against a random player {they_win}"
+            f"; no draw here beats {OPPONENT_WORDS[first]}, but against {OPPONENT_WORDS[second]} {they_win}"
+        )
+    else:
+        beaten = [h for h in same if h.chances is not None and getattr(h.chances, first) == lead]
+        start += (
+            f" and win{verb} {_against(first, lead)}, as {cells([h.cell for h in beaten])} "
+            f"{_do(beaten)}; against {OPPONENT_WORDS[second]} {they_win}"
         )
     others = draws if len(beaten) == len(same) else cells([h.cell for h in beaten])
-    mine, theirs = best.chances.random, rival.random
+    mine: Fraction = getattr(best.chances, second)
+    theirs: Fraction = getattr(rival, second)
     if not theirs:
         return f"{start} {percent(mine)}; {others} never {_do(beaten)}."
-    versus = f"{_win(beaten)} {_at_most(beaten, 'random')}{percent(theirs, mine)}"
+    versus = f"{_win(beaten)} {_at_most(beaten, second)}{percent(theirs, mine)}"
     return f"{start} {percent(mine, theirs)}, {others} {versus}."
+
+
+def _ranked_otherwise(named: str, verb: str, best: MoveHint, against: str) -> str:
+    """The sentence for a book ranked against neither reference opponent (a program's)."""
+    ranked = f"this book ranks its moves against {against}"
+    if best.value == 0:
+        return f"{named} keep{verb} the draw; {ranked}."
+    return f"Every move loses against best play; {named} hold{verb} out longest ({best.words}); {ranked}."
 
 
 def _count(items: list[MoveHint], noun: str) -> str:
@@ -231,10 +257,10 @@ def _win(items: list[MoveHint]) -> str:
     return "wins" if len(items) == 1 else "win"
 
 
-def _against_novice(chance: Fraction, *others: Fraction) -> str:
-    return f"{percent(chance, *others)} of games against a novice"
+def _against(opponent: str, chance: Fraction, *others: Fraction) -> str:
+    return f"{percent(chance, *others)} of games against {OPPONENT_WORDS[opponent]}"
 
 
-def _at_most(rivals: list[MoveHint], opponent: str = "novice") -> str:
+def _at_most(rivals: list[MoveHint], opponent: str) -> str:
     """``at most `` when the rivals' chances against ``opponent`` differ."""
     return "at most " if len({getattr(h.chances, opponent) for h in rivals}) > 1 else ""

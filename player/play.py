@@ -48,6 +48,9 @@ if TYPE_CHECKING:
 LEVELS = ("perfect", "hard", "medium", "easy")
 HORIZON = {"hard": 4, "medium": 2, "easy": 1}
 OPPONENTS = ("novice", "random")
+#: The largest seed people may give for the choices' random numbers (ttt-play --seed, the
+#: engine's ``seed``): seeds are whole numbers from 0 to 2**64 - 1.
+MAX_SEED = 2**64 - 1
 
 #: The moves a player picks among, uniformly, on a board (as the game holds it); None stands
 #: for an answer that forfeits the game (an audited program's illegal or missing answer).

@@ -1020,9 +1020,7 @@ def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
     """The book inside the installed package, else the repository's book/ (editable installs):
     the 3x3 book, or with ``misere`` the 3x3 misère book, its moves ranked against ``against``
     (``"novice"`` or ``"random"``: player.play.OPPONENTS) first."""
-    if (misere, against) not in PACKAGED:
-        raise ValueError(f"unknown opponent {against!r}; choose one of novice, random")
-    name = PACKAGED[misere, against]
+    name = PACKAGED[misere, _opponent(against)]
     here = os.path.dirname(os.path.abspath(__file__))
     packaged = os.path.join(here, name)
     if os.path.isfile(packaged):
@@ -1030,47 +1028,62 @@ def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
     return os.path.join(os.path.dirname(here), "book", name)
 
 
+def _opponent(against: str) -> str:
+    """``against`` if the packaged books are ranked against it, else ValueError naming it."""
+    if (False, against) not in PACKAGED:
+        raise ValueError(f"unknown opponent {against!r}; choose one of novice, random")
+    return against
+
+
 def load_book(
     path: str | os.PathLike[str] | None = None,
     *,
     rules: Rules | None = None,
-    against: str = "novice",
+    against: str | None = None,
     progress: Progress | None = None,
 ) -> Book:
     """Read and prove a book file; BookError naming the file if it cannot be used.
 
     ``path`` defaults to the packaged 3x3 book (the packaged 3x3 misère book for misère
-    ``rules``) whose moves are ranked against ``against`` first: ``"novice"``, or ``"random"``
-    for the book that wins most often against a random player. A file given by ``path`` is
-    read as it is (``Book.against`` says whom its order targets). ``rules`` is the game the
-    caller plays: a book for other rules is refused; None (the default) takes the rules the
-    file states. The proof is skipped for bytes proven before: the packaged book's recorded
-    bytes (only without ``path``), and a book larger than 1 MB proven on this machine before
-    (player/trust.py); a book larger than 1 MB that proves now is recorded. ``progress`` is
-    told how far the load has gone (``Progress``).
+    ``rules``) whose moves are ranked against ``against`` first: ``"novice"`` (the default), or
+    ``"random"`` for the book that wins most often against a random player. A file given by
+    ``path`` is read by its own ranking (``Book.against`` says whom its order targets); with
+    ``against`` too, ValueError if that is not its ranking (``ttt-book build --against`` writes
+    one that is). ``rules`` is the game the caller plays: a book for other rules is refused;
+    None (the default) takes the rules the file states. The proof is skipped for bytes proven
+    before: the packaged book's recorded bytes (only without ``path``), and a book larger than
+    1 MB proven on this machine before (player/trust.py); a book larger than 1 MB that proves
+    now is recorded. ``progress`` is told how far the load has gone (``Progress``).
     """
     packaged = path is None
+    if against is not None:
+        _opponent(against)  # before the file is read: a misspelt name is the caller's error
     misere = rules is not None and rules.misere
-    where = default_book_path(misere=misere, against=against) if path is None else os.fspath(path)
+    where = default_book_path(misere=misere, against=against or "novice") if path is None else os.fspath(path)
     raw = read_book_bytes(where)
     if progress is not None:
         progress("read", 0, len(raw))
     why = trust.proven_before(raw, where, packaged=packaged)
-    if why is not None:
-        trusted = _trusted(raw, where, rules, why)
-        if trusted is not None:
-            return trusted
-    book = parse_book(raw, where, rules=rules, progress=progress)
-    trust.remember(raw)
-    return book
+    book = None if why is None else _trusted(raw, where, rules, why)
+    if book is None:
+        book = parse_book(raw, where, rules=rules, progress=progress)
+        trust.remember(raw)
+    return _ranked(book, against)
 
 
 def book_for(book: Book | None, against: str | None) -> Book:
     """``book``, else the packaged 3x3 book ranked against ``against`` (novice unless given):
     what a caller offering both arguments plays from. ValueError if ``book`` is ranked against
-    another opponent than ``against``."""
+    another opponent than ``against``, or ``against`` is not a reference opponent."""
     if book is None:
-        return load_book(against=against or "novice")
+        return load_book(against=against)
+    if against is not None:
+        _opponent(against)
+    return _ranked(book, against)
+
+
+def _ranked(book: Book, against: str | None) -> Book:
+    """``book`` if it is ranked against ``against`` (any ranking for None), else ValueError."""
     if against is not None and book.against != against:
         raise ValueError(f"{book.source} ranks its moves against {book.against}, not {against}")
     return book

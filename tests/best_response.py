@@ -1,6 +1,7 @@
 """The never-losing player that beats a given 3x3 opponent most often, worked out apart from
 player/rates.py: tests/oracle.py's minimax says which moves are optimal, Fractions carry the
-chances. An opponent maps a board (X moved first) to the cells it picks uniformly among."""
+chances. An opponent maps a board (X moved first) to the cells it picks uniformly among; None
+among them is a forfeit (a program's failure, as the audit counts it): the game is won there."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from fractions import Fraction
 
 from oracle import minimax, move_results, rank, to_move, winner
 
-Opponent = Callable[[str], tuple[int, ...]]
+Opponent = Callable[[str], tuple[int | None, ...]]
 
 
 @functools.cache
@@ -42,6 +43,7 @@ def best_response(opponent: Opponent, mark: str) -> Fraction:
         if mover == mark:
             return max(play(cell) for cell in optimal(board))
         options = opponent(board)
-        return sum((play(cell) for cell in options), Fraction(0)) / len(options)
+        won = Fraction(1)  # the opponent forfeits
+        return sum((won if cell is None else play(cell) for cell in options), Fraction(0)) / len(options)
 
     return chance("." * 9)

@@ -7,7 +7,9 @@ derived lines and symmetries, its own successor walk. Tests use it as a third op
 book vectors beside the readers, and to say who is right when the Python and JavaScript readers
 disagree on a mutated book.
 
-``judge(raw)`` returns ``"valid"`` or the reason code of the first failing step.
+``judge(raw)`` returns ``"valid"`` or the reason code of the first failing step;
+``ranking(raw)``, for a valid book, whom its tiers are ranked against (docs/book-format.md,
+"Trap order": ``trap_order.against`` when it is a string, else ``"novice"``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,13 @@ def judge(raw: bytes, rules: Game | None = None) -> str:
     except Refused as refused:
         return refused.code
     return "valid"
+
+
+def ranking(raw: bytes) -> str:
+    """Whom a valid book's tiers are ranked against, read from its text as the spec says."""
+    order = strict_json(raw).get("trap_order")
+    against = order.get("against") if isinstance(order, dict) else None
+    return against if isinstance(against, str) else "novice"
 
 
 def is_int(value: object) -> bool:

@@ -103,11 +103,16 @@ class _Builder:
         self.entry_count = len(self.data["entries"])
         self.cases: list[dict[str, Any]] = []
 
-    def add(self, name: str, expect: str, description: str, *edits: Edit) -> None:
+    def add(self, name: str, expect: str, description: str, *edits: Edit, against: str = "novice") -> None:
+        """A case; a valid one says whom a reader reports its tiers ranked against (``against``:
+        the book's ``trap_order.against`` when that is a string, else ``"novice"``)."""
         if any(case["name"] == name for case in self.cases):
             raise ValueError(f"two cases named {name!r}")
         apply_edits(self.text, list(edits))  # each find occurs exactly once
-        self.cases.append({"name": name, "expect": expect, "description": description, "edits": list(edits)})
+        ranked = {"against": against} if expect == "valid" else {}
+        self.cases.append(
+            {"name": name, "expect": expect, **ranked, "description": description, "edits": list(edits)}
+        )
 
     # ---- texts of parts of the base, each checked to be there exactly once
 
@@ -281,8 +286,40 @@ def _valid_cases(b: _Builder) -> None:
     b.add(
         "trap-order-missing",
         "valid",
-        "No trap_order member: informational, not part of validity.",
+        "No trap_order member: informational, not part of validity; the tiers are ranked against "
+        "the novice (the default).",
         b.remove(("trap_order",)),
+    )
+    order = b.data["trap_order"]
+    b.add(
+        "trap-order-against-random",
+        "valid",
+        'trap_order.against "random": the tiers are ranked to beat a random player first (ttt-book '
+        "build --against random). Not part of validity (this book's tiers are the novice's: a reader "
+        "cannot tell); a reader reports it (Python Book.against, JavaScript reader.against).",
+        b.change(("trap_order",), {**order, "against": "random"}),
+        against="random",
+    )
+    b.add(
+        "trap-order-against-program",
+        "valid",
+        'trap_order.against "program", with the command it was ranked against (ttt-book build '
+        "--against-program): reported as it is; a player offers it only as this book's own ranking.",
+        b.change(("trap_order",), {**order, "against": "program", "program": "./engine --strict"}),
+        against="program",
+    )
+    b.add(
+        "trap-order-against-not-a-string",
+        "valid",
+        "trap_order.against 7: not a string, so no ranking is named: reported as the novice, the "
+        "default. Not part of validity.",
+        b.change(("trap_order",), {**order, "against": 7}),
+    )
+    b.add(
+        "trap-order-not-an-object",
+        "valid",
+        "trap_order a string: informational, not part of validity; no ranking is named, so the novice.",
+        b.change(("trap_order",), "exact"),
     )
     b.add(
         "symmetry-names-changed",

@@ -80,9 +80,11 @@ def expected(vector: dict[str, Any]) -> str:
 
 
 def check_vectors(program: Path, vectors: dict[str, Any]) -> int:
-    """Runs every vector through a vectors driver; returns how many."""
+    """Every board vector through ``program``, and the ranking the export names (the vectors'
+    ``against``, novice when they do not say); how many board vectors."""
     cases = vectors["valid"] + vectors["invalid"]
-    answers = ask(program, [f"{v['first']}:{v['board']}" for v in cases])
+    against, *answers = ask(program, ["against"] + [f"{v['first']}:{v['board']}" for v in cases])
+    assert against == f"against={vectors.get('against', 'novice')}"
     wrong = [
         (v["first"], v["board"], a, expected(v))
         for v, a in zip(cases, answers, strict=True)

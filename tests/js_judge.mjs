@@ -1,6 +1,6 @@
 // A long-lived judge of book files for the Python tests (tests/judges.py): reads one book path per
 // line on stdin and answers one JSON line per book on stdout:
-//   {"valid": true}                    the reader accepts the book
+//   {"valid": true, "against": "..."}  the reader accepts the book (and its reader.against)
 //   {"code": "...", "message": "..."}  it refuses it with a BookError
 //   {"crash": "..."}                   it threw anything else (a reader must never do that)
 //
@@ -19,8 +19,8 @@ function judge(path) {
     return { crash: `judge cannot read ${path}: ${error.message}` };
   }
   try {
-    loadBook(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { rules: null });
-    return { valid: true };
+    const reader = loadBook(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), { rules: null });
+    return { valid: true, against: reader.against };
   } catch (error) {
     if (error instanceof BookError) return { code: error.code ?? null, message: String(error.message).slice(0, 200) };
     return { crash: `${error?.name}: ${String(error?.message).slice(0, 200)}` };

@@ -17,6 +17,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from player import BookError, parse_book
 
@@ -52,6 +53,15 @@ class JsJudge:
 
     def __call__(self, path: Path) -> str:
         """The verdict on the book at ``path`` (an absolute path without a newline)."""
+        answer = self.answer(path)
+        if answer.get("valid") is True:
+            return "valid"
+        if "crash" in answer:
+            return f"crash: {answer['crash']}"
+        return str(answer.get("code"))
+
+    def answer(self, path: Path) -> dict[str, Any]:
+        """The judge's answer on the book at ``path``: for a valid one, ``against`` too."""
         assert self._process.stdin is not None and self._process.stdout is not None
         try:
             self._process.stdin.write(f"{path}\n")
@@ -62,13 +72,9 @@ class JsJudge:
         if not line:  # the judge died: say so, and start another for the next book
             self.close()
             self._process = self._start()
-            return "crash: the node process died"
-        answer = json.loads(line)
-        if answer.get("valid") is True:
-            return "valid"
-        if "crash" in answer:
-            return f"crash: {answer['crash']}"
-        return str(answer.get("code"))
+            return {"crash": "the node process died"}
+        answer: dict[str, Any] = json.loads(line)
+        return answer
 
     def close(self) -> None:
         assert self._process.stdin is not None and self._process.stdout is not None

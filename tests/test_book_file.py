@@ -103,6 +103,27 @@ def test_committed_books_against_random_equal_a_fresh_build(tmp_path: Path, mise
     assert json.loads(written)["against"] == "random"
 
 
+def test_load_book_against_picks_the_packaged_ranking_and_checks_a_files(tmp_path: Path) -> None:
+    """``load_book(against=)``: the packaged book ranked against that opponent; with a path,
+    the file's own ranking, and a file ranked otherwise refused (not played under a name it
+    does not have); a name that is no reference opponent refused before any file is read."""
+    assert load_book().against == "novice" and load_book(against="novice").against == "novice"
+    assert load_book(against="random").source.endswith("tictactoe-vs-random.json")
+    misere = load_book(rules=Rules(misere=True), against="random")
+    assert misere.against == "random" and misere.rules.misere
+    novice, random = ROOT / "book" / "tictactoe.json", ROOT / "book" / "tictactoe-vs-random.json"
+    assert load_book(random).against == "random" and load_book(random, against="random").against == "random"
+    with pytest.raises(ValueError, match="ranks its moves against novice, not random"):
+        load_book(novice, against="random")
+    with pytest.raises(ValueError, match="ranks its moves against random, not novice"):
+        load_book(random, against="novice")
+    for name in ("Random", "program", ""):
+        with pytest.raises(ValueError, match=f"unknown opponent {name!r}"):
+            load_book(tmp_path / "missing.json", against=name)  # not a BookError for the file
+        with pytest.raises(ValueError, match=f"unknown opponent {name!r}"):
+            load_book(against=name)
+
+
 def test_every_key_is_canonical_and_every_move_legal(book: Book) -> None:
     rules = book.rules
     for key in book.canonical_keys():

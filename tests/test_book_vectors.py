@@ -26,6 +26,7 @@ from click.testing import CliRunner
 from judges import JsJudge, python_verdict
 
 from generator.cli import main as book_cli
+from player import parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS_PATH = ROOT / "book" / "book-vectors.json"
@@ -106,28 +107,46 @@ def test_one_case_per_line() -> None:
     assert all(json.loads(line.rstrip(b",")) == case for line, case in zip(lines[1:-1], CASES, strict=True))
 
 
+VALID = [case for case in CASES if case["expect"] == "valid"]
+
+
+def test_every_valid_case_says_whom_its_tiers_are_ranked_against() -> None:
+    """docs/conformance.md: a valid case's ``against``, what a reader reports; every ranking a
+    reader can meet among them (the default, random, a program's)."""
+    assert all(("against" in case) == (case["expect"] == "valid") for case in CASES)
+    assert {case["against"] for case in VALID} == {"novice", "random", "program"}
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])
 def test_spec_oracle(case: dict[str, Any], case_files: dict[str, Path]) -> None:
     """The independent reading of the spec agrees with every expected verdict (with the rules the
-    file states, as every judge)."""
+    file states, as every judge), and with whom a valid book's tiers are ranked against."""
     raw = case_files[case["name"]].read_bytes()  # book_bytes(case), applied once for every judge
     assert book_oracle.judge(raw, None) == case["expect"], case["description"]
+    if case["expect"] == "valid":
+        assert book_oracle.ranking(raw) == case["against"], case["description"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])
 def test_python_reader(case: dict[str, Any], case_files: dict[str, Path]) -> None:
-    got = python_verdict(case_files[case["name"]].read_bytes())
+    raw = case_files[case["name"]].read_bytes()
+    got = python_verdict(raw)
     assert got == case["expect"], (
         f"{case['name']}: expected {case['expect']}, got {got}: {case['description']}"
     )
+    if case["expect"] == "valid":
+        assert parse_book(raw, case["name"], rules=None).against == case["against"], case["description"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])
 def test_js_reader(case: dict[str, Any], js_judge: JsJudge, case_files: dict[str, Path]) -> None:
-    got = js_judge(case_files[case["name"]])
+    answer = js_judge.answer(case_files[case["name"]])
+    got = "valid" if answer.get("valid") is True else str(answer.get("code", answer))
     assert got == case["expect"], (
         f"{case['name']}: expected {case['expect']}, got {got}: {case['description']}"
     )
+    if case["expect"] == "valid":
+        assert answer["against"] == case["against"], case["description"]
 
 
 INVALID_MARK = re.compile(r"INVALID \[([\w-]+)\]")

@@ -13,7 +13,9 @@ import gzip
 import hashlib
 import json
 import os
+import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -105,6 +107,43 @@ def test_4x4_trap_order_is_exact_and_float_gives_the_same_tiers(four: TrapArrays
             assert np.abs(want - got).max() <= 1e-12
 
 
+def test_4x4_ranked_against_random_and_the_documented_rows(four: TrapArrays) -> None:
+    """docs/scaling.md's 4x4 rows, from the build alone (no oracle walks 4x4's millions of
+    lines in Python): each ranking's rates as documented, each best against its own opponent,
+    and only the order of the tiers changed."""
+    targeted = trap_arrays(four.result, against="random")
+    documented = documented_limits()
+    assert (four.first_player_rates, four.second_player_rates) == documented[("4x4 k=4", "novice")]
+    assert (targeted.first_player_rates, targeted.second_player_rates) == documented[("4x4 k=4", "random")]
+    for side in ("first_player_rates", "second_player_rates"):
+        novice, random = getattr(four, side), getattr(targeted, side)
+        assert novice[0] > random[0] and random[1] > novice[1], side  # (vs novice, vs random)
+    assert np.array_equal(four.tier >= 0, targeted.tier >= 0)  # the same optimal moves
+
+
+def test_3x4_levels_exact_prints_the_documented_limits(tmp_path: Path) -> None:
+    """`ttt-book build --rules 3x4:3 --against random`, then `ttt-book levels --exact --book` on it
+    (both rankings' perfect level, every game enumerated): docs/scaling.md's 3x4 rows."""
+    from click.testing import CliRunner
+
+    from generator.cli import main as book_cli
+
+    path = tmp_path / "3x4-random.json"
+    built = CliRunner().invoke(
+        book_cli, ["build", "--rules", "3x4:3", "--against", "random", "-o", str(path)]
+    )
+    assert built.exit_code == 0, built.output
+    result = CliRunner().invoke(book_cli, ["levels", "--exact", "--book", str(path)])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    for against, row in (("novice", "perfect"), ("random", "perfect --against random")):
+        block = text.split(f"\n{row}\n", 1)[1].split("\n\n", 1)[0]
+        first, second = documented_limits()[("3x4 k=3", against)]
+        for side, (novice, random) in (("first", first), ("second", second)):
+            assert f"{side + ',':<7} against random:  won {random}," in block, (against, side, block)
+            assert f"{side + ',':<7} against novice:  won {novice}," in block, (against, side, block)
+
+
 def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -142,3 +181,40 @@ def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     assert sample["every_board"] is False and len(sample["valid"]) == 5000 + 400
     assert failures(book, sample) == []
     assert js_failures(path, vectors) == []
+
+
+def test_4x4_built_against_random_plays_against_random(tmp_path: Path) -> None:
+    """`ttt-book build --rules 4x4:4 --against random`, then ttt-play on it: a book file of a
+    board no packaged book covers, played --against random (and its engine says so); its
+    trap_rates are docs/scaling.md's 4x4 row ranked against random."""
+    path = tmp_path / "4x4-random.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TTT_PROVEN_RECORD": ""}
+    build = [sys.executable, "-c", "from generator.cli import run; run()", "build"]
+    done = subprocess.run(
+        [*build, "--rules", "4x4:4", "--against", "random", "-o", str(path), "--no-vectors"],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0 and "ranked against random" in done.stdout, done.stderr
+    data = orjson.loads(path.read_bytes())
+    assert data["trap_order"] == {"against": "random", "method": "exact", "tolerance": "0"}
+    rates = data["trap_rates"]
+    first, second = documented_limits()[("4x4 k=4", "random")]
+    assert (Fraction(rates["first"]["novice"]), Fraction(rates["first"]["random"])) == first
+    assert (Fraction(rates["second"]["novice"]), Fraction(rates["second"]["random"])) == second
+    play = [sys.executable, "-c", "from player.apps.cli import run; run()", "--book", str(path)]
+    done = subprocess.run(
+        [*play, "--against", "random", "--engine"],
+        input='{"op": "rules"}\n{"op": "choose", "board": "' + "." * 16 + '", "seed": 1}\n',
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rules, choice = (json.loads(line) for line in done.stdout.splitlines())
+    assert rules["against"] == "random" and rules["cells"] == 16 and choice["ok"] is True

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from player import Book
+from player import Book, Rules, load_book
 from player.apps.cli import main
 from player.apps.script import play_script
 
@@ -85,6 +85,21 @@ def test_against_random_answers_an_edge_from_the_centre() -> None:
     assert code == 1 and transcript["moves"][1]["cell"] in (1, 3) and transcript["against"] == "novice"
 
 
+def test_the_hint_against_random_after_an_edge_opening() -> None:
+    # . . .
+    # X . .      the computer (easy, seed 3) opens on an edge; O asks for a hint: the book
+    # . . .      ranked against random answers in the centre, and says so in its own terms
+    #            (this hint ended ttt-play with an IndexError once)
+    code, out = invoke(
+        ["--plain", "--interactive", "--against", "random", "--level", "easy", "--mark", "O", "--seed", "3"],
+        stdin="h\n",
+    )
+    assert code == 0, out
+    assert "The computer (X) plays 4." in out
+    assert "5 keeps the draw and wins 94% of games against a random player" in " ".join(out.split())
+    assert "Move by move, with the games it wins against random play (the book playing on):" in out
+
+
 def test_against_with_a_book_ranked_for_another_opponent_is_a_usage_error() -> None:
     code, out = invoke(["--book", str(BOOK), "--against", "random", "--moves", "2"])
     assert code == 2 and "ranks its moves against novice" in out
@@ -101,6 +116,44 @@ def test_against_with_a_book_ranked_for_another_opponent_is_a_usage_error() -> N
         ]
     )
     assert code == 1 and "O (computer) plays 5" in out
+
+
+def test_against_on_a_board_the_packaged_books_do_not_cover(book_3x4_path: Path, tmp_path: Path) -> None:
+    """A 3x4 book ranked against the novice, asked --against random: one usage line saying
+    how to build the one wanted; built so, it plays (the perfect level from its top tier)."""
+    code, out = invoke(["--book", str(book_3x4_path), "--against", "random", "--moves", "1"])
+    assert code == 2
+    assert "ranks its moves against novice, not random" in out
+    assert "(ttt-book build --rules 3x4:3 --against random -o FILE writes one)" in out
+    from generator.writer import build_book, encode
+
+    ranked = tmp_path / "3x4-random.json"
+    ranked.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))
+    code, out = invoke(
+        ["--book", str(ranked), "--against", "random", "--moves", "1", "--seed", "1", "--json"]
+    )
+    transcript = json.loads(out)
+    assert code == 1 and transcript["against"] == "random" and len(transcript["moves"]) == 2
+    reply = transcript["moves"][1]["cell"] - 1
+    assert reply in load_book(ranked).evaluate("X" + "." * 11).tiers[0]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_watch_against_random_plays_both_sides_from_the_book_ranked_against_random(seed: int) -> None:
+    """--watch --against random: every move of both sides from the top tier of the book ranked
+    against random; X's second move (after a corner and O's centre) is an edge beside its
+    corner, where the book ranked against a novice plays a far edge (a different tier)."""
+    code, out = invoke(["--watch", "--delay", "0", "--seed", str(seed), "--against", "random", "--json"])
+    transcript = json.loads(out)
+    assert code == 0 and transcript["against"] == "random" and transcript["result"] == "draw"
+    ranked, novice = load_book(against="random"), load_book()
+    board = "." * 9
+    for ply, move in enumerate(transcript["moves"]):
+        cell = move["cell"] - 1
+        assert cell in ranked.evaluate(board).tiers[0], (board, cell)
+        if ply == 2:
+            assert cell not in novice.evaluate(board).tiers[0], board
+        board = board[:cell] + move["mark"] + board[cell + 1 :]
 
 
 def test_moves_from_standard_input_when_it_is_not_a_terminal(book: Book) -> None:

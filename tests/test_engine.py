@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from player import LEVELS, Book, choose_move, load_book
+from player import LEVELS, Book, choose_move, load_book, parse_book
 from player.apps.engine import MAX_LINE, Engine, serve
 from player.errors import ENGINE_REASONS as ERROR_CODES
 
@@ -378,3 +378,62 @@ def test_the_engine_process_serves_either_opponent() -> None:
         assert done.returncode == 0, done.stderr
         first, second = (json.loads(line)["cell"] for line in done.stdout.splitlines())
         assert first == cells[0] and second in cells[1], (args, done.stdout)
+
+
+def ranked_against_a_program(book: Book) -> Book:
+    """The packaged book with ``trap_order.against`` "program", as ``ttt-book build
+    --against-program`` names its order (the member is not part of validity)."""
+    raw = (HERE.parent / "book" / "tictactoe.json").read_bytes()
+    old = b'"trap_order":{"method":"exact","tolerance":"0"}'
+    new = b'"trap_order":{"against":"program","method":"exact","program":"./bot","tolerance":"0"}'
+    assert raw.count(old) == 1
+    return parse_book(raw.replace(old, new), "ranked-against-a-program")
+
+
+def test_against_names_a_reference_opponent_even_on_a_book_ranked_against_a_program(book: Book) -> None:
+    """A book ranked against a program plays when ``against`` is left out; naming it
+    ("program") is refused like any other name that is not novice or random."""
+    programmed = ranked_against_a_program(book)
+    engine = Engine(programmed, rng=random.Random(1))
+    assert ask(engine, {"op": "rules"})["against"] == "program"
+    assert ask(engine, {"op": "choose", "board": EDGE, "seed": 1})["ok"] is True
+    for against in ("program", "Program", "", None, 1):
+        answer = ask(engine, {"op": "choose", "board": EDGE, "against": against})
+        assert answer["ok"] is False and answer["error"]["code"] == "against", against
+    error = ask(engine, {"op": "choose", "board": EDGE, "against": "novice"})["error"]
+    assert error["code"] == "against" and "ranks its moves against program" in error["message"]
+
+
+def test_the_rules_answer_says_whom_the_engine_plays_to_beat(book: Book) -> None:
+    assert ask(Engine(book), {"op": "rules"})["against"] == "novice"
+    assert ask(Engine(load_book(against="random")), {"op": "rules"})["against"] == "random"
+    done = subprocess.run(
+        [TTT_PLAY, "--engine", "--against", "random", "--misere"],
+        input='{"op": "rules"}\n',
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    answer = json.loads(done.stdout)
+    assert done.returncode == 0 and answer["against"] == "random" and answer["misere"] is True
+
+
+def test_the_documented_transcript_is_what_the_engine_answers() -> None:
+    """docs/engine.md's transcript, sent to ``ttt-play --engine --seed 1`` as it says: every
+    answer line as printed there."""
+    text = (HERE.parent / "docs" / "engine.md").read_text()
+    block = text.split("## Transcript", 1)[1].split("```", 2)[1]
+    sent = [line[2:] for line in block.splitlines() if line.startswith("> ")]
+    expected = [line[2:] for line in block.splitlines() if line.startswith("< ")]
+    assert len(sent) == len(expected) > 5
+    done = subprocess.run(
+        [TTT_PLAY, "--engine", "--seed", "1"],
+        input="".join(line + "\n" for line in sent),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected

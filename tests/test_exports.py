@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,89 @@ def test_c_export_passes_every_vector(c_3x3: Path, flags: list[str]) -> None:
 def test_rust_export_passes_every_vector(book: Book, tmp_path: Path) -> None:
     program = compile_rust(write(tmp_path, rust_book(full_table(book))))
     assert check_vectors(program, VECTORS) == 4920 + 23
+
+
+# ------------------------------------------------------------------ the books ranked against random
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_c_and_rust_exports_of_a_book_ranked_against_random_pass_its_vectors(
+    tmp_path: Path, misere: bool
+) -> None:
+    """The packaged books ranked against a random player, exported: their own vectors (whose
+    top tiers differ from the novice books'), and TTT_AGAINST / AGAINST "random"."""
+    stem = "tictactoe-misere-vs-random" if misere else "tictactoe-vs-random"
+    book = load_book(ROOT / "book" / f"{stem}.json")
+    vectors = json.loads((ROOT / "book" / f"{stem}.vectors.json").read_text())
+    assert vectors["against"] == "random"
+    table = full_table(book)
+    folder = write(tmp_path / "c", c_book(table))
+    program = compile_c(folder, [folder / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], SANITIZED, "v")
+    assert check_vectors(program, vectors) == 4920 + 23
+    assert check_vectors(compile_rust(write(tmp_path / "rust", rust_book(table))), vectors) == 4920 + 23
+    with pytest.raises(AssertionError):  # the novice book's vectors: another ranking, other tiers
+        check_vectors(program, VECTORS)
+
+
+def chance_against_random(program: Path, side: str) -> Fraction:
+    """The exact chance that the compiled 3x3 strategy for ``side`` wins against a player who
+    picks uniformly among the free cells (judged by tests/negamax.py)."""
+    judge = Negamax(3, 3, 3)
+    won = Fraction(0)
+    ply = {"." * 9: Fraction(1)}
+    while ply:
+        ours = sorted(b for b in ply if (b.count("X") == b.count("O")) == (side == "X"))
+        answers = dict(zip(ours, ask(program, ours), strict=True)) if ours else {}
+        following: dict[str, Fraction] = {}
+        for board, chance in ply.items():
+            mover = "X" if board.count("X") == board.count("O") else "O"
+            cells = (
+                [int(answers[board])] if board in answers else [c for c, m in enumerate(board) if m == "."]
+            )
+            for cell in cells:
+                child = board[:cell] + mover + board[cell + 1 :]
+                share = chance / len(cells)
+                if judge.makes_a_row(child, cell):
+                    won += share if mover == side else 0
+                elif "." in child:
+                    following[child] = following.get(child, Fraction(0)) + share
+        ply = following
+    return won
+
+
+#: The most a never-losing player wins against a random player (issue 24).
+RANDOM_LIMITS = {"X": Fraction(191, 192), "O": Fraction(866, 945)}
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_strategy_from_the_book_ranked_against_random_wins_at_the_limit(tmp_path: Path, side: str) -> None:
+    """A microcontroller's table of one move per position, exported from the book ranked against
+    a random player: against random it wins 191/192 moving first, 866/945 moving second."""
+    book = load_book(ROOT / "book" / "tictactoe-vs-random.json")
+    table = strategy_table(book, side)
+    assert table.against == "random"
+    files = c_strategy(table)
+    assert '#define TTT_AGAINST "random"' in files[strategy_names(side)[0]]
+    program = compile_strategy(write(tmp_path, files), side, SANITIZED)
+    assert chance_against_random(program, side) == RANDOM_LIMITS[side]
+
+
+def test_a_ranking_is_written_as_a_literal_whatever_it_holds(tmp_path: Path) -> None:
+    """A book names its ranking as it likes (a program's, any string): the C and Rust exports
+    hold it as a literal that reads back the same, never as code or a comment's end."""
+    odd = 'x" */ ??/ \\ \x1b\t é ${against}'
+    raw = (ROOT / "book" / "tictactoe.json").read_bytes()
+    old = b'"trap_order":{"method":"exact","tolerance":"0"}'
+    order = json.dumps({"against": odd, "method": "exact", "tolerance": "0"}).encode()
+    book = parse_book(raw.replace(old, b'"trap_order":' + order), "odd")
+    assert book.against == odd
+    table = full_table(book)
+    folder = write(tmp_path / "c", c_book(table))
+    c_program = compile_c(folder, [folder / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], ["-O0"], "v")
+    rust_program = compile_rust(write(tmp_path / "rust", rust_book(table)))
+    for program in (c_program, rust_program):
+        done = subprocess.run([str(program)], input=b"against\n", capture_output=True, check=True, timeout=60)
+        assert done.stdout == f"against={odd}\n".encode(), program
 
 
 # ------------------------------------------------------------------ a 3x4 book

@@ -22,8 +22,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main as book_cli
-from player.apps.cli import DelayParam, SeedParam
 from player.apps.cli import main as play_cli
+from player.apps.options import DelayParam, SeedParam
 from player.apps.script import parse_moves
 from player.errors import ScriptError
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from enumerate_games import Policy, match, novice_player, random_player
 
-from player import Book
+from player import Book, Rules, load_book
 from player.apps.lines import hint_text
 from player.apps.session import Game
 from player.game import EMPTY, other
@@ -208,3 +208,117 @@ def test_the_hint_where_every_move_draws_has_no_note_about_plies(book: Book) -> 
     text = hint_text(game_at(book, EMPTY * 9))
     assert "plies" not in text
     assert "D*" in text and "1: draw (93%) *" in text
+
+
+# ---------------------------------------------------------------- a book ranked otherwise
+
+
+@pytest.fixture
+def random_book() -> Book:
+    """The packaged book ranked against a random player, fresh for each test."""
+    return load_book(against="random")
+
+
+@pytest.mark.parametrize(
+    ("moves", "sentence"),
+    [
+        # . . .
+        # . . .    X to move: a corner wins 191/192 against random (the centre 95/96, an edge
+        # . . .    379/384)
+        (
+            [],
+            "1, 3, 7 and 9 keep the draw and win 99.5% of games against a random player; "
+            "the other draws win at most 99.0%.",
+        ),
+        # . X .
+        # . . .    O to move: the centre wins 33/35 against random; a corner beside the X (what
+        # . . .    the book ranked against a novice plays) 92/105
+        (
+            [1],
+            "5 keeps the draw and wins 94% of games against a random player; "
+            "the other draws win at most 88%.",
+        ),
+        # . . .
+        # . X .    O to move: only a corner draws
+        # . . .
+        (
+            [4],
+            "1, 3, 7 and 9 are the only moves that keep the draw; they win 74% of games against a "
+            "random player.",
+        ),
+        # X O .
+        # . X .    O to move has lost: blocking at 9 holds out longest, and a random X can still
+        # . . .    lose from there
+        (
+            [0, 1, 4],
+            "Every move loses against best play; 9 holds out longest (loss in 4), and wins 40% of "
+            "games against a random player.",
+        ),
+    ],
+    ids=["empty", "edge-answered-in-the-centre", "corners-only", "lost"],
+)
+def test_why_for_a_book_ranked_against_random_compares_by_random_first(
+    random_book: Book, moves: list[int], sentence: str
+) -> None:
+    """The sentence follows the book's ranking: its move is explained by its chance against a
+    random player first (a novice-first sentence about it would be false, or fail: ttt-play
+    --against random crashed on the hint for O after X's edge opening)."""
+    game = game_at_moves(random_book, moves)
+    hints = move_hints(random_book, game.board, first=game.first, walks=game.walks)
+    assert why(hints, "random") == sentence
+    # the percentages above, from the tests' own enumerator: the book's move, then its rivals
+    chances = enumerated(random_book, moves)
+    evaluation = random_book.evaluate(game.board)
+    best = {chances[c].random for c in evaluation.tiers[0]}
+    assert len(best) == 1
+    chance = best.pop()
+    rivals = [chances[c].random for c in evaluation.optimal if c not in evaluation.tiers[0]]
+    if rivals:
+        assert f"win{'s' if len(evaluation.tiers[0]) == 1 else ''} {percent(chance, max(rivals))}" in sentence
+        assert f"at most {percent(max(rivals), chance)}" in sentence
+    else:
+        assert f"{percent(chance)} of games against a random player" in sentence
+
+
+def test_every_position_of_a_book_ranked_against_random_gets_a_true_sentence(
+    reachable: tuple[set[str], set[str]],
+) -> None:
+    """Both packaged books ranked against random (normal and misère): a sentence for every
+    position, and the starred draws are the best of the draws by random first, then novice."""
+    unfinished, _ = reachable
+    for misere in (False, True):
+        book = load_book(rules=Rules(misere=misere), against="random")
+        for board in unfinished:
+            game = game_at(book, board)
+            hints = move_hints(book, game.board, first=game.first, walks=game.walks)
+            sentence = why(hints, book.against)
+            assert sentence.endswith(".") and (sentence[0].isupper() or sentence[0].isdigit()), board
+            starred = next(h for h in hints if h.book)
+            if starred.value == 0:
+                best = max((h.chances.random, h.chances.novice) for h in hints if h.value == 0 and h.chances)
+                assert starred.chances is not None
+                assert (starred.chances.random, starred.chances.novice) == best, board
+
+
+def test_a_book_ranked_against_a_program_is_not_explained_by_a_reference_opponent(book: Book) -> None:
+    """A book ranked against a program picks among the draws by what the program does: the
+    sentence says so rather than compare chances its order does not follow."""
+    hints = move_hints(book, "X...O....")
+    assert why(hints, "program") == "6 and 8 keep the draw; this book ranks its moves against program."
+    lost = move_hints(book, "XO..X....")
+    assert why(lost, "program") == (
+        "Every move loses against best play; 9 holds out longest (loss in 4); "
+        "this book ranks its moves against program."
+    )
+    assert why(move_hints(book, "XX.OO...."), "program") == "3 wins at once."
+
+
+def test_the_line_mode_hint_of_a_book_ranked_against_random_lists_its_chances(random_book: Book) -> None:
+    # . X .
+    # . . .    O to move: each free cell with its chance against random play
+    # . . .
+    text = hint_text(game_at_moves(random_book, [1]))
+    lines = text.splitlines()
+    assert all(len(line) < 80 for line in lines), text
+    assert "Move by move, with the games it wins against random play (the book playing on):" in lines
+    assert "5: draw (94%) *" in text and "1: draw (88%)" in text

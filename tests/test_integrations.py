@@ -8,7 +8,9 @@ import random
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,6 +183,8 @@ def test_the_pettingzoo_policy_plays_against_whom_it_is_told(book: Book) -> None
         assert to_book_cell(BookPolicy(book=book, rng=rng, against="novice")(observation)) in (0, 2)
     with pytest.raises(ValueError, match="ranks its moves against novice, not random"):
         BookPolicy(book=book, against="random")
+    with pytest.raises(ValueError, match="unknown opponent 'Random'"):
+        BookPolicy(against="Random")
 
 
 @integrations
@@ -197,3 +201,40 @@ def test_the_openspiel_bot_plays_against_whom_it_is_told(book: Book) -> None:
         assert make_bot(seed=seed, against="random").step(state) == 4
     with pytest.raises(ValueError, match="ranks its moves against novice, not random"):
         make_bot(book=book, against="random")
+    with pytest.raises(ValueError, match="unknown opponent 'program'"):
+        make_bot(book=book, against="program")
+
+
+@integrations
+@pytest.mark.parametrize(
+    ("against", "limits"),
+    [
+        ("random", (Fraction(191, 192), Fraction(866, 945))),  # the limits against random (issue 24)
+        (None, (Fraction(379, 384), Fraction(50, 63))),  # ranked against the novice: below them
+    ],
+    ids=["random", "default"],
+)
+def test_the_openspiel_bot_wins_at_the_limit_against_a_random_player(
+    against: str | None, limits: tuple[Fraction, Fraction]
+) -> None:
+    """Every game of OpenSpiel's tic_tac_toe between the bot and a player choosing uniformly among
+    the legal actions, walked through pyspiel's own states and returns: every move the bot makes
+    is one of its top tier, whose moves all win equally often, so its one choice per state gives
+    the exact rate."""
+    import pyspiel
+
+    from player.integrations.openspiel import make_bot
+
+    game = pyspiel.load_game("tic_tac_toe")
+
+    def chance_of_a_win(state: Any, bot: Any, seat: int) -> Fraction:
+        if state.is_terminal():
+            return Fraction(int(state.returns()[seat] > 0))
+        if state.current_player() == seat:
+            return chance_of_a_win(state.child(bot.step(state)), bot, seat)
+        actions = state.legal_actions()
+        return sum((chance_of_a_win(state.child(a), bot, seat) for a in actions), Fraction(0)) / len(actions)
+
+    for seat, limit in enumerate(limits):
+        bot = make_bot(seed=seat, against=against)
+        assert chance_of_a_win(game.new_initial_state(), bot, seat) == limit, (against, seat)

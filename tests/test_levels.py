@@ -5,16 +5,22 @@ every 3x3 board (normal and misère) against tests/negamax.py and tests/trap_ora
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from best_response import best_response
+from click.testing import CliRunner
 from enumerate_games import match, novice_player, random_player
+from limits_doc import documented_limits
 from negamax import Negamax, preference
 from trap_oracle import TrapOracle
 
+from generator.cli import main as book_cli
 from generator.reports.levels import END, START, level_rates, markdown_table
 from player import LEVELS, Book, Rules, choose_move, load_book
 from player.errors import LevelError
@@ -106,14 +112,141 @@ def test_the_books_trap_rates_are_the_known_ones(book: Book) -> None:
         assert Fraction(book.data["trap_rates"][side][opponent]) == rate
 
 
-#: The best win rate a never-losing player can reach against each opponent (issue 24: every
-#: never-losing policy enumerated; tests/trap_oracle.py finds the same by its own walk).
+#: The best win rate a never-losing player can reach against each opponent (issue 24): the
+#: maximum over every policy that plays only optimal moves, which backward induction finds (at
+#: each position the optimal move whose games the opponent's uniform choice loses most often);
+#: tests/trap_oracle.py (on tests/negamax.py) and tests/best_response.py (on tests/oracle.py)
+#: each walk it their own way (test_the_limits_are_two_independent_walks_best_replies).
 LIMITS = {
     ("novice", "X"): Fraction(89, 96),
     ("novice", "O"): Fraction(82, 315),
     ("random", "X"): Fraction(191, 192),
     ("random", "O"): Fraction(866, 945),
 }
+
+
+def test_the_limits_are_two_independent_walks_best_replies() -> None:
+    """LIMITS, from the empty board, by tests/best_response.py and tests/trap_oracle.py: two
+    walks written apart from the product and from each other (different solvers: oracle.py's
+    minimax, negamax.py), neither importing player/ or generator/."""
+    for (against, mark), limit in LIMITS.items():
+        player = {"novice": novice_player, "random": random_player}[against]
+        assert best_response(player, mark) == limit, (against, mark)
+        oracle = TrapOracle(3, 3, 3, against=against)
+        rates = oracle.book(EMPTY * 9)[1] if mark == "X" else oracle.reply(EMPTY * 9)
+        assert rates[{"novice": 0, "random": 1}[against]] == limit, (against, mark)
+
+
+def best_against_random_among_best_against_novice(mark: str) -> Fraction:
+    """The most a player of ``mark`` wins against random among the players that win 89/96 (or
+    82/315) against the novice, by the tests' own walk: where the novice's games can reach, it
+    must play a move that keeps the novice's limit; where only a random player's can, any
+    optimal move (tests/best_response.py's optimal moves, tests/enumerate_games.py's players)."""
+    from best_response import optimal
+    from oracle import to_move, winner
+
+    def play(board: str, cell: int) -> str:
+        return board[:cell] + to_move(board) + board[cell + 1 :]
+
+    @functools.cache
+    def novice(board: str) -> Fraction:  # the best chance against the novice from ``board``
+        won = winner(board)
+        if won or "." not in board:
+            return Fraction(int(won == mark))
+        if to_move(board) == mark:
+            return max(novice(play(board, c)) for c in optimal(board))
+        cells = novice_player(board)
+        return sum((novice(play(board, c)) for c in cells), Fraction(0)) / len(cells)
+
+    @functools.cache
+    def against_random(board: str, bound: bool) -> Fraction:  # bound: the novice can be here
+        won = winner(board)
+        if won or "." not in board:
+            return Fraction(int(won == mark))
+        if to_move(board) == mark:
+            moves = optimal(board)
+            if bound:
+                most = max(novice(play(board, c)) for c in moves)
+                moves = [c for c in moves if novice(play(board, c)) == most]
+            return max(against_random(play(board, c), bound) for c in moves)
+        reached = set(novice_player(board)) if bound else set()
+        cells = random_player(board)
+        return sum((against_random(play(board, c), c in reached) for c in cells), Fraction(0)) / len(cells)
+
+    assert novice(EMPTY * 9) == LIMITS[("novice", mark)]
+    return against_random(EMPTY * 9, True)
+
+
+@pytest.mark.parametrize("mark", ["X", "O"])
+def test_no_player_reaches_both_limits(mark: str) -> None:
+    """Issue 24's "no single order reaches both": of the never-losing players that win as often as
+    possible against the novice, the best against random wins 379/384 moving first and 50/63
+    moving second (what the book ranked against the novice wins), short of 191/192 and 866/945."""
+    best = best_against_random_among_best_against_novice(mark)
+    assert best == {"X": Fraction(379, 384), "O": Fraction(50, 63)}[mark]
+    assert best < LIMITS[("random", mark)]
+
+
+def exact_lines(*args: str) -> dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]:
+    """``ttt-book levels --exact``'s rates, read back: (row, opponent, side) -> (won, drawn, lost)."""
+    result = CliRunner().invoke(book_cli, ["levels", "--exact", *args])
+    assert result.exit_code == 0, result.output
+    found = {}
+    row = ""
+    for line in result.output.splitlines():
+        parsed = re.fullmatch(
+            r"  (first|second), +against (random|novice): +won (\S+), drawn (\S+), lost (\S+)", line
+        )
+        if parsed:
+            side, opponent, *rates = parsed.groups()
+            found[(row, opponent, side)] = tuple(Fraction(r) for r in rates)
+        elif line and not line.startswith(" "):
+            row = line
+    return found  # type: ignore[return-value]
+
+
+def test_levels_exact_prints_the_limits_and_every_rate_of_the_enumerator(rates: Rates) -> None:
+    """`ttt-book levels --exact`: 191/192 and 866/945 against random for `perfect --against
+    random`, 89/96 and 82/315 against the novice for `perfect`, and every other rate as the
+    tests' own enumerator counts it."""
+    shown = exact_lines()
+    assert shown.keys() == rates.keys()
+    for (against, mark), limit in LIMITS.items():
+        row = "perfect" if against == "novice" else "perfect --against random"
+        side = "first" if mark == "X" else "second"
+        assert shown[(row, against, side)][0] == limit and shown[(row, against, side)][2] == 0
+    books = {"perfect": load_book(), "perfect --against random": load_book(against="random")}
+    for (row, opponent, side), got in shown.items():
+        book = books.get(row, books["perfect"])
+        level = "perfect" if row in books else row
+        player = {"novice": novice_player, "random": random_player}[opponent]
+        mark = "X" if side == "first" else "O"
+        tested = lambda b, book=book, level=level: candidates(book.evaluate(b), level)  # noqa: E731
+        assert got == match(tested, player, mark), (
+            row,
+            opponent,
+            side,
+        )
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_levels_exact_prints_the_documented_limits(misere: bool) -> None:
+    """docs/scaling.md's rows for 3x3 (normal and misère), as `ttt-book levels --exact --book`
+    prints them for either packaged ranking (the other ranking built beside it)."""
+    game = "3x3 k=3 misère" if misere else "3x3 k=3"
+    name = "tictactoe-misere-vs-random.json" if misere else "tictactoe-vs-random.json"
+    shown = exact_lines("--book", str(ROOT / "book" / name))
+    for against in ("novice", "random"):
+        row = "perfect" if against == "novice" else "perfect --against random"
+        first, second = documented_limits()[(game, against)]  # (vs novice, vs random) each
+        for side, pair in (("first", first), ("second", second)):
+            assert (shown[(row, "novice", side)][0], shown[(row, "random", side)][0]) == pair, (against, side)
+
+
+def test_levels_exact_is_for_reading_only() -> None:
+    for rounded in (["--markdown"], ["--update", "README.md"]):
+        result = CliRunner().invoke(book_cli, ["levels", "--exact", *rounded])
+        assert result.exit_code == 2 and "--exact" in result.output
 
 
 @pytest.mark.parametrize("against", ["novice", "random"])

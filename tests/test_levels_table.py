@@ -34,8 +34,9 @@ for i, level in enumerate(ROWS):
             FAKE[(level, opponent, side)] = (win, Fraction(1, 10), 1 - win - Fraction(1, 10))
 
 
-def fake_rates(book: Book, targeted: Book | None = None, *, advance: object = None) -> Table:
-    assert targeted is not None and targeted.rules == book.rules and targeted.against != book.against
+def fake_rates(book: Book, *others: Book, advance: object = None) -> Table:
+    assert [other.against for other in others] == [a for a in ("novice", "random") if a != book.against]
+    assert all(other.rules == book.rules for other in others)
     for _ in range(len(FAKE)):
         if callable(advance):
             advance()
@@ -119,6 +120,52 @@ def test_levels_of_the_misere_book_say_how_its_novice_plays() -> None:
     at = next(i for i, line in enumerate(lines) if line.startswith("perfect"))
     for row in lines[at : at + 2]:  # moving first, moving second
         assert row.split()[-4] == row.split()[-1] == "0.00", row  # lost: against random, novice
+
+
+def table_rows(out: str) -> list[str]:
+    """The names of the rows of a plain table, in order."""
+    lines = out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("level "))
+    width = lines[header].index(" moves")
+    return [line[:width].strip() for line in lines[header + 1 :: 2]]
+
+
+def test_levels_of_a_book_ranked_against_random_is_the_same_table() -> None:
+    """Either packaged ranking given as --book shows the same rows, the other ranking built
+    beside it: the levels below perfect play by the scores alone, so they are named by the
+    level alone (not "hard --against random")."""
+    code, packaged = run()
+    assert code == 0, packaged
+    code, out = run("--book", str(ROOT / "book" / "tictactoe-vs-random.json"))
+    assert code == 0 and out == packaged, out
+    assert table_rows(out) == ["perfect", "perfect --against random", "hard", "medium", "easy"]
+
+
+def test_levels_of_a_book_ranked_against_a_program_shows_its_own_row(tmp_path: Path) -> None:
+    """A book ranked against a program (its tiers here the novice book's, only the name
+    changed) gets a row of its own beside both reference rankings, and a legend line."""
+    raw = (ROOT / "book" / "tictactoe.json").read_bytes()
+    old = b'"trap_order":{"method":"exact","tolerance":"0"}'
+    path = tmp_path / "program.json"
+    path.write_bytes(raw.replace(old, b'"trap_order":{"against":"program","method":"exact","tolerance":"0"}'))
+    code, out = run("--book", str(path))
+    assert code == 0, out
+    rows = table_rows(out)
+    assert rows == [
+        "perfect",
+        "perfect --against random",
+        "perfect, ranked against program",
+        "hard",
+        "medium",
+        "easy",
+    ]
+    assert "plays from this book's own order" in out
+    lines = out.splitlines()
+    numbers = {row: [] for row in rows}
+    at = next(i for i, line in enumerate(lines) if line.startswith("level ")) + 1
+    for i, row in enumerate(rows):
+        numbers[row] = re.findall(r"\d+\.\d\d", lines[at + 2 * i] + lines[at + 2 * i + 1])
+    assert numbers["perfect, ranked against program"] == numbers["perfect"]  # the same tiers
 
 
 def test_levels_refuses_a_book_too_big_to_walk(monkeypatch: pytest.MonkeyPatch, book_3x4_path: Path) -> None:

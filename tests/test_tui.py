@@ -467,3 +467,23 @@ def test_ctrl_c_while_watching_restores_the_terminal_and_exits_130() -> None:
     settings = after.split()
     assert "icanon" in settings and "echo" in settings
     assert "Traceback" not in shown
+
+
+def test_the_screen_plays_to_beat_a_random_player() -> None:
+    # . X .
+    # . . .      --against random: the computer answers the top edge in the centre (a novice's
+    # . . .      ranking answers in a corner beside it), and the hint explains by random play
+    term = game("--against", "random")
+    term.wait_for("Your move (X)")
+    term.press("2")
+    shown = term.wait_for("The computer (O) played 5")
+    assert cell_text(shown, 5) == "[O]"
+    # . X .
+    # . O .      X to move: the book ranked against random marks 1 and 3 (23/24 of games won
+    # . . .      against random), the novice's ranking would mark 4 and 6
+    term.press("h")
+    shown = term.wait_for("the book's move", "against a random")
+    assert [cell_text(shown, n) for n in (1, 3, 4, 6)] == ["D*", "D*", "D", "D"], shown
+    term.press("q")
+    assert term.finish() == 0
+    assert b"Traceback" not in term.raw

@@ -234,3 +234,38 @@ def test_verify_a_3x4_book(book_3x4_path: Path) -> None:
     code, out = verify(book_3x4_path)
     assert code == 0, out
     assert "valid — every one of" in out and "bytes as built" in out
+
+
+def test_verify_rebuilds_the_ranking_a_book_names(tmp_path: Path) -> None:
+    """A book's trap_order.against says which ranking verify rebuilds: the novice's tiers under
+    the name "random" are not the random ranking's (on the empty board the random ranking puts
+    the centre before the edges), and the random book under the novice's name is not the
+    novice's."""
+    novice = json.loads(BOOK.read_bytes())
+    novice["trap_order"]["against"] = "random"
+    renamed = tmp_path / "novice-named-random.json"
+    renamed.write_text(json.dumps(novice))
+    code, out = verify(renamed)
+    assert code == 1 and "difference(s) from a fresh build" in out, out
+    assert (
+        "entry '.........' tiers [[0, 2, 6, 8], [1, 3, 5, 7], [4]], in trap order [[0, 2, 6, 8], [4]" in out
+    )
+    ranked = json.loads((ROOT / "book" / "tictactoe-vs-random.json").read_bytes())
+    del ranked["trap_order"]["against"]
+    renamed.write_text(json.dumps(ranked))
+    code, out = verify(renamed)
+    assert code == 1 and "entry" in out and "in trap order" in out, out
+
+
+def test_verify_a_3x4_book_ranked_against_random(tmp_path: Path) -> None:
+    from generator.writer import build_book, encode
+    from player import Rules
+
+    path = tmp_path / "3x4-random.json"
+    path.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))
+    code, out = verify(path)
+    assert (
+        code == 0
+        and "20088 entries proven" in out
+        and "trap order, counts, trap_rates and bytes as built" in out
+    )

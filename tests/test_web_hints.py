@@ -69,7 +69,7 @@ def terminal(book: Book, boards: list[str], first: str) -> list[dict[str, Any]]:
         found = hints.move_hints(book, board, first=first, walks=walks)
         answers.append(
             {
-                "why": hints.why(found),
+                "why": hints.why(found, book.against),
                 "book": [h.cell for h in found if h.book],
                 "words": [h.words for h in found],
             }
@@ -87,12 +87,33 @@ def compare(page: PageHints, book: Book, boards: list[str], first: str) -> None:
 UNFINISHED = sorted(oracle.all_positions()[0])  # the oracle's 4,520 boards, X moving first
 
 
+#: The packaged 3x3 books, each ranked against the novice and against a random player (the
+#: sentence compares by the book's ranking first), and one ranked against a program.
+BOOKS_3X3 = [
+    "tictactoe.json",
+    "tictactoe-misere.json",
+    "tictactoe-vs-random.json",
+    "tictactoe-misere-vs-random.json",
+    "program",
+]
+
+
+@pytest.fixture(scope="module")
+def ranked_against_a_program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The packaged book with ``trap_order.against`` "program" (its tiers the novice's)."""
+    raw = (ROOT / "book" / "tictactoe.json").read_bytes()
+    old = b'"trap_order":{"method":"exact","tolerance":"0"}'
+    path = tmp_path_factory.mktemp("program") / "program.json"
+    path.write_bytes(raw.replace(old, b'"trap_order":{"against":"program","method":"exact","tolerance":"0"}'))
+    return path
+
+
 @pytest.mark.parametrize("first", ["X", "O"])
-@pytest.mark.parametrize("name", ["tictactoe.json", "tictactoe-misere.json"])
-def test_every_3x3_hint_is_the_terminals(name: str, first: str) -> None:
+@pytest.mark.parametrize("name", BOOKS_3X3)
+def test_every_3x3_hint_is_the_terminals(name: str, first: str, ranked_against_a_program: Path) -> None:
     assert len(UNFINISHED) == 4520
     boards = UNFINISHED if first == "X" else [swap_marks(b) for b in UNFINISHED]
-    path = ROOT / "book" / name
+    path = ranked_against_a_program if name == "program" else ROOT / "book" / name
     page = PageHints(path)
     try:
         compare(page, load_book(path, rules=None), boards, first)

@@ -18,7 +18,7 @@ function answer(question) {
   if ('fixed' in question) return { text: fixed(question.fixed, question.places) };
   const { board, first } = question;
   const hints = moveHints(book, board, { first, walks: walks[first] });
-  return { why: why(hints), book: hints.filter((h) => h.book).map((h) => h.cell), words: hints.map((h) => h.words) };
+  return { why: why(hints, book.against), book: hints.filter((h) => h.book).map((h) => h.cell), words: hints.map((h) => h.words) };
 }
 
 for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {

@@ -7,7 +7,7 @@
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
 import { BookError, loadBookCached } from '../clients/js/tictactoe-book.js';
 import { analyse, cellList, chart, other, resultWords, standing, turningPoints, VALUE_WORDS, words } from './analysis.js';
-import { moveHints, why } from './hints.js';
+import { OPPONENT_WORDS, moveHints, why } from './hints.js';
 import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
@@ -37,7 +37,6 @@ const TWINS = {
   'tictactoe-misere.json': { random: 'tictactoe-misere-vs-random.json' },
   'tictactoe-misere-vs-random.json': { novice: 'tictactoe-misere.json' },
 };
-const OPPONENT_WORDS = { novice: 'a novice', random: 'a random player' };
 
 const state = {
   book: null,
@@ -66,6 +65,9 @@ const lastHumanMove = () => state.moves.map((_, i) => i).filter((i) => moverOf(i
 const who = (mark) => (mark === state.human ? 'you' : 'the computer');
 
 const emptyBoard = () => state.book.rules.empty.repeat(state.book.cells);
+// The book the computer plays from: the one ranked against the opponent chosen (its moves, and
+// the hint's, which marks the move the computer would play in your place).
+const playing = () => state.rankings[state.against] ?? state.book;
 const isOver = () => standing(state.book, state.board).over;
 
 function place(cell) {
@@ -76,8 +78,7 @@ function place(cell) {
 // The computer's move, if it is its turn; returns the sentence saying so ('' if none).
 function computerMove() {
   if (isOver() || turn() === state.human) return '';
-  const ranked = state.rankings[state.against] ?? state.book;
-  const cell = ranked.chooseMove(state.board, { level: state.level, random, first: state.first });
+  const cell = playing().chooseMove(state.board, { level: state.level, random, first: state.first });
   place(cell);
   return `The computer (${other(state.human)}) plays ${cell + 1}.`;
 }
@@ -110,7 +111,7 @@ function refuse(text, cell = -1) {
 // position of a game, its play-outs kept for the game's later hints as ttt-play keeps them.
 function hintFor(board) {
   if (!state.hintCache.has(board)) {
-    state.hintCache.set(board, moveHints(state.book, board, { first: state.first, walks: state.walks }));
+    state.hintCache.set(board, moveHints(playing(), board, { first: state.first, walks: state.walks }));
   }
   return state.hintCache.get(board);
 }
@@ -200,7 +201,7 @@ function render() {
     button.setAttribute('aria-disabled', String(!playable || mark !== '.'));
     button.tabIndex = c === state.cursor ? 0 : -1;
   }
-  $('why').textContent = why(hints);
+  $('why').textContent = why(hints, playing().against);
   $('why').hidden = !hints.length;
   $('legend').textContent = HINT_LEGEND;
   $('legend').hidden = !hints.length;
@@ -343,7 +344,7 @@ function undo() {
 function settingChanged(event) {
   const started = lastHumanMove() >= 0 && !isOver();
   if (event.target.id === 'against') {
-    chooseOpponent($('against').value, started);
+    chooseOpponent($('against').value, started).then(render); // the hint follows the book played from
     return;
   }
   if (event.target.id === 'level') {
@@ -525,6 +526,11 @@ async function chooseOpponent(against, started) {
       return;
     }
     select.disabled = false;
+  }
+  if (against !== state.against) {
+    // The hint follows the book played from; its play-outs walk that book's top tier.
+    state.walks = new Map();
+    state.hintCache = new Map();
   }
   state.against = against;
   select.value = against;

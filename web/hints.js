@@ -12,9 +12,10 @@ import { cellsAnd, other, words } from './analysis.js';
 
 /** New positions each opponent's walk may visit for one hint (player/hints.py HINT_BUDGET). */
 export const HINT_BUDGET = 10_000;
-export const UNCOUNTED =
-  'how often each move wins against a novice is not counted: too many lines of play this early ' +
-  'on this board (ask again later in the game)';
+/** Why a hint gives no chances against `opponent` (early on a big board). */
+export const uncounted = (opponent) =>
+  `how often each move wins against ${OPPONENT_WORDS[opponent]} is not counted: too many lines of ` +
+  'play this early on this board (ask again later in the game)';
 const OPPONENTS = ['novice', 'random'];
 
 /** A walk would visit more positions than its budget allows (player.errors.TooManyLines). */
@@ -222,19 +223,23 @@ export function percent(chance, ...others) {
   return `${fixed(value(chance), 2)}%`;
 }
 
-const againstNovice = (chance, ...others) => `${percent(chance, ...others)} of games against a novice`;
-const compareChances = (a, b) => a.novice.compare(b.novice) || a.random.compare(b.random);
+/** How a sentence names each reference opponent (player.hints.OPPONENT_WORDS). */
+export const OPPONENT_WORDS = { novice: 'a novice', random: 'a random player' };
+const against = (opponent, chance, ...others) => `${percent(chance, ...others)} of games against ${OPPONENT_WORDS[opponent]}`;
 const distinct = (ratios) => ratios.filter((r, i) => ratios.findIndex((s) => s.equals(r)) === i).length;
-const atMost = (rivals, opponent = 'novice') => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
+const atMost = (rivals, opponent) => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
 const count = (items, noun) => `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
 const doVerb = (items) => (items.length === 1 ? 'does' : 'do');
 const winVerb = (items) => (items.length === 1 ? 'wins' : 'win');
 
 /**
  * One sentence for the player: what the book's move does, and what it does better than the
- * other moves that reach the same outcome (player.hints.why, word for word).
+ * other moves that reach the same outcome (player.hints.why, word for word), by the two chances
+ * its book ranks optimal moves by: first against `ranking` (the book's `against`), then against
+ * the other reference opponent. A book ranked against a program is ranked by neither: its
+ * sentence says so instead of comparing chances.
  */
-export function why(hints) {
+export function why(hints, ranking = 'novice') {
   if (!hints.length) return '';
   const book = hints.filter((h) => h.book);
   const best = book[0];
@@ -248,15 +253,22 @@ export function why(hints) {
     const tail = slower.length ? '; the other wins take longer' : '';
     return `${named} win${verb} against any defence in ${best.plies} moves, both sides' counted${tail}.`;
   }
+  if (!Object.hasOwn(OPPONENT_WORDS, ranking)) {
+    const ranked = `this book ranks its moves against ${ranking}`;
+    if (best.value === 0) return `${named} keep${verb} the draw; ${ranked}.`;
+    return `Every move loses against best play; ${named} hold${verb} out longest (${best.words}); ${ranked}.`;
+  }
+  const first = ranking; // the chance the book ranks by first, and the one that breaks its ties
+  const second = Object.keys(OPPONENT_WORDS).find((name) => name !== first);
+  const lead = best.chances === null ? null : best.chances[first];
+  const leads = lead !== null && lead.n;
   if (best.value < 0) {
     const start = `Every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
-    if (best.chances === null || !best.chances.novice.n) return `${start}.`;
-    return `${start}, and win${verb} ${againstNovice(best.chances.novice)}.`;
+    return leads ? `${start}, and win${verb} ${against(first, lead)}.` : `${start}.`;
   }
   if (!same.length) {
     const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
-    if (best.chances === null || !best.chances.novice.n) return `${named} ${only} the draw.`;
-    return `${named} ${only} the draw; ${theyWin} ${againstNovice(best.chances.novice)}.`;
+    return `${named} ${only} the draw${leads ? `; ${theyWin} ${against(first, lead)}` : ''}.`;
   }
   if (best.chances === null) {
     // early on a big board: the draws are not told apart
@@ -264,31 +276,31 @@ export function why(hints) {
       same.length + book.length === hints.length
         ? `Every move keeps the draw, and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
         : `${named} keep${verb} the draw, as ${count(same, 'other move')} ${doVerb(same)}`;
-    return `${keeps}; ${UNCOUNTED}.`;
+    return `${keeps}; ${uncounted(first)}.`;
   }
   let start = `${named} keep${verb} the draw`;
-  const novice = best.chances.novice;
-  const rival = same.map((h) => h.chances).reduce((a, b) => (compareChances(b, a) > 0 ? b : a));
+  const order = (a, b) => a[first].compare(b[first]) || a[second].compare(b[second]);
+  const rival = same.map((h) => h.chances).reduce((a, b) => (order(b, a) > 0 ? b : a));
   const draws = `the other draw${same.length > 1 ? 's' : ''}`;
-  if (rival.novice.compare(novice) < 0) {
-    if (!rival.novice.n) return `${start} and win${verb} ${againstNovice(novice)}; ${draws} never ${doVerb(same)}.`;
-    const versus = `${winVerb(same)} ${atMost(same)}${percent(rival.novice, novice)}`;
-    return `${start} and win${verb} ${againstNovice(novice, rival.novice)}; ${draws} ${versus}.`;
+  if (rival[first].compare(lead) < 0) {
+    if (!rival[first].n) return `${start} and win${verb} ${against(first, lead)}; ${draws} never ${doVerb(same)}.`;
+    const versus = `${winVerb(same)} ${atMost(same, first)}${percent(rival[first], lead)}`;
+    return `${start} and win${verb} ${against(first, lead, rival[first])}; ${draws} ${versus}.`;
   }
-  // As good against a novice as the best other draw: better against a random player.
+  // As good against the first opponent as the best other draw: better against the second.
   let beaten;
-  if (!novice.n) {
-    // then no other draw beats a novice either
+  if (!lead.n) {
+    // then no other draw beats the first opponent either
     beaten = same;
-    start += `; no draw here beats a novice, but against a random player ${theyWin}`;
+    start += `; no draw here beats ${OPPONENT_WORDS[first]}, but against ${OPPONENT_WORDS[second]} ${theyWin}`;
   } else {
-    beaten = same.filter((h) => h.chances.novice.equals(novice));
+    beaten = same.filter((h) => h.chances[first].equals(lead));
     start +=
-      ` and win${verb} ${againstNovice(novice)}, as ${cells(beaten.map((h) => h.cell))} ` +
-      `${doVerb(beaten)}; against a random player ${theyWin}`;
+      ` and win${verb} ${against(first, lead)}, as ${cells(beaten.map((h) => h.cell))} ` +
+      `${doVerb(beaten)}; against ${OPPONENT_WORDS[second]} ${theyWin}`;
   }
   const others = beaten.length === same.length ? draws : cells(beaten.map((h) => h.cell));
-  const [mine, theirs] = [best.chances.random, rival.random];
+  const [mine, theirs] = [best.chances[second], rival[second]];
   if (!theirs.n) return `${start} ${percent(mine)}; ${others} never ${doVerb(beaten)}.`;
-  return `${start} ${percent(mine, theirs)}, ${others} ${winVerb(beaten)} ${atMost(beaten, 'random')}${percent(theirs, mine)}.`;
+  return `${start} ${percent(mine, theirs)}, ${others} ${winVerb(beaten)} ${atMost(beaten, second)}${percent(theirs, mine)}.`;
 }

@@ -194,6 +194,33 @@ def test_the_page_plays_to_beat_whom_it_is_told(browser: Browser, server: str) -
         assert answer_to_the_top_edge(page) == ".X..O...."
 
 
+# . X .
+# . O .      X to move, hints on: the book ranked against a novice marks 4 and 6 (1/2 of games
+# . . .      against a novice, 5/12 for 7 and 9); the one ranked against random marks 1 and 3
+#            (23/24 against random, 43/48 for 7 and 9): tests/enumerate_games.py's figures
+
+
+def test_the_hint_follows_whom_the_computer_plays_to_beat(browser: Browser, server: str) -> None:
+    """The hint marks the move the computer would play in your place: from the book ranked
+    against the opponent chosen, with the sentence of why in that ranking's terms."""
+    with opened(browser, f"{server}/web/?seed=7&against=random") as page:
+        assert answer_to_the_top_edge(page) == ".X..O...."
+        page.click("#hint")
+        marked = page.locator("#board .cell.book")
+        assert [int(cell) for cell in marked.evaluate_all("cs => cs.map(c => c.dataset.cell)")] == [0, 2]
+        assert page.locator("#why").inner_text() == (
+            "1 and 3 keep the draw, and win 96% of games against a random player, "
+            "against at most 90% for the other draws."
+        )
+        page.select_option("#against", "novice")
+        page.wait_for_function("document.querySelector('#note').textContent.includes('a novice')")
+        page.wait_for_function("document.querySelector('#why').textContent.includes('against a novice')")
+        assert page.locator("#why").inner_text() == (
+            "4 and 6 keep the draw, and win 50% of games against a novice, "
+            "against at most 42% for the other draws."
+        )
+
+
 def test_hint_shows_every_free_cells_value(page: Page) -> None:
     page.click("#hint")
     hints = page.locator("#board .cell .hint")

@@ -19,7 +19,16 @@ they are plain ``static const`` arrays, which linkers put in read-only memory.
 from __future__ import annotations
 
 from generator.export.tables import FullTable, StrategyTable
-from generator.export.text import describe_rules, fill, key_bits, packed_moves, win_score, wrapped
+from generator.export.text import (
+    c_string,
+    describe_against,
+    describe_rules,
+    fill,
+    key_bits,
+    packed_moves,
+    win_score,
+    wrapped,
+)
 from player.game import Rules
 
 BOOK_HEADER = "tictactoe_book.h"
@@ -60,6 +69,8 @@ def c_book(table: FullTable, *, single_header: bool = False) -> dict[str, str]:
         command=command,
         rules=describe_rules(rules),
         count=len(table.keys),
+        against=c_string(table.against),
+        against_words=describe_against(table.against),
         rules_macros=_rules_macros(rules),
         error_macros=_error_macros(),
     )
@@ -92,6 +103,8 @@ def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str
         role="moving first" if side == "X" else "moving second",
         count=len(table.keys),
         guard=f"TICTACTOE_{side}_H",
+        against=c_string(table.against),
+        against_words=describe_against(table.against),
         rules_macros=_rules_macros(rules),
         error_macros=_error_macros(),
     )

@@ -13,7 +13,15 @@ from __future__ import annotations
 
 from generator.export.c import ERRORS
 from generator.export.tables import FullTable
-from generator.export.text import describe_rules, fill, key_bits, win_score, wrapped
+from generator.export.text import (
+    describe_against,
+    describe_rules,
+    fill,
+    key_bits,
+    rust_string,
+    win_score,
+    wrapped,
+)
 
 BOOK_MODULE = "tictactoe_book.rs"
 
@@ -56,5 +64,7 @@ def rust_book(table: FullTable) -> dict[str, str]:
         tops=wrapped(table.tops),
         variants=variants,
         codes=codes,
+        against=rust_string(table.against),
+        against_words=describe_against(table.against),
     )
     return {BOOK_MODULE: text}

@@ -42,6 +42,8 @@ class FullTable:
     keys: tuple[int, ...]
     bests: tuple[int, ...]
     tops: tuple[int, ...]
+    #: whom the top tiers are ranked to beat: the book's ``trap_order.against``
+    against: str = "novice"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,8 @@ class StrategyTable:
     side: str
     keys: tuple[int, ...]
     moves: tuple[Cell, ...]
+    #: whom the moves are ranked to beat: the book's ``trap_order.against``
+    against: str = "novice"
 
 
 def check_size(count: int, what: str) -> None:
@@ -79,6 +83,7 @@ def full_table(book: Book) -> FullTable:
         tuple(r[0] for r in rows),
         tuple(r[1] for r in rows),
         tuple(r[2] for r in rows),
+        book.against,
     )
 
 
@@ -116,7 +121,7 @@ def strategy_table(book: Book, side: str) -> StrategyTable:
     check_size(len(faced), f"the {rules} strategy for {side}")
     code = board_codes(rules).code
     rows = sorted((code(key), move) for key, move in faced.items())
-    return StrategyTable(rules, side, tuple(r[0] for r in rows), tuple(r[1] for r in rows))
+    return StrategyTable(rules, side, tuple(r[0] for r in rows), tuple(r[1] for r in rows), book.against)
 
 
 def whole_tier_positions(book: Book, side: str) -> int:

@@ -1,5 +1,6 @@
 """Text helpers the source exports share (generator/export/c.py, generator/export/rust.py):
-numbers wrapped into array lines, and the facts of a table that both headers state."""
+numbers wrapped into array lines, string literals in C and Rust, and the facts of a table that
+both headers state."""
 
 from __future__ import annotations
 
@@ -75,3 +76,36 @@ def strategy_table_bytes(table: StrategyTable) -> int:
 def rule_tables_bytes(rules: Rules) -> int:
     """Bytes of the rules' own tables: the symmetries and the lines, a byte per cell."""
     return len(rules.symmetries) * rules.cells + len(rules.lines) * rules.k
+
+
+def c_string(text: str) -> str:
+    """``text`` as a C string literal of its UTF-8 bytes: printable ASCII as it is, but for
+    ``"``, ``\\`` and ``?`` (which could start a trigraph), every other byte in octal (three
+    digits: an octal escape ends there, unlike ``\\x``, which takes every hex digit after it)."""
+    plain = {byte for byte in range(0x20, 0x7F)} - {ord('"'), ord("\\"), ord("?")}
+    return '"' + "".join(chr(b) if b in plain else f"\\{b:03o}" for b in text.encode()) + '"'
+
+
+def rust_string(text: str) -> str:
+    """``text`` as a Rust string literal: printable ASCII as it is, but for ``"`` and ``\\``,
+    every other character as ``\\u{...}``."""
+    return (
+        '"'
+        + "".join(
+            char if " " <= char <= "~" and char not in '"\\' else f"\\u{{{ord(char):x}}}" for char in text
+        )
+        + '"'
+    )
+
+
+#: What a header says of each ranking (docs/book-format.md, "Trap order").
+RANKINGS = {
+    "novice": "a novice (wins if it can, else blocks, else plays at random)",
+    "random": "a random player (any free cell)",
+}
+
+
+def describe_against(against: str) -> str:
+    """Whom the top tiers are ranked to beat, for a generated file's comment (a comment's text:
+    anything but a known ranking is named only through the literal beside it)."""
+    return RANKINGS.get(against, "another opponent, named by the book (a program's)")

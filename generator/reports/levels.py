@@ -14,12 +14,13 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
+from generator import build_tools
 from generator.atomic import read_regular_file, target, write_files
 from player.errors import InputFileError, TableMarkerError
 from player.game import EMPTY, FIRST, SECOND, Rules, other
 from player.play import LEVELS, level_policy, opponent_policy
 from player.rates import PlayOut
-from player.reader import Book
+from player.reader import Book, load_book
 
 Rates = tuple[Fraction, Fraction, Fraction]
 #: (row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer; a row is a
@@ -35,29 +36,46 @@ START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
 
 
+#: The rankings of the table's perfect rows, in order: the default first.
+RANKINGS = ("novice", "random")
+
+
 def row_name(level: str, against: str) -> str:
-    """The table's name for ``level`` playing from a book ranked against ``against``: the
-    option that plays it (``perfect --against random``), the level alone for the default."""
-    return level if against == "novice" else f"{level} --against {against}"
+    """The table's name for the perfect level playing from a book ranked against ``against``:
+    the option that plays it (``perfect --against random``), the level alone for the default,
+    and for a ranking no option names (a program's) ``perfect, ranked against program``. The
+    other levels play from the scores alone, the same whatever the ranking: the level alone."""
+    if level != LEVELS[0] or against == RANKINGS[0]:
+        return level
+    return f"{level} --against {against}" if against in RANKINGS else f"{level}, ranked against {against}"
 
 
-def table_rows(book: Book, targeted: Book | None = None) -> list[tuple[str, Book, str]]:
+def table_rows(book: Book, *others: Book) -> list[tuple[str, Book, str]]:
     """The table's rows, in order, as (name, book, level): the perfect level of ``book`` and of
-    ``targeted`` (the same game ranked against another opponent), the novice's ranking first,
-    then the other levels of ``book``."""
-    perfect = sorted([book] if targeted is None else [book, targeted], key=lambda b: b.against != "novice")
+    each of ``others`` (the same game ranked against other opponents), the reference rankings
+    first (RANKINGS), then the other levels of ``book``."""
+    order = {against: i for i, against in enumerate(RANKINGS)}
+    perfect = sorted([book, *others], key=lambda b: order.get(b.against, len(order)))
     rows = [(row_name(LEVELS[0], b.against), b, LEVELS[0]) for b in perfect]
-    return rows + [(row_name(level, book.against), book, level) for level in LEVELS[1:]]
+    return rows + [(level, book, level) for level in LEVELS[1:]]
 
 
-def matches(book: Book, targeted: Book | None = None) -> int:
+def other_rankings(book: Book, *, packaged: bool) -> list[Book]:
+    """The books of the reference rankings (RANKINGS) the table shows beside ``book``'s own:
+    the packaged ones for a ``packaged`` book, else built in memory (the build extra)."""
+    missing = [against for against in RANKINGS if against != book.against]
+    if packaged:
+        return [load_book(rules=book.rules, against=against) for against in missing]
+    writer = build_tools()
+    return [writer.ranked_against(book.rules, against) for against in missing]
+
+
+def matches(book: Book, *others: Book) -> int:
     """How many matches ``level_rates`` plays for these books: one step of its progress each."""
-    return len(table_rows(book, targeted)) * len(OPPONENTS) * len(SIDES)
+    return len(table_rows(book, *others)) * len(OPPONENTS) * len(SIDES)
 
 
-def level_rates(
-    book: Book, targeted: Book | None = None, *, advance: Callable[[], None] | None = None
-) -> Table:
+def level_rates(book: Book, *others: Book, advance: Callable[[], None] | None = None) -> Table:
     """(row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer for each of
     ``table_rows``, every game of each match walked (``player.play.PlayOut``); ``advance()``
     is called after each match (for a progress bar)."""
@@ -65,7 +83,7 @@ def level_rates(
     start = EMPTY * book.rules.cells
     # each player plays in several matches: its choice on a board is worked out once
     opponents = {name: cache(opponent_policy(book.rules, name)) for name in OPPONENTS}
-    for row, source, level in table_rows(book, targeted):
+    for row, source, level in table_rows(book, *others):
         tested = cache(level_policy(source, level))
         for opponent in OPPONENTS:
             for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
@@ -108,7 +126,7 @@ def markdown_table(
 
 
 LEGEND = """\
-The computer's results at each level, in % of its games: won / drawn / lost,
+The computer's results at each level, {unit}: won / drawn / lost,
 as it moves first or second; exact (every game enumerated, nothing sampled),
 against two reference opponents:
   random  plays any free cell, at random;"""
@@ -116,15 +134,22 @@ NOVICE = "  novice  wins at once if it can, else blocks the computer's win, else
 MISERE_NOVICE = "  novice  plays at random, never completing a line of its own if it can avoid it."
 TARGETED = """\
 A level "--against random" plays from the book ranked to beat a random player
-(ttt-play --against random); the others from the one ranked to beat a novice."""
+(ttt-play --against random), "perfect" from the one ranked to beat a novice;
+the other levels play by the scores alone, whatever the ranking."""
+PROGRAM = """\
+A level "ranked against" another opponent plays from this book's own order."""
 
 
-def legend(rules: Rules, rows: list[str] | None = None) -> str:
+def legend(rules: Rules, rows: list[str] | None = None, *, unit: str = "in % of its games") -> str:
     """What the table shows, for a book of ``rules`` (named unless they are the classic game's),
-    with a note on ``--against`` if one of the ``rows`` names it."""
+    with a note on the rankings if one of the ``rows`` names one; ``unit``: how rates are
+    written."""
     named = [] if rules == Rules() else [f"The game: {rules}."]
     targeted = [TARGETED] if any("--against" in row for row in rows or []) else []
-    return "\n".join([*named, LEGEND, MISERE_NOVICE if rules.misere else NOVICE, *targeted])
+    program = [PROGRAM] if any("ranked against" in row for row in rows or []) else []
+    return "\n".join(
+        [*named, LEGEND.format(unit=unit), MISERE_NOVICE if rules.misere else NOVICE, *targeted, *program]
+    )
 
 
 def plain_table(table: Table, rules: Rules | None = None) -> str:
@@ -148,6 +173,22 @@ def plain_table(table: Table, rules: Rules | None = None) -> str:
                     f"{float(rate) * 100:>{COLUMN}.2f}" for rate in table[(row, opp, side)]
                 )
             lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def exact_table(table: Table, rules: Rules | None = None) -> str:
+    """The table's rates as exact fractions, under the legend: each row's name on a line, then a
+    line per side and opponent (what ``plain_table`` rounds: ``191/192`` where it shows 99.48)."""
+    rows = rows_of(table)
+    lines = [legend(rules or Rules(), rows, unit="as exact fractions")]
+    for row in rows:
+        lines += ["", row]
+        for side in SIDES:
+            for opp in OPPONENTS:
+                won, drawn, lost = table[(row, opp, side)]
+                lines.append(
+                    f"  {side + ',':<7} against {opp + ':':<7}  won {won}, drawn {drawn}, lost {lost}"
+                )
     return "\n".join(lines)
 
 

@@ -10,12 +10,10 @@ frequent start, pays for none of the screen's or the engine's modules (docs/benc
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import sys
 from collections.abc import Iterator
-from typing import Any
 
 import click
 
@@ -33,85 +31,16 @@ from player.apps.console import (
     refuse_unused,
     run_cli,
 )
+from player.apps.options import LEVEL, MARK, DelayParam, SeedParam, colour_wanted, painter
 from player.apps.progress import loading
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules
-from player.play import LEVELS
 from player.reader import Book, book_for, load_book
 
-MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
-LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
-#: Styles by kind; a kind of several words (``"draw book"``) takes each word's style. Win, draw
-#: and loss are the page's green, grey and red (web/style.css).
-COLOURS: dict[str, dict[str, Any]] = {
-    "X": {"fg": "cyan", "bold": True},
-    "O": {"fg": "yellow", "bold": True},
-    "free": {"dim": True},
-    "win": {"fg": "green"},
-    "draw": {"fg": "bright_black"},
-    "loss": {"fg": "red"},
-    "book": {"bold": True, "underline": True},
-}
-MAX_SEED = 2**64 - 1
-MAX_DELAY = 10.0
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
 MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer line is dropped
-
-
-class SeedParam(click.ParamType):  # type: ignore[type-arg]
-    """A whole number from 0 to 2**64 - 1, checked by its digits before any conversion (a
-    5,000-digit number would hit Python's int() limit)."""
-
-    name = "INTEGER"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
-            return value
-        text = str(value).strip()
-        if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
-            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
-            self.fail(f"{shown!r} is not a whole number from 0 to {MAX_SEED}", param, ctx)
-        return int(text)
-
-
-class DelayParam(click.ParamType):  # type: ignore[type-arg]
-    """Seconds, a finite number from 0 to 10 (``nan`` passes a range check, so it is named)."""
-
-    name = "SECONDS"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
-        try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or not 0 <= seconds <= MAX_DELAY:
-            self.fail(f"{value!r} is not a number of seconds from 0 to {MAX_DELAY:g}", param, ctx)
-        return seconds
-
-
-def colour_wanted(stream: object, forced: bool | None) -> bool:
-    """Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
-    if forced is not None:
-        return forced
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
-    return is_terminal(stream)
-
-
-def painter(enabled: bool):  # type: ignore[no-untyped-def]
-    """``paint(text, kind)`` colouring X, O and free cells when ``enabled``."""
-    if not enabled:
-        return lambda text, kind: text
-
-    def paint(text: str, kind: str) -> str:
-        style: dict[str, Any] = {}
-        for word in kind.split():
-            style.update(COLOURS.get(word, {}))
-        return click.style(text, **style)
-
-    return paint
 
 
 def open_book(path: str | None, misere: bool = False, against: str | None = None) -> Book:
@@ -135,8 +64,11 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     try:
         return book_for(book, against)
     except ValueError as error:
+        rules = book.rules
+        spec = f"{rules.rows}x{rules.cols}:{rules.k}" + (":misere" if rules.misere else "")
         raise click.UsageError(
-            f"--against {against}: {error} (ttt-book build --against {against} writes one)"
+            f"--against {against}: {error} "
+            f"(ttt-book build --rules {spec} --against {against} -o FILE writes one)"
         ) from None
 
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from player.errors import BoardError, RequestError
 from player.game import FIRST, SECOND
-from player.play import LEVELS, OPPONENTS, choose_move
+from player.play import LEVELS, MAX_SEED, OPPONENTS, choose_move
 from player.reader import Book, Evaluation
 
 if TYPE_CHECKING:
@@ -33,14 +33,14 @@ PROTOCOL = 1
 OPS = ("evaluate", "choose", "rules")
 #: Characters of one request line; a longer line is one ``too-long`` error (the rest is dropped).
 MAX_LINE = 4096
-MAX_SEED = 2**64 - 1
 
 
 class Engine:
     """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed.
 
-    A ``choose`` request may name the opponent the perfect level plays to beat (``against``):
-    ``book``'s own (``Book.against``) by default; another one is ``books(against)``, loaded
+    A ``choose`` request may name the opponent the perfect level plays to beat (``against``,
+    one of ``player.play.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
+    ``rules`` answer states) when it is left out; another one is ``books(against)``, loaded
     when first asked for (the packaged book ranked against it), or refused without ``books``.
     """
 
@@ -62,6 +62,7 @@ class Engine:
             "entries": len(book),
             "levels": list(LEVELS),
             "ops": list(OPS),
+            "against": book.against,
         }
         self._evaluations: dict[tuple[str, str], dict[str, Any]] = {}
 
@@ -110,7 +111,7 @@ class Engine:
                 rng = random.Random(seed)
             else:
                 raise RequestError("seed", f"seed {seed!r} is not a whole number from 0 to {MAX_SEED}")
-            book = self._book_against(request.get("against", self.book.against))
+            book = self._book_against(request["against"]) if "against" in request else self.book
             cell = choose_move(book, board, level, first=first, rng=rng)
             return {"ok": True, "cell": cell}
         if op == "rules":
@@ -118,12 +119,13 @@ class Engine:
         raise RequestError("op", f"op {op!r} is not one of {', '.join(OPS)}")
 
     def _book_against(self, against: object) -> Book:
-        found = self._books.get(against) if isinstance(against, str) else None
+        """The book ranked against ``against``, a name of ``OPPONENTS`` (a book ranked against
+        a program is played by leaving ``against`` out, not by naming it)."""
+        if not isinstance(against, str) or against not in OPPONENTS:
+            raise RequestError("against", f"against {against!r} is not one of {', '.join(OPPONENTS)}")
+        found = self._books.get(against)
         if found is not None:
             return found
-        if against not in OPPONENTS:
-            raise RequestError("against", f"against {against!r} is not one of {', '.join(OPPONENTS)}")
-        assert isinstance(against, str)
         if self._load is None:
             raise RequestError(
                 "against", f"this engine's book ranks its moves against {self.book.against}, not {against}"

@@ -55,14 +55,19 @@ def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
     if note:
         lines += textwrap.wrap(f"({note})", width - 1)
     lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
-    lines += textwrap.wrap(teach.why(found), width - 1)
+    lines += textwrap.wrap(teach.why(found, game.book.against), width - 1)
+    # the chance the book ranks by first (a novice's, for a book ranked against a program)
+    opponent = game.book.against if game.book.against in teach.OPPONENT_WORDS else "novice"
     if teach.counted(found):
-        lines.append("Move by move, with the games it wins against a novice (the book playing on):")
+        words = {"novice": "a novice", "random": "random play"}[opponent]  # within 80 columns
+        lines += textwrap.wrap(
+            f"Move by move, with the games it wins against {words} (the book playing on):", width - 1
+        )
     else:
         lines.append("Move by move:")
     entries = [
         f"{hint.cell + 1}: {hint.words}"
-        + (f" ({teach.percent(hint.chances.novice)})" if hint.chances is not None else "")
+        + (f" ({teach.percent(getattr(hint.chances, opponent))})" if hint.chances is not None else "")
         + (f" {teach.BOOK_MARK}" if hint.book else "")
         for hint in found
     ]

@@ -267,7 +267,7 @@ class ScreenSession:
         lines = list(self.message)
         if hints:
             found = list(hints.values())
-            lines.append(Line(teach.why(found), "why", "why"))
+            lines.append(Line(teach.why(found, self.game.book.against), "why", "why"))
             note = teach.moves_note(found)
             lines.append(Line(teach.LEGEND + (f" ({note})" if note else ""), "legend", "legend"))
         if self.game.is_over:

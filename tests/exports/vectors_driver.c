@@ -5,6 +5,7 @@
  *   key=K sym=S value=V plies=P top=a,b optimal=a,b,c scores=s0,s1,... ('_' for a taken cell)
  * or, when the board is refused, the error name of every API call in turn:
  *   error=best,optimal,scores,value,canonical
+ * The line "against" is answered "against=" and TTT_AGAINST, whom the top tiers are ranked to beat.
  * In a game where O moved first the marks are swapped first, as the header says. */
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,10 @@ int main(void)
         int sym = -1;
         int i;
         line[strcspn(line, "\n")] = '\0';
+        if (strcmp(line, "against") == 0) {
+            printf("against=%s\n", TTT_AGAINST);
+            continue;
+        }
         if (line[0] == 'O') {
             for (i = 0; board[i] != '\0'; i++) {
                 board[i] = board[i] == 'X' ? 'O' : board[i] == 'O' ? 'X' : board[i];

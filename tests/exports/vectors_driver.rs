@@ -1,10 +1,11 @@
 //! Runs the board vectors through a generated Rust export (tests/test_exports.py), with the
 //! same lines in and out as vectors_driver.c: "F:BOARD" in; "key=K sym=S value=V plies=P
-//! top=... optimal=... scores=..." ('_' for a taken cell) or "error=best,optimal,scores,value,canonical" out.
+//! top=... optimal=... scores=..." ('_' for a taken cell) or "error=best,optimal,scores,value,canonical" out;
+//! "against" in, "against=" and AGAINST out.
 
 use std::io::{self, BufRead, Write};
 
-use tictactoe_book::{best_moves, canonical, move_scores, optimal_moves, value, BoardError, CELLS};
+use tictactoe_book::{best_moves, canonical, move_scores, optimal_moves, value, BoardError, AGAINST, CELLS};
 
 fn joined(cells: &[usize]) -> String {
     cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
@@ -23,6 +24,10 @@ fn main() {
     let mut out = io::BufWriter::new(stdout.lock());
     for line in stdin.lock().lines() {
         let line = line.expect("a line of text");
+        if line == "against" {
+            writeln!(out, "against={}", AGAINST).unwrap();
+            continue;
+        }
         let (first, board) = line.split_at(2);
         let board: String = if first == "O:" {
             board.chars().map(|m| match m { 'X' => 'O', 'O' => 'X', other => other }).collect()

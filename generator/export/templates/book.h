@@ -21,6 +21,9 @@
 
 ${rules_macros}
 #define TTT_ENTRIES ${count}
+/* Whom the top tiers (ttt_best_moves) are ranked to beat, as the book's trap_order.against
+ * names it: ${against_words}. */
+#define TTT_AGAINST ${against}
 
 ${error_macros}
 /* A move's score in ttt_move_scores for a cell that is taken. */

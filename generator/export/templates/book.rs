@@ -22,6 +22,9 @@ pub const K: usize = ${k};
 pub const CELLS: usize = ${cells};
 pub const MISERE: bool = ${misere};
 pub const ENTRIES: usize = ${count};
+/// Whom the top tiers ([`best_moves`]) are ranked to beat, as the book's `trap_order.against`
+/// names it: ${against_words}.
+pub const AGAINST: &str = ${against};
 
 /// Why a board was refused, in the order the checks run (the conformance vectors' codes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

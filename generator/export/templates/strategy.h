@@ -14,6 +14,9 @@
 
 ${rules_macros}
 #define TTT_${side}_POSITIONS ${count}
+/* Whom the moves (the top tiers' first cells) are ranked to beat, as the book's
+ * trap_order.against names it: ${against_words}. */
+#define TTT_AGAINST ${against}
 
 ${error_macros}
 /* The cell ${side} plays on `board`, or a negative TTT_ERR_* code: a board error, TTT_ERR_TURN

@@ -1,0 +1,86 @@
+"""What ``ttt-play`` reads from its options: marks, levels, seeds, delays, and whether to colour.
+
+Types click checks a value with (one clear line, status 2, for a bad one) and the colours of
+the board's words on a terminal.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+import click
+
+from player.apps.console import is_terminal
+from player.game import FIRST, SECOND
+from player.play import LEVELS, MAX_SEED
+
+MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
+LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
+#: Styles by kind; a kind of several words (``"draw book"``) takes each word's style. Win, draw
+#: and loss are the page's green, grey and red (web/style.css).
+COLOURS: dict[str, dict[str, Any]] = {
+    "X": {"fg": "cyan", "bold": True},
+    "O": {"fg": "yellow", "bold": True},
+    "free": {"dim": True},
+    "win": {"fg": "green"},
+    "draw": {"fg": "bright_black"},
+    "loss": {"fg": "red"},
+    "book": {"bold": True, "underline": True},
+}
+MAX_DELAY = 10.0
+
+
+class SeedParam(click.ParamType):  # type: ignore[type-arg]
+    """A whole number from 0 to 2**64 - 1, checked by its digits before any conversion (a
+    5,000-digit number would hit Python's int() limit)."""
+
+    name = "INTEGER"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
+            return value
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
+            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
+            self.fail(f"{shown!r} is not a whole number from 0 to {MAX_SEED}", param, ctx)
+        return int(text)
+
+
+class DelayParam(click.ParamType):  # type: ignore[type-arg]
+    """Seconds, a finite number from 0 to 10 (``nan`` passes a range check, so it is named)."""
+
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not 0 <= seconds <= MAX_DELAY:
+            self.fail(f"{value!r} is not a number of seconds from 0 to {MAX_DELAY:g}", param, ctx)
+        return seconds
+
+
+def colour_wanted(stream: object, forced: bool | None) -> bool:
+    """Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
+    if forced is not None:
+        return forced
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return is_terminal(stream)
+
+
+def painter(enabled: bool):  # type: ignore[no-untyped-def]
+    """``paint(text, kind)`` colouring X, O and free cells when ``enabled``."""
+    if not enabled:
+        return lambda text, kind: text
+
+    def paint(text: str, kind: str) -> str:
+        style: dict[str, Any] = {}
+        for word in kind.split():
+            style.update(COLOURS.get(word, {}))
+        return click.style(text, **style)
+
+    return paint
