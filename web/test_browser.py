@@ -209,15 +209,14 @@ def test_the_hint_follows_whom_the_computer_plays_to_beat(browser: Browser, serv
         marked = page.locator("#board .cell.book")
         assert [int(cell) for cell in marked.evaluate_all("cs => cs.map(c => c.dataset.cell)")] == [0, 2]
         assert page.locator("#why").inner_text() == (
-            "1 and 3 keep the draw, and win 96% of games against a random player, "
-            "against at most 90% for the other draws."
+            "1 and 3 keep the draw and win 96% of games against a random player; "
+            "the other draws win at most 90%."
         )
         page.select_option("#against", "novice")
         page.wait_for_function("document.querySelector('#note').textContent.includes('a novice')")
         page.wait_for_function("document.querySelector('#why').textContent.includes('against a novice')")
         assert page.locator("#why").inner_text() == (
-            "4 and 6 keep the draw, and win 50% of games against a novice, "
-            "against at most 42% for the other draws."
+            "4 and 6 keep the draw and win 50% of games against a novice; the other draws win at most 42%."
         )
 
 
