@@ -126,42 +126,37 @@ def build(
     """
     from generator.progress import stage_bars
 
-    not_standard_output("'-o' / '--output'", output)
-    not_standard_output("'--vectors'", vectors)
-    if no_vectors and vectors is not None:
-        raise click.UsageError("--vectors and --no-vectors contradict each other")
-    rules = dataclasses.replace(rules, misere=True) if misere else rules
+    rules = checked_build_options(ctx, rules, misere)
     if against_program or command:
         build_against_program(ctx, output, rules, command, repeat, timeout)
         return
-    for name in ("repeat", "timeout"):
-        if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
-            raise click.UsageError(f"--{name} is for --against-program")
     writer = build_tools()
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
         try:
             with stage_bars() as bars:
                 vectors_path = Path(vectors) if vectors else None
                 written = writer.build_files(
-                    Path(output),
-                    rules,
-                    vectors_path,
-                    no_vectors=no_vectors,
-                    against=against.lower(),
-                    progress=bars,
+                    Path(output), rules, vectors_path, no_vectors=no_vectors, against=against, progress=bars
                 )
         except ValueError:  # the same file twice
             raise click.UsageError(
                 f"--output and --vectors both name {output}; give two different files"
             ) from None
-        echo(
-            f"{written.written[0]}: {written.book_bytes:,} bytes "
-            f"({written.gzipped_bytes:,} gzipped), {rules}"
-            + ("" if against.lower() == "novice" else f", ranked against {against.lower()}")
-            + f", in {written.seconds:.2f} s"
-        )
-        if written.vectors is not None:
-            echo(f"{written.written[1]}: {written.vectors_bytes:,} bytes")
+        echo(written.report())
+
+
+def checked_build_options(ctx: click.Context, rules: Rules, misere: bool) -> Rules:
+    """The rules ``build`` was asked for; a usage error for options that cannot go together."""
+    params = ctx.params
+    not_standard_output("'-o' / '--output'", params["output"])
+    not_standard_output("'--vectors'", params["vectors"])
+    if params["no_vectors"] and params["vectors"] is not None:
+        raise click.UsageError("--vectors and --no-vectors contradict each other")
+    if not (params["against_program"] or params["command"]):
+        for name in ("repeat", "timeout"):
+            if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+                raise click.UsageError(f"--{name} is for --against-program")
+    return dataclasses.replace(rules, misere=True) if misere else rules
 
 
 @main.command(epilog=exit_statuses())

@@ -273,6 +273,19 @@ class Written:
     vectors_bytes: int
     written: tuple[str, ...]
     seconds: float
+    rules: Rules
+    against: str
+
+    def report(self) -> str:
+        """What the build says it did: each file, its size, the game, whom the order targets."""
+        ranked = "" if self.against == "novice" else f", ranked against {self.against}"
+        lines = [
+            f"{self.written[0]}: {self.book_bytes:,} bytes ({self.gzipped_bytes:,} gzipped), "
+            f"{self.rules}{ranked}, in {self.seconds:.2f} s"
+        ]
+        if self.vectors is not None:
+            lines.append(f"{self.written[1]}: {self.vectors_bytes:,} bytes")
+        return "\n".join(lines)
 
 
 def build_files(
@@ -305,6 +318,8 @@ def build_files(
             written(path, old, new) for path, old, new in zip(targets, before, contents, strict=True)
         ),
         seconds=time.perf_counter() - started,
+        rules=rules,
+        against=against,
     )
 
 

@@ -257,29 +257,13 @@ def main(
     rng = random.Random(seed)
     book = open_book(book_path, misere, against and against.lower())
     colour = colour_wanted(sys.stdout, color)
-    paint = painter(colour)
-    write = echo
     with book_in_use(book):
         if watch:
-            from player.apps.watch import watch_game
-
             levels = {FIRST: x_level.lower(), SECOND: o_level.lower()}
-            pause = watch_delay(delay, sys.stdout)
             on_screen = not (plain or as_json) and screen_possible(sys.stdin, sys.stdout)
-            if on_screen and watch_on_screen(book, first, levels, rng, pause, colour):
-                return
-            game = watch_game(
-                book,
-                first=first,
-                levels=levels,
-                rng=rng,
-                write=write,
-                paint=paint,
-                delay=pause,
-                quiet=as_json,
+            watch_mode(
+                book, first, levels, rng, seed, watch_delay(delay, sys.stdout), on_screen, as_json, colour
             )
-            if as_json:
-                echo(transcript_json(game, None, f"X {x_level.lower()}, O {o_level.lower()}", seed))
             return
         source = "--moves"
         if moves is None and not interactive and not stdin_is_terminal:
@@ -297,21 +281,60 @@ def main(
                 source=source,
             )
             return
-        if not (plain or interactive) and screen_possible(sys.stdin, sys.stdout):
-            from player.apps import tui
-            from player.apps.screen import ScreenSession
+        on_screen = not (plain or interactive) and screen_possible(sys.stdin, sys.stdout)
+        if on_screen and play_on_screen(book, mark, first, level, rng, colour):
+            return
+        session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=painter(colour), write=echo)
 
-            problem = tui.unusable(book.rules.rows, book.rules.cols)
-            if problem is None:
-                session = ScreenSession(book, human=mark, first=first, level=level, rng=rng)
-                try:
-                    tally = tui.play(session, colour=colour)
-                except KeyboardInterrupt:
-                    raise Interrupted(f"Tally: {session.tally}.") from None
-                echo(f"Goodbye. Tally: {tally}.")
-                return
-            echo(f"Playing line by line: {problem}.")
-        session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=paint, write=write)
+
+def play_on_screen(book: Book, mark: str, first: str, level: str, rng: random.Random, colour: bool) -> bool:
+    """A game on the game screen, then the tally; False (after one line saying why) when the
+    screen cannot be used here."""
+    from player.apps import tui
+    from player.apps.screen import ScreenSession
+
+    problem = tui.unusable(book.rules.rows, book.rules.cols)
+    if problem is not None:
+        echo(f"Playing line by line: {problem}.")
+        return False
+    session = ScreenSession(book, human=mark, first=first, level=level, rng=rng)
+    try:
+        tally = tui.play(session, colour=colour)
+    except KeyboardInterrupt:
+        raise Interrupted(f"Tally: {session.tally}.") from None
+    echo(f"Goodbye. Tally: {tally}.")
+    return True
+
+
+def watch_mode(
+    book: Book,
+    first: str,
+    levels: dict[str, str],
+    rng: random.Random,
+    seed: int,
+    delay: float,
+    on_screen: bool,
+    as_json: bool,
+    colour: bool,
+) -> None:
+    """``--watch``: on the game screen when ``on_screen`` and it can be used, else line by line
+    (with ``as_json``, the JSON transcript at the end instead of the moves as they come)."""
+    from player.apps.watch import watch_game
+
+    if on_screen and watch_on_screen(book, first, levels, rng, delay, colour):
+        return
+    game = watch_game(
+        book,
+        first=first,
+        levels=levels,
+        rng=rng,
+        write=echo,
+        paint=painter(colour),
+        delay=delay,
+        quiet=as_json,
+    )
+    if as_json:
+        echo(transcript_json(game, None, f"X {levels[FIRST]}, O {levels[SECOND]}", seed))
 
 
 #: The options --engine uses; any other typed with it is refused.
