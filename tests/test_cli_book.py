@@ -102,7 +102,8 @@ def test_query_readable_in_the_boards_own_orientation() -> None:
     assert code == 0, out
     # a draw fills the board: the 7 free cells are the 7 moves left
     assert (
-        "X to move: draw with best play (the game ends in 7 moves, counting both sides' and this one)" in out
+        "X to move: draw with best play (the game ends in 7 moves, both sides' counted, this one included)"
+        in out
     )
     assert "optimal moves" in out
 
@@ -120,7 +121,7 @@ def test_query_readable_numbers_cells_from_1_as_people_do() -> None:
     assert moves == ["3", "6", "7", "8", "9"]
     assert "  3: win in 1" in out
     assert (
-        "X to move: win in 1 with best play (the game ends in 1 move, counting both sides' and this one)"
+        "X to move: win in 1 with best play (the game ends in 1 move, both sides' counted, this one included)"
         in out
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -386,6 +387,18 @@ def test_watch_plain_is_the_line_mode() -> None:
     """--plain with --watch asks for the moves line by line (as a pipe gets them anyway)."""
     code, out = invoke(["--watch", "--plain", "--seed", "1"])
     assert code == 0 and out.count("(perfect) plays ") == 9 and "Result: draw." in out
+
+
+@pytest.mark.parametrize("seed", range(1, 9))
+def test_a_watched_misere_game_says_once_who_completed_the_line(seed: int) -> None:
+    """Misère, easy against easy: someone completes a line and so loses; the last line names
+    the winner and who completed the line, in one sentence (issue 25, 6: it was a paragraph)."""
+    code, out = invoke(["--watch", "--misere", "--x-level", "easy", "--o-level", "easy", "--seed", str(seed)])
+    assert code == 0
+    last = out.strip().splitlines()[-1]
+    if last != "Result: draw.":
+        found = re.fullmatch(r"Result: ([XO]) wins: ([XO]) completed a line \(misère\)\.", last)
+        assert found and found[1] != found[2], last
 
 
 def test_watch_with_a_delay() -> None:

@@ -37,14 +37,15 @@ export function cellsAnd(cells) {
 
 /**
  * A finished game's result in words (`at`: a `standing` that is over), for the person playing
- * `human`: who won and, under misère rules, who completed which line (completing one loses).
+ * `human`, said once (ttt-play's player.apps.session.ending): who won and, under misère rules,
+ * who completed which line, which decides it.
  */
 export function resultWords(book, at, human) {
   if (at.winner === null) return 'Draw.';
-  const verdict = at.winner === human ? 'you win!' : 'the computer wins.';
-  if (!book.rules.misere) return `${at.winner} wins: ${verdict}`;
-  const loser = at.owner === human ? 'you' : 'the computer';
-  return `${at.owner} (${loser}) completed the line ${cellsAnd(at.line)}, and completing a line loses: ${verdict}`;
+  const won = at.winner === human;
+  if (!book.rules.misere) return won ? 'You win!' : 'The computer wins.';
+  const who = at.owner === human ? 'You' : 'The computer';
+  return `${who} completed the line ${cellsAnd(at.line)}, so you ${won ? 'win' : 'lose'} (misère).`;
 }
 
 /** The game's value for you (1, 0, -1) in words, and its kind. */

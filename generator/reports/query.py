@@ -57,4 +57,4 @@ def _length(plies: int) -> str:
     """How long the game lasts with best play, in words: ``plies`` moves of both sides, the
     next one included."""
     moves = "1 move" if plies == 1 else f"{plies} moves"
-    return f"the game ends in {moves}, counting both sides' and this one"
+    return f"the game ends in {moves}, both sides' counted, this one included"

@@ -120,14 +120,6 @@ class Game:
         self.board = board
         return undone
 
-    def misere_note(self) -> str:
-        """Under misère rules once a line is complete, ``X completed a line, which loses under
-        misère rules``; else empty (who completed a line is who lost: say so)."""
-        owner = winner(self.book.rules, self.board)
-        if owner is None or not self.book.rules.misere:
-            return ""
-        return f"{owner} completed a line, which loses under misère rules"
-
     def result(self) -> str:
         """``X wins``, ``O wins``, ``draw``, or ``unfinished``."""
         if not self.is_over:

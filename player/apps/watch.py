@@ -58,13 +58,16 @@ def watch_game(
 
 
 def result_text(game: Game) -> str:
-    """A watched game's last line: ``Result: X wins.``, ``Result: draw.``, or, for a game left
-    before its end, how far it went."""
+    """A watched game's last line: ``Result: X wins.``, ``Result: draw.``, under misère rules
+    who completed the line (``Result: O wins: X completed a line (misère).``), or, for a game
+    left before its end, how far it went."""
     if not game.is_over:
         return f"Stopped after {len(game.moves)} moves, {game.turn} to move."
-    note = game.misere_note()
-    because = f" ({note})" if note else ""
-    return f"Result: {game.winner} wins{because}." if game.winner else "Result: draw."
+    if game.winner is None:
+        return "Result: draw."
+    if game.book.rules.misere:
+        return f"Result: {game.winner} wins: {game.line_owner} completed a line (misère)."
+    return f"Result: {game.winner} wins."
 
 
 class WatchSession:
