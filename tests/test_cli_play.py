@@ -465,8 +465,8 @@ def test_help_stands_on_its_own() -> None:
         assert words in " ".join(out.split()) or words in out, words
     for level, what in (
         ("perfect", "never loses"),
-        ("hard", "4 plies"),
-        ("medium", "2 plies"),
+        ("hard", "4 moves ahead"),
+        ("medium", "2 moves ahead"),
         ("easy", "random"),
     ):
         line = next(line for line in out.splitlines() if line.strip().startswith(level + " "))

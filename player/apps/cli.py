@@ -209,8 +209,8 @@ def main(
     \b
     LEVELS (--level, --x-level, --o-level; default perfect), from the book alone:
       perfect  never loses; of the best moves, plays those that win most often
-      hard     sees 4 plies ahead: wins and forks, avoids losing within 4
-      medium   sees 2 plies ahead: wins at once, blocks an immediate threat
+      hard     looks 4 moves ahead: wins and forks, avoids losing within 4
+      medium   looks 2 moves ahead: wins at once, blocks an immediate threat
       easy     takes an immediate win, otherwise plays at random
 
     Scripted games: --moves plays your moves (cell numbers) without prompts and prints the

@@ -44,11 +44,11 @@ def help_text(rules: Rules) -> str:
 
 
 def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
-    """Each free cell labelled W<n> (win in n plies), D (draw) or L<n> (loss in n plies), the
-    book's move marked, one sentence of why, and every move in words; no line over ``width``
-    columns, and the list broken only between its entries."""
+    """Each free cell by its number and labelled W<n> (a win in n moves, both sides'), D (draw)
+    or L<n> (a loss in n moves), the book's move marked, one sentence of why, and every move in
+    words; no line over ``width`` columns, and the list broken only between its entries."""
     found = teach.move_hints(game.book, game.board, first=game.first, walks=game.walks)
-    labels = {hint.cell: hint.label for hint in found}
+    labels = {hint.cell: f"{hint.cell + 1} {hint.label}" for hint in found}  # the number kept
     kinds = {hint.cell: hint.kind + (" book" if hint.book else "") for hint in found}
     lines = textwrap.wrap(f"Hint for {game.turn} ({teach.LEGEND}):", width - 1)
     note = teach.moves_note(found)
