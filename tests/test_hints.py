@@ -210,6 +210,19 @@ def test_the_hint_where_every_move_draws_has_no_note_about_plies(book: Book) -> 
     assert "D*" in text and "1: draw (93%) *" in text
 
 
+def test_the_line_mode_hint_keeps_every_free_cells_number(book: Book) -> None:
+    # X . .
+    # . . .      O to move: the grid shows each free cell's number beside its label, so a
+    # . . .      player moving by digit keeps the layout (issue 25, 3)
+    text = hint_text(game_at(book, "X........"))
+    grid = [line for line in text.splitlines() if "|" in line]
+    assert [cell.split() for line in grid for cell in line.split("|")] == [
+        ["X"], ["2", "L6"], ["3", "L6"],
+        ["4", "L6"], ["5", "D*"], ["6", "L6"],
+        ["7", "L6"], ["8", "L6"], ["9", "L6"],
+    ]  # fmt: skip
+
+
 # ---------------------------------------------------------------- a book ranked otherwise
 
 
