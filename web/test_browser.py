@@ -1326,3 +1326,33 @@ def test_other_rules_do_not_link_the_classic_posters(
         links = page.locator('a[href*="posters"]')
         assert [links.nth(i).is_visible() for i in range(links.count())] == [False] * links.count()
         assert "poster" not in page.locator("body").inner_text()
+
+
+# What the screenshots showed (issue 25's Done when): a select cut short, colours that meant the
+# computer's good, words that touch a cell's frame, a word alone on a line.
+
+# The room a select gives its words: its width less its padding and the arrow's column (taken as
+# 1.25em: at 390 px the longest option of the first settings, 284 px, showed whole with 314 px
+# less padding; at 375 px, with 299, its last letters were under the arrow).
+SELECT_WORDS = """s => {
+  const style = getComputedStyle(s);
+  const pen = new OffscreenCanvas(1, 1).getContext('2d');
+  pen.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+    - 1.25 * parseFloat(style.fontSize);
+  return [...s.options].map(o => [o.text, pen.measureText(o.text).width, room]);
+}"""
+
+
+@pytest.mark.parametrize("size", ["390x844", "375x667", "desktop"])
+def test_every_setting_shows_its_words_whole(browser: Browser, server: str, size: str) -> None:
+    """A select shows its option on one line and cuts off what does not fit: every option of
+    every select in the settings fits its select, on a phone and beside the board on a desktop."""
+    screen = PHONES.get(size, {"width": 1280, "height": 800})
+    phone = size in PHONES
+    with opened(browser, f"{server}/web/", viewport=screen, is_mobile=phone, has_touch=phone) as page:
+        assert page.locator("#against").is_visible()
+        selects = page.locator("#settings select")
+        for i in range(selects.count()):
+            for text, width, room in selects.nth(i).evaluate(SELECT_WORDS):
+                assert width <= room, (size, text, width, room)
