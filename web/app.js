@@ -116,6 +116,9 @@ function hintFor(board) {
   return state.hintCache.get(board);
 }
 
+// An outcome's kind for the computer, turned into what it means for you.
+const FOR_YOU = { win: 'loss', draw: 'draw', loss: 'win' };
+
 // The words under the board when hints are on (the terminal's legend, in the page's words).
 const HINT_LEGEND =
   "Each free cell shows where moving there leads with best play from both sides: a draw, or a win or loss in so many moves (both players' moves counted, this one included). The book's move is the one the computer would play in your place.";
@@ -170,8 +173,10 @@ function render() {
         span('tag', "book's move");
       }
     } else if (positions && shown.outcomes) {
+      // The mover's words, coloured by what they mean for you, as the chart beside them: the
+      // computer's "win in 1" is red, its "loss in 2" green.
       const { text, kind } = words(shown.outcomes[c]);
-      span(`hint ${kind}`, text);
+      span(`hint ${shown.mover === state.human ? kind : FOR_YOU[kind]}`, text);
       meaning.push(`if ${shown.mover} (${who(shown.mover)}) plays here`);
     } else {
       shownWords.push('empty');
@@ -244,7 +249,8 @@ function renderAnalysis(positions) {
     detail = `The game is over. ${resultWords(state.book, at, state.human)}`;
   } else {
     const outcomeWords = (cell) => words(at.outcomes[cell]).text;
-    detail = `${at.mover} to move (${who(at.mover)}); each free cell shows what ${at.mover} gets by playing there.`;
+    const colours = at.mover === state.human ? '' : ', coloured by what it means for you';
+    detail = `${at.mover} to move (${who(at.mover)}); each free cell shows what ${at.mover} gets by playing there${colours}.`;
     if (at.played !== null) {
       const best = at.optimal.includes(at.played);
       detail += ` ${at.mover} played ${at.played + 1}: ${outcomeWords(at.played)}`;

@@ -1356,3 +1356,26 @@ def test_every_setting_shows_its_words_whole(browser: Browser, server: str, size
         for i in range(selects.count()):
             for text, width, room in selects.nth(i).evaluate(SELECT_WORDS):
                 assert width <= room, (size, text, width, room)
+
+
+def test_the_analysis_colours_outcomes_by_what_they_mean_for_you(page: Page) -> None:
+    """The words are the mover's; the colour is yours, as on the chart: when the computer is to
+    move, the cell where it wins is red and where it loses green; at your move, as the words."""
+    play_first_free(page)
+    assert page.locator("#status").inner_text().endswith("The computer wins.")
+    page.click("#analyse")
+    seen = set()
+    for mover in ("O", "X"):  # the computer's last move, then yours before it
+        page.click("#step-back")
+        detail = page.locator("#step-detail").inner_text()
+        assert detail.startswith(f"{mover} to move") and ("what it means for you" in detail) == (mover == "O")
+        hints = page.locator("#board .cell .hint")
+        for i in range(hints.count()):
+            said = hints.nth(i).inner_text().split()[0]  # win, loss or draw: the mover's
+            if said == "draw":
+                continue
+            red, green, _ = rgb(hints.nth(i).evaluate("h => getComputedStyle(h).color"))
+            good_for_you = (said == "win") == (mover == "X")
+            assert (green > red) == good_for_you, (mover, hints.nth(i).inner_text(), red, green)
+            seen.add((mover, said))
+    assert ("O", "win") in seen and ("X", "loss") in seen  # the computer's win, and your loss
