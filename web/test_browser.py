@@ -1379,3 +1379,29 @@ def test_the_analysis_colours_outcomes_by_what_they_mean_for_you(page: Page) -> 
             assert (green > red) == good_for_you, (mover, hints.nth(i).inner_text(), red, green)
             seen.add((mover, said))
     assert ("O", "win") in seen and ("X", "loss") in seen  # the computer's win, and your loss
+
+
+TAG_ROOM = """t => {
+  const words = document.createRange();
+  words.selectNodeContents(t);
+  const text = words.getBoundingClientRect();
+  const cell = t.parentElement.getBoundingClientRect();
+  return [t.textContent, text.left - cell.left, cell.right - text.right, cell.bottom - text.bottom];
+}"""
+
+
+def test_a_cells_words_stay_inside_its_frame(browser: Browser, page_3x4: str) -> None:
+    """On a 4-column board at 375 px (84 px cells, as 4x4's), the words at a cell's foot ("book's
+    move", "last move", "played next") keep clear of the frame drawn inside the cell (4 px)."""
+    with opened(browser, f"{page_3x4}&seed=7", viewport=PHONE, is_mobile=True, has_touch=True) as page:
+        page.click("#hint")
+        page.locator("#board .cell").nth(5).tap()
+        tags = ["#board .cell.book .tag", "#board .cell.last .tag"]
+        room = [page.locator(tag).first.evaluate(TAG_ROOM) for tag in tags]
+        page.click("#analyse")
+        page.click("#step-back")
+        room.append(page.locator("#board .cell.next .tag").evaluate(TAG_ROOM))
+        shoot(page, "phone-3x4-tags")
+    assert [words for words, *_ in room] == ["book's move", "last move", "played next"]
+    for words, left, right, bottom in room:
+        assert min(left, right, bottom) >= 4 + 2, (words, left, right, bottom)
