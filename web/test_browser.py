@@ -1405,3 +1405,28 @@ def test_a_cells_words_stay_inside_its_frame(browser: Browser, page_3x4: str) ->
     assert [words for words, *_ in room] == ["book's move", "last move", "played next"]
     for words, left, right, bottom in room:
         assert min(left, right, bottom) >= 4 + 2, (words, left, right, bottom)
+
+
+LINES = """e => {
+  const words = document.createRange();
+  words.selectNodeContents(e);
+  const lines = new Map();  // a line's top -> its width (a line box may come in pieces)
+  for (const r of words.getClientRects()) {
+    const top = Math.round(r.top);
+    lines.set(top, (lines.get(top) || 0) + r.width);
+  }
+  return [...lines.values()];
+}"""
+
+
+def test_the_status_leaves_no_word_alone_on_a_line(browser: Browser, server: str) -> None:
+    """At 390 px the status wraps: "The computer (O) plays 1. Your move" over "(X)." read as two
+    lines of which the second is a crumb; the lines come out near one length."""
+    with opened(
+        browser, f"{server}/web/?seed=7", viewport=PHONES["390x844"], is_mobile=True, has_touch=True
+    ) as page:
+        page.locator("#board .cell").nth(1).tap()
+        status = page.locator("#status")
+        assert re.fullmatch(r"The computer \(O\) plays \d\. Your move \(X\)\.", status.inner_text())
+        widths = status.evaluate(LINES)
+        assert len(widths) == 2 and min(widths) >= max(widths) / 3, widths
