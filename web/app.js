@@ -625,6 +625,10 @@ async function start() {
   // The choice is offered where the book has a twin ranked against the other opponent (the
   // packaged books); another book plays as it is ranked.
   $('against-choice').hidden = others.length === 0;
+  // Who a novice is (player.play.novice_choice, in ttt-book levels' words): misère's avoids lines.
+  $('against-help').textContent = rules.misere
+    ? 'A novice plays at random, never completing a line of its own if it can avoid it.'
+    : 'A novice wins if it can, else blocks, else plays at random.';
   $('against').value = state.book.against;
   if (params.get('against') && params.get('against') !== state.book.against && others.includes(params.get('against'))) {
     await chooseOpponent(params.get('against'), false);

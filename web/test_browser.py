@@ -1430,3 +1430,22 @@ def test_the_status_leaves_no_word_alone_on_a_line(browser: Browser, server: str
         assert re.fullmatch(r"The computer \(O\) plays \d\. Your move \(X\)\.", status.inner_text())
         widths = status.evaluate(LINES)
         assert len(widths) == 2 and min(widths) >= max(widths) / 3, widths
+
+
+@pytest.mark.parametrize("which", ["3x3", "misere"])
+def test_the_novice_is_told_as_it_plays_under_the_rules(browser: Browser, server: str, which: str) -> None:
+    """Under the choice of whom the computer plays to beat, who a novice is: player.play's
+    novice_choice (wins, else blocks; under misère, avoids completing a line of its own)."""
+    url = f"{server}/web/" if which == "3x3" else f"{server}/web/?book=../book/tictactoe-misere.json"
+    with opened(browser, url) as page:
+        told = page.locator("#against-help")
+        assert (
+            told.is_visible() and page.locator("#against").get_attribute("aria-describedby") == "against-help"
+        )
+        if which == "3x3":
+            assert told.inner_text() == "A novice wins if it can, else blocks, else plays at random."
+        else:
+            assert (
+                "blocks" not in told.inner_text()
+                and "never completing a line of its own" in told.inner_text()
+            )
