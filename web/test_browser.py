@@ -1449,3 +1449,5 @@ def test_the_novice_is_told_as_it_plays_under_the_rules(browser: Browser, server
                 "blocks" not in told.inner_text()
                 and "never completing a line of its own" in told.inner_text()
             )
+            widths = told.evaluate(LINES)  # three lines beside the board, the last "it." alone
+            assert min(widths) >= max(widths) / 3, widths
