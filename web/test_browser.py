@@ -12,7 +12,9 @@ proven in seconds of Chromium time). The last part checks what a person sees (is
 board whole on a phone's screen, the keys not named on a touch screen, one grid, the book's move
 marked (the independent trap order's top tier) with ttt-play's sentence of why, the line's
 colour, the analysis on the game's own board, the last move, a disabled New game, the words
-left to the details about the book.
+left to the details about the book; then what the page's screenshots showed: every select's words
+whole, who a novice is under the rules played, the analysis coloured by what it means for you,
+the words at a cell's foot clear of its frame, no word alone on a status's last line.
 Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
