@@ -78,12 +78,6 @@ def book() -> Book:
     return load_book(ROOT / "book" / "tictactoe.json")
 
 
-@pytest.fixture
-def fresh_book(book: Book) -> Book:
-    """``book`` (every test's book is fresh now), under the name the memo tests gave it."""
-    return book
-
-
 @pytest.fixture(scope="session")
 def js_judge() -> Iterator[JsJudge]:
     """The JavaScript reader as a judge of book files, one node process for the session."""
