@@ -69,18 +69,12 @@ def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def book() -> Book:
-    """The shipped book, one for the session. A Book remembers the answers it has given, so under
-    a faulty memo a test's verdict could depend on what other tests asked before it: a test of
-    what a memo must keep apart (whose turn, who moved first) takes ``fresh_book``."""
-    return load_book(ROOT / "book" / "tictactoe.json")
-
-
 @pytest.fixture
-def fresh_book() -> Book:
-    """The shipped book loaded for one test (about 8 ms): nothing another test asked of it is
-    remembered, so the test's verdict is the same alone and in any order."""
+def book() -> Book:
+    """The shipped book, loaded for each test (about 5 ms). A Book remembers the answers it has
+    given, so a book shared between tests would let a faulty memo make a test's verdict depend on
+    what other tests asked before it (one shared for the session did: a memo keyed without who
+    moved first failed four tests or passed them by the order they ran in)."""
     return load_book(ROOT / "book" / "tictactoe.json")
 
 

@@ -22,8 +22,10 @@ TTT_PLAY = str(Path(sys.executable).parent / "ttt-play")
 TIMEOUT = 60
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def engine(book: Book) -> Engine:
+    """An engine for one test, on a book of its own: the engine and the book remember answers,
+    so a shared one would let what another test asked change this one's verdict."""
     return Engine(book, rng=random.Random(1))
 
 

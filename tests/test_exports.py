@@ -71,7 +71,8 @@ def compile_rust(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def c_3x3(book: Book, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def c_3x3(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    book = load_book(ROOT / "book" / "tictactoe.json")  # its own (conftest's book is per test)
     return write(tmp_path_factory.mktemp("c"), c_book(full_table(book)))
 
 
@@ -175,19 +176,21 @@ def test_a_ranking_is_written_as_a_literal_whatever_it_holds(tmp_path: Path) -> 
 
 
 @pytest.fixture(scope="module")
-def built_3x4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Book, dict[str, Any]]:
-    """A 3x4 k=3 book and its vectors, as ``ttt-book build`` writes them."""
+def built_3x4(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A 3x4 k=3 book file and its vectors, as ``ttt-book build`` writes them (each test loads
+    the book: a Book remembers its answers, and none is shared between tests)."""
     folder = tmp_path_factory.mktemp("3x4")
     book_path, vectors_path = folder / "3x4.json", folder / "3x4.vectors.json"
     code, out = run("build", "--rules", "3x4:3", "-o", str(book_path), "--vectors", str(vectors_path))
     assert code == 0, out
-    return load_book(book_path, rules=None), json.loads(vectors_path.read_bytes())
+    return book_path, json.loads(vectors_path.read_bytes())
 
 
 def test_c_and_rust_exports_of_a_3x4_book_pass_its_vectors(
-    built_3x4: tuple[Book, dict[str, Any]], tmp_path: Path
+    built_3x4: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:
-    book, vectors = built_3x4
+    book_path, vectors = built_3x4
+    book = load_book(book_path, rules=None)
     assert len(book) == 20088
     table = full_table(book)
     folder = write(tmp_path / "c", c_book(table))
@@ -254,9 +257,9 @@ def test_the_3x3_strategy_never_loses_and_draws_at_worst(book: Book, tmp_path: P
 
 @pytest.mark.parametrize("side", SIDES)
 def test_a_3x4_strategy_gets_the_game_value_on_every_line(
-    built_3x4: tuple[Book, dict[str, Any]], tmp_path: Path, side: str
+    built_3x4: tuple[Path, dict[str, Any]], tmp_path: Path, side: str
 ) -> None:
-    book, _ = built_3x4
+    book = load_book(built_3x4[0], rules=None)
     folder = write(tmp_path, c_strategy(strategy_table(book, side)))
     results = play_every_line(compile_strategy(folder, side, ["-O2"]), 3, 4, 3, side)
     value = Negamax(3, 4, 3).solve("." * 12)[0]  # for X, who moves first

@@ -164,7 +164,7 @@ def test_keystroke_streams_never_crash_and_keep_the_game_legal(
     stream = iter(lines)
     output: list[str] = []
     tally = run_session(
-        BOOK,
+        load_book(ROOT / "book" / "tictactoe.json"),  # a book for each example: it remembers answers
         human=human,
         first=first,
         level=level,

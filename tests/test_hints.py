@@ -16,12 +16,6 @@ from player.game import EMPTY, other
 from player.hints import Chances, move_hints, percent, why, win_chances
 
 
-@pytest.fixture
-def book(fresh_book: Book) -> Book:
-    """Each test here gets the book fresh (tests/conftest.py): its verdict is its own."""
-    return fresh_book
-
-
 def game_at(book: Book, board: str, first: str = "X") -> Game:
     """A game holding ``board`` (``first`` moved first), its moves played in turn."""
     mine = [c for c, m in enumerate(board) if m == first]

@@ -31,12 +31,6 @@ ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
 
 
-@pytest.fixture
-def book(fresh_book: Book) -> Book:
-    """Each test here gets the book fresh (tests/conftest.py): its verdict is its own."""
-    return fresh_book
-
-
 @pytest.fixture(scope="module")
 def rates() -> Rates:
     """generator.reports.levels's exact rates, computed once for the tests that read them, on a

@@ -22,8 +22,9 @@ def misere_raw() -> bytes:
     return encode(build_book(MISERE))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def misere_book(misere_raw: bytes) -> Book:
+    """The misère book proven for one test (a Book remembers its answers: none shared)."""
     return parse_book(misere_raw, "<misère>", rules=MISERE)
 
 

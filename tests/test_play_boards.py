@@ -42,12 +42,13 @@ def invoke(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str
     return result.exit_code, result.output
 
 
-@pytest.fixture(scope="module")
+# Each test loads its books (a Book remembers its answers: none is shared between tests).
+@pytest.fixture
 def book_3x4(book_3x4_path: Path) -> Book:
     return load_book(book_3x4_path, rules=None)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def misere_book() -> Book:
     return load_book(rules=MISERE)
 

@@ -19,8 +19,6 @@ from player.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
 from player.apps.screen import ScreenSession
 from player.game import EMPTY, STANDARD, winner
 
-BOOK = load_book()  # for the hypothesis tests, which take no fixtures
-
 
 def session(
     book: Book, human: str = "X", first: str = "X", level: str = "perfect", seed: int = 2
@@ -154,7 +152,8 @@ def test_the_layout_uses_big_cells_small_cells_or_nothing(book: Book) -> None:
 def test_every_size_from_the_minimum_draws_the_board_and_the_prompt(
     height: int, width: int, hints: bool, helping: bool
 ) -> None:
-    play = ScreenSession(BOOK, human="X", first="X", level="perfect", rng=random.Random(1))
+    # a book for each example (the hypothesis tests take no fixtures): none shared between tests
+    play = ScreenSession(load_book(), human="X", first="X", level="perfect", rng=random.Random(1))
     play.press("5")
     if hints:
         play.press("h")
@@ -184,7 +183,7 @@ DIGITS = st.integers(0, 9).map(str)
 def test_random_keys_never_crash_and_keep_the_game_legal(
     keys: list[str], human: str, first: str, seed: int
 ) -> None:
-    play = ScreenSession(BOOK, human=human, first=first, level="perfect", rng=random.Random(seed))
+    play = ScreenSession(load_book(), human=human, first=first, level="perfect", rng=random.Random(seed))
     for key in keys:
         if not play.press(key):
             break
@@ -208,7 +207,7 @@ def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
 
     monkeypatch.setattr(curses, "wrapper", fail)
     with pytest.raises(OutputProblem) as caught:
-        tui.play(ScreenSession(BOOK, human="X", first="X", level="perfect"), colour=False)
+        tui.play(ScreenSession(load_book(), human="X", first="X", level="perfect"), colour=False)
     assert caught.value.exit_code == CANNOT_WRITE
     assert str(caught.value) == "the game screen failed (no input); ttt-play --plain plays line by line"
 

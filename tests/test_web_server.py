@@ -275,13 +275,14 @@ def test_a_client_that_leaves_early_is_no_traceback(tmp_path: Path) -> None:
 
 
 def test_an_idle_connection_is_dropped(origin: str) -> None:
-    """A client that connects and sends nothing is disconnected after the server's time-out,
-    documented as 5 seconds (the wait here allows twice that)."""
+    """A client that connects and sends nothing is disconnected: the server closes it (the wait
+    here allows a minute, so a loaded machine cannot fail it; no time is measured), after the
+    time-out the README documents, 5 seconds."""
+    assert load_serve().Handler.timeout == 5
     host, port = origin.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as client:
-        start = time.monotonic()
+    with socket.create_connection((host, int(port)), timeout=60) as client:
         try:
             data = client.recv(1024)
         except TimeoutError:
-            pytest.fail("the server held an idle connection for 10 s")
-        assert data == b"" and 4 < time.monotonic() - start < 10
+            pytest.fail("the server held an idle connection for 60 s")
+        assert data == b""
