@@ -263,7 +263,7 @@ def check_whole_or_named(view: View, height: int, width: int) -> None:
 def test_every_part_is_shown_whole_or_named_and_the_board_stays_put(
     height: int, width: int, moves: list[str], hints: bool
 ) -> None:
-    play = ScreenSession(BOOK, human="X", first="X", level="perfect", rng=random.Random(1))
+    play = ScreenSession(load_book(), human="X", first="X", level="perfect", rng=random.Random(1))
     for key in moves:
         play.press(key)
     if hints:
@@ -346,7 +346,7 @@ ENDINGS = {
 def test_the_end_of_a_game_says_who_won_once_on_one_line(misere: bool) -> None:
     """Issue 25, 6: "O wins: the computer wins." said it twice, and the misère ending was a
     paragraph. Random moves against the easy level, until a game has ended each way."""
-    book = load_book(rules=Rules(3, 3, 3, misere=True)) if misere else BOOK
+    book = load_book(rules=Rules(3, 3, 3, misere=True)) if misere else load_book()
     endings: dict[str, tuple[str, list[str]]] = {}
     for seed in range(500):
         play = session(book, level="easy", seed=seed)
