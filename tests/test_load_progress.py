@@ -39,15 +39,18 @@ ENTRIES = len(reader.parse_json(RAW, "<3x3>")["entries"])
 # The real book with an unknown member of a million spaces: valid, and over the 1 MB line.
 BIG = RAW.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)
 #: ttt-play with the proof in a pool of two however small the book, reporting every 8 entries,
-#: each entry taking 10 ms: about 3 s for the 3x3 book's 627.
+#: each entry taking ENTRY_DELAY seconds (10 ms unless the environment says: about 3 s for the
+#: 3x3 book's 627).
 SLOW_PLAY = """
+import os
 import time
 from player import reader
 reader.PARALLEL_ABOVE = 0
 reader.PROGRESS_ENTRIES = 8
 checked = reader.EntryChecker._entry
+delay = float(os.environ.get("ENTRY_DELAY", "0.01"))
 def slowly(self, *args):
-    time.sleep(0.01)
+    time.sleep(delay)
     return checked(self, *args)
 reader.EntryChecker._entry = slowly
 from player.apps.cli import run
@@ -133,9 +136,12 @@ def test_a_small_quick_load_and_a_pipe_show_nothing(monkeypatch: pytest.MonkeyPa
     assert shown_while_loading(io.StringIO(), 35_142_165, monkeypatch) == ""
 
 
-def spawn_slow_play(book: Path, *args: str) -> tuple[pexpect.spawn, pyte.Screen, pyte.ByteStream]:
+def spawn_slow_play(
+    book: Path, *args: str, delay: float = 0.01
+) -> tuple[pexpect.spawn, pyte.Screen, pyte.ByteStream]:
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TTT_BOOK")}
     env.update(PYTHONPATH=str(ROOT), TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8", NO_COLOR="1")
+    env["ENTRY_DELAY"] = str(delay)
     screen = pyte.Screen(COLS, ROWS)
     child = pexpect.spawn(
         sys.executable,
@@ -198,7 +204,7 @@ def test_on_a_terminal_the_proof_shows_how_far_it_is_and_ctrl_c_ends_it(tmp_path
 def test_the_progress_is_erased_before_the_game_and_a_pipe_gets_none(tmp_path: Path) -> None:
     book = tmp_path / "big.json"
     book.write_bytes(BIG)
-    child, screen, stream = spawn_slow_play(book)
+    child, screen, stream = spawn_slow_play(book, delay=0.003)  # about a second's proof
     read_until(child, stream, screen, r"Proving [1-9]")
     read_until(child, stream, screen, r"Your move \(X\)")  # the game's screen
     assert "Proving" not in "\n".join(screen.display) and "Reading" not in "\n".join(screen.display)
@@ -206,7 +212,7 @@ def test_the_progress_is_erased_before_the_game_and_a_pipe_gets_none(tmp_path: P
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), ENTRY_DELAY="0")  # the pool reports, in no time
     piped = subprocess.run(
         [sys.executable, "-c", SLOW_PLAY, "--book", str(book), "--moves", "5", "--seed", "1"],
         env=env,

@@ -177,10 +177,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         sys.stderr.write(f"{self.address_string()} {format % args}\n")
 
 
-def make_server(bind: str, port: int | None, book: Path | None = None) -> http.server.ThreadingHTTPServer:
+def make_server(
+    bind: str, port: int | None, book: Path | None = None, idle_timeout: float = IDLE_TIMEOUT
+) -> http.server.ThreadingHTTPServer:
     """A server on ``port``; with None, on 8000, or on a free port when 8000 is taken.
-    ``book``: a file of the user's to serve too, at :func:`user_book_path`."""
-    handler = type("BookHandler", (Handler,), {"book": book})
+    ``book``: a file of the user's to serve too, at :func:`user_book_path`; ``idle_timeout``:
+    the seconds a connection may wait for a request or an answer's next write."""
+    handler = type("BookHandler", (Handler,), {"book": book, "timeout": idle_timeout})
     if port is not None:
         return http.server.ThreadingHTTPServer((bind, port), handler)
     try:
@@ -206,7 +209,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="a book file of your own to serve too (at /user/NAME); the address printed opens the page on it",
     )
+    parser.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=IDLE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"close a connection idle this long (default {IDLE_TIMEOUT:g})",
+    )
     args = parser.parse_args(argv)
+    if not 0 < args.idle_timeout < float("inf"):
+        parser.error(f"--idle-timeout {args.idle_timeout}: a number of seconds above 0")
     book: Path | None = args.book
     if book is not None:
         book = book.resolve()
@@ -215,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"serve.py: --book {args.book}: no such file", file=sys.stderr)
             return 2
     try:
-        server = make_server(args.bind, args.port, book)
+        server = make_server(args.bind, args.port, book, args.idle_timeout)
     except OSError as error:
         where = f"{args.bind}:{args.port if args.port is not None else DEFAULT_PORT}"
         print(f"serve.py: cannot listen on {where}: {error.strerror or error}", file=sys.stderr)
