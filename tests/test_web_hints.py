@@ -114,6 +114,8 @@ def test_every_3x3_hint_is_the_terminals(name: str, first: str, ranked_against_a
     assert len(UNFINISHED) == 4520
     boards = UNFINISHED if first == "X" else [swap_marks(b) for b in UNFINISHED]
     path = ranked_against_a_program if name == "program" else ROOT / "book" / name
+    if name == "program":  # its tiers are the novice book's, compared above: a sample for its sentences
+        boards = sorted(random.Random(24).sample(boards, 600))
     page = PageHints(path)
     try:
         compare(page, load_book(path, rules=None), boards, first)
