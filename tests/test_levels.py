@@ -123,10 +123,11 @@ def test_the_limits_are_two_independent_walks_best_replies() -> None:
     """LIMITS, from the empty board, by tests/best_response.py and tests/trap_oracle.py: two
     walks written apart from the product and from each other (different solvers: oracle.py's
     minimax, negamax.py), neither importing player/ or generator/."""
+    oracles = {against: TrapOracle(3, 3, 3, against=against) for against in ("novice", "random")}
     for (against, mark), limit in LIMITS.items():
         player = {"novice": novice_player, "random": random_player}[against]
         assert best_response(player, mark) == limit, (against, mark)
-        oracle = TrapOracle(3, 3, 3, against=against)
+        oracle = oracles[against]
         rates = oracle.book(EMPTY * 9)[1] if mark == "X" else oracle.reply(EMPTY * 9)
         assert rates[{"novice": 0, "random": 1}[against]] == limit, (against, mark)
 
