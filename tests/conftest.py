@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 # it at a file of their own.
 os.environ["TTT_PROVEN_RECORD"] = ""
 
-import oracle  # noqa: E402
 from judges import JsJudge  # noqa: E402
-from negamax import Negamax  # noqa: E402
+from oracles import oracle  # noqa: E402
+from oracles.negamax import Negamax  # noqa: E402
 
 settings.register_profile("default", max_examples=60, deadline=None)
 settings.register_profile(

@@ -8,7 +8,7 @@ differential test needs both readers to judge alike).
 * ``JsJudge``: the JavaScript reader, in one long-lived ``node tests/js_judge.mjs`` process that
   reads a book path per line and answers a JSON line per book (starting node per book would cost
   more than judging it);
-* ``book_oracle.judge``: the independent reading of the spec (tests/book_oracle.py).
+* ``book_oracle.judge``: the independent reading of the spec (tests/oracles/book_oracle.py).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``ttt-book audit``: engines written for the tests, each finding checked exactly against an
-independent judge (tests/oracle.py's minimax and tests/enumerate_games.py's rates)."""
+independent judge (tests/oracles/oracle.py's minimax and tests/oracles/enumerate_games.py's rates)."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from best_response import best_response
-from enumerate_games import match, novice_player, random_player
-from oracle import to_move, winner
+from oracles.best_response import best_response
+from oracles.enumerate_games import match, novice_player, random_player
+from oracles.oracle import to_move, winner
 
 from generator.reports.audit import audit
 from generator.reports.program import CallableProgram, Failure, ProcessProgram
@@ -174,7 +174,7 @@ def test_the_rule_list_misses_a_fork_block(book: Book, cached_oracle: Any) -> No
 
 @pytest.mark.parametrize("name", ["perfect", "rules_based", "no_immediate_win"])
 def test_how_exploitable_is_the_best_never_losing_players_win_rate(name: str) -> None:
-    """tests/best_response.py works it out apart from the product: as X the program faces the
+    """tests/oracles/best_response.py works it out apart from the product: as X the program faces the
     best never-losing O, as O the best never-losing X."""
     _, report = run_audit(*python_engine(name))
     choose = engine(name)

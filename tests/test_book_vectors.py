@@ -19,11 +19,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import book_oracle
 import pytest
 from book_vectors import build_book_vectors, encode_book_vectors
 from click.testing import CliRunner
 from judges import JsJudge, python_verdict
+from oracles import book_oracle
 
 from generator.cli import main as book_cli
 from player import parse_book

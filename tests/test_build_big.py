@@ -1,6 +1,6 @@
 """Builds at scale (``make test-big``): 3x4 against an independent negamax and trap order
-(tests/negamax.py, tests/trap_oracle.py), and the 4x4 k=4 book as ``ttt-book build`` writes it,
-proven by the player's own loader.
+(tests/oracles/negamax.py, tests/oracles/trap_oracle.py), and the 4x4 k=4 book as ``ttt-book
+build`` writes it, proven by the player's own loader.
 
 4x4 with k=4: 9,722,011 reachable positions, 1,217,977 up to symmetry, 1,135,214 of them
 unfinished (the book's entries), a draw. Proving it in Python takes about 12 s here, with a
@@ -23,8 +23,8 @@ import orjson
 import pexpect
 import pytest
 from limits_doc import documented_limits
-from negamax import Negamax
-from trap_oracle import TrapOracle
+from oracles.negamax import Negamax
+from oracles.trap_oracle import TrapOracle
 from vector_check import failures, js_failures
 
 from generator.codes import decode

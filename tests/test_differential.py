@@ -7,7 +7,7 @@ rewritten as ``8.0``, ``8e0``, ``true``, ``"8"`` or just out of range, duplicate
 entry strings edited (the best score moved, cells moved between tiers, characters of the
 grammar inserted or dropped), the misère flag changed, unknown members holding odd values;
 plus blind byte flips, deletions, insertions and truncation. On a disagreement the failure
-shows the mutations, both verdicts and the spec oracle's (tests/book_oracle.py), which says
+shows the mutations, both verdicts and the spec oracle's (tests/oracles/book_oracle.py), which says
 which reader is wrong.
 """
 
@@ -17,11 +17,11 @@ import re
 from pathlib import Path
 from typing import TypeVar
 
-import book_oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from judges import JsJudge, python_verdict
+from oracles import book_oracle
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

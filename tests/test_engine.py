@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from oracles import oracle
 
 from player import LEVELS, Book, choose_move, load_book, parse_book
 from player.apps.engine import MAX_LINE, Engine, serve
@@ -43,10 +44,10 @@ def test_evaluate_agrees_with_the_oracle_on_every_position(
         answer = ask(engine, {"op": "evaluate", "board": board})
         assert answer["ok"] is True and answer["board"] == board
         assert (answer["value"], answer["plies"]) == cached_oracle(board), board
-        results = __import__("oracle").move_results(board, cached_oracle)
+        results = oracle.move_results(board, cached_oracle)
         assert {int(c): tuple(o) for c, o in answer["outcomes"].items()} == results, board
         assert set(answer["scores"]) == set(answer["outcomes"])
-        best = max(results.values(), key=__import__("oracle").rank)
+        best = max(results.values(), key=oracle.rank)
         assert sorted(answer["optimal"]) == sorted(c for c, r in results.items() if r == best)
         assert sorted(c for tier in answer["tiers"] for c in tier) == answer["optimal"]
 

@@ -4,7 +4,7 @@ compiled C; a single header compiles from two C files, one of them defining its 
 macro; the exports are deterministic. ``make test-exports`` runs this file.
 
 The oracles are the conformance vectors (book/vectors.json, and a 3x4 book's vectors written by
-``ttt-book build``) and tests/negamax.py, which knows nothing of the generator.
+``ttt-book build``) and tests/oracles/negamax.py, which knows nothing of the generator.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from c_build import DRIVERS, STRICT_C, ask, check_vectors, compile_c, implementing_file, tool
 from click.testing import CliRunner
-from negamax import Negamax
+from oracles.negamax import Negamax
 
 from generator.cli import main
 from generator.export import tables as export_tables
@@ -113,7 +113,7 @@ def test_c_and_rust_exports_of_a_book_ranked_against_random_pass_its_vectors(
 
 def chance_against_random(program: Path, side: str) -> Fraction:
     """The exact chance that the compiled 3x3 strategy for ``side`` wins against a player who
-    picks uniformly among the free cells (judged by tests/negamax.py)."""
+    picks uniformly among the free cells (judged by tests/oracles/negamax.py)."""
     judge = Negamax(3, 3, 3)
     won = Fraction(0)
     ply = {"." * 9: Fraction(1)}
@@ -218,7 +218,7 @@ def compile_strategy(folder: Path, side: str, flags: list[str]) -> Path:
 def play_every_line(program: Path, rows: int, cols: int, k: int, side: str) -> dict[int, int]:
     """Play the compiled strategy for ``side`` against every opposing line, a ply at a time (one
     batch of questions per ply); returns how many games ended with each result for ``side``
-    (1 win, 0 draw, -1 loss). Wins are judged by tests/negamax.py's own row counting."""
+    (1 win, 0 draw, -1 loss). Wins are judged by tests/oracles/negamax.py's own row counting."""
     judge = Negamax(rows, cols, k)
     results = {1: 0, 0: 0, -1: 0}
     boards = {"." * (rows * cols)}

@@ -15,7 +15,7 @@ Reachable = tuple[set[str], set[str]]
 
 
 def test_reachable_positions(reachable: Reachable) -> None:
-    unfinished, finished = reachable  # tests/oracle.py's walk from the empty board
+    unfinished, finished = reachable  # tests/oracles/oracle.py's walk from the empty board
     assert (len(unfinished) + len(finished), len(unfinished), len(finished)) == (5478, 4520, 958)
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from enumerate_games import Policy, match, novice_player, random_player
+from oracles.enumerate_games import Policy, match, novice_player, random_player
 
 from player import Book, Rules, load_book
 from player.apps.lines import hint_text
@@ -43,7 +43,7 @@ def forced(prefix: dict[str, int], then: Policy) -> Policy:
 
 def enumerated(book: Book, moves: list[int]) -> dict[int, Chances]:
     """Each free cell's chances for the side to move after ``moves`` (played in turn, X first),
-    counted by the tests' own enumerator and opponents (tests/enumerate_games.py): the game is
+    counted by the tests' own enumerator and opponents (tests/oracles/enumerate_games.py): the game is
     forced along ``moves`` and then the cell, and the book's player plays its top tier after it."""
     path: dict[str, int] = {}
     board = EMPTY * 9

@@ -102,6 +102,20 @@ def test_no_module_grows_past_the_limit(package: str) -> None:
         assert relative in WHOLE or lines <= MAX_LINES, f"{relative}: {lines} lines"
 
 
+def test_the_oracles_share_nothing_with_the_product() -> None:
+    """tests/oracles/ work everything out from the rules and the docs: none imports player,
+    generator or numpy, nor a test module (only the standard library and each other)."""
+    oracles = modules("tests/oracles")
+    assert len(oracles) >= 6
+    for name, path in oracles.items():
+        found = [
+            n for n in imported(path) if n.split(".")[0] in ("player", "generator", "numpy", "ttt_commands")
+        ]
+        assert not found, f"{name} imports {found}"
+        local = [n for n in imported(path) if n.startswith("test") or n in ("conftest", "judges")]
+        assert not local, f"{name} imports {local}"
+
+
 def test_no_module_hides_its_type_checking_imports() -> None:
     for package in ("player", "generator"):
         for path in modules(package).values():

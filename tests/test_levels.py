@@ -1,7 +1,7 @@
 """The player's levels, proved by enumeration: perfect never loses and takes every immediate win;
 its exact rates equal the book's trap-order rates; the README's table is what the project computes.
 Each level's choice is checked on boards drawn here with their answers worked out by hand, and on
-every 3x3 board (normal and misère) against tests/negamax.py and tests/trap_oracle.py."""
+every 3x3 board (normal and misère) against tests/oracles/negamax.py and tests/oracles/trap_oracle.py."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from best_response import best_response
 from click.testing import CliRunner
-from enumerate_games import match, novice_player, random_player
 from limits_doc import documented_limits
-from negamax import Negamax, preference
-from trap_oracle import TrapOracle
+from oracles.best_response import best_response
+from oracles.enumerate_games import match, novice_player, random_player
+from oracles.negamax import Negamax, preference
+from oracles.trap_oracle import TrapOracle
 
 from generator.cli import main as book_cli
 from generator.reports.levels import END, START, level_rates, markdown_table
@@ -109,8 +109,8 @@ def test_the_books_trap_rates_are_the_known_ones(book: Book) -> None:
 #: The best win rate a never-losing player can reach against each opponent (issue 24): the
 #: maximum over every policy that plays only optimal moves, which backward induction finds (at
 #: each position the optimal move whose games the opponent's uniform choice loses most often);
-#: tests/trap_oracle.py (on tests/negamax.py) and tests/best_response.py (on tests/oracle.py)
-#: each walk it their own way (test_the_limits_are_two_independent_walks_best_replies).
+#: tests/oracles/trap_oracle.py (on negamax.py) and tests/oracles/best_response.py (on
+#: oracle.py) each walk it their own way (test_the_limits_are_two_independent_walks_best_replies).
 LIMITS = {
     ("novice", "X"): Fraction(89, 96),
     ("novice", "O"): Fraction(82, 315),
@@ -120,7 +120,7 @@ LIMITS = {
 
 
 def test_the_limits_are_two_independent_walks_best_replies() -> None:
-    """LIMITS, from the empty board, by tests/best_response.py and tests/trap_oracle.py: two
+    """LIMITS, from the empty board, by tests/oracles/best_response.py and tests/oracles/trap_oracle.py: two
     walks written apart from the product and from each other (different solvers: oracle.py's
     minimax, negamax.py), neither importing player/ or generator/."""
     oracles = {against: TrapOracle(3, 3, 3, against=against) for against in ("novice", "random")}
@@ -136,9 +136,10 @@ def best_against_random_among_best_against_novice(mark: str) -> Fraction:
     """The most a player of ``mark`` wins against random among the players that win 89/96 (or
     82/315) against the novice, by the tests' own walk: where the novice's games can reach, it
     must play a move that keeps the novice's limit; where only a random player's can, any
-    optimal move (tests/best_response.py's optimal moves, tests/enumerate_games.py's players)."""
-    from best_response import optimal
-    from oracle import to_move, winner
+    optimal move (tests/oracles/best_response.py's optimal moves, tests/oracles/enumerate_games.py's
+    players)."""
+    from oracles.best_response import optimal
+    from oracles.oracle import to_move, winner
 
     def play(board: str, cell: int) -> str:
         return board[:cell] + to_move(board) + board[cell + 1 :]
@@ -517,7 +518,7 @@ def test_one_board_in_a_game_x_began_and_in_one_o_began(book: Book, firsts: tupl
 
 def sighted(moves: dict[int, tuple[int, int]], sight: int) -> tuple[int, ...]:
     """The moves a level that looks ``sight`` plies ahead chooses among, from each move's
-    (value, plies) as tests/negamax.py finds them (player/play.py's docstring): the fastest win it
+    (value, plies) as tests/oracles/negamax.py finds them (player/play.py's docstring): the fastest win it
     sees, else every move it does not see lose, else the moves that lose latest."""
     wins = [cell for cell, (value, plies) in moves.items() if value > 0 and plies <= sight]
     if wins:
@@ -536,7 +537,7 @@ def test_every_level_agrees_with_the_oracles_on_every_board(
     books: Callable[[str], Book], misere: bool, first: str
 ) -> None:
     """On every reachable unfinished 3x3 board: hard, medium and easy against ``sighted`` over
-    tests/negamax.py's values; perfect against tests/trap_oracle.py's top tier."""
+    tests/oracles/negamax.py's values; perfect against tests/oracles/trap_oracle.py's top tier."""
     book = books("misere" if misere else "3x3")
     trap = TrapOracle(3, 3, 3, misere=misere)
     negamax: Negamax = trap.game

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from negamax import Negamax
+from oracles.negamax import Negamax
 
 from generator.writer import build_book, encode
 from player import BoardError, Book, BookError, Rules, choose_move, load_book, parse_book

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import oracle
+from oracles import oracle
 
 from player import Book
 

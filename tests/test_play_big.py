@@ -1,7 +1,7 @@
 """``ttt-play --book`` on the 4x4 k=4 book (``big``: make test-big builds it, about 25 s and 1.5
 GiB; ``TTT_BOOK_4X4=FILE`` names one already built instead, proven once on first load).
 
-The computer's moves are checked by tests/negamax.py where a search is affordable: from 8
+The computer's moves are checked by tests/oracles/negamax.py where a search is affordable: from 8
 free cells on (8! lines at most). The start-up goal of issue 13: a game starts within 3 s of
 CPU and 1 GB on a book already proven on this machine.
 """
@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from negamax import Negamax, preference
+from oracles.negamax import Negamax, preference
 from scripted import random_human_moves
 
 from player import Book, load_book

@@ -1,7 +1,7 @@
 """``ttt-play`` on boards other than 3x3 and under misère rules (issue 13, items 3 and 7).
 
 The books are built once per session (tests/conftest.py: 3x4 k=3) or shipped (3x3 misère,
-book/tictactoe-misere.json). Every move the computer makes is checked against tests/negamax.py,
+book/tictactoe-misere.json). Every move the computer makes is checked against tests/oracles/negamax.py,
 a solver written apart from the generator and the player; the 4x4 k=4 games are in
 tests/test_play_big.py (``big`` marker).
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from negamax import Negamax, preference
+from oracles.negamax import Negamax, preference
 from scripted import random_human_moves
 
 from player import Book, Rules, load_book

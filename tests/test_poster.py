@@ -11,9 +11,9 @@ import functools
 import re
 from pathlib import Path
 
-import oracle
 import pytest
 from click.testing import CliRunner
+from oracles import oracle
 
 from generator.cli import main
 from generator.reports.poster import (

@@ -5,7 +5,7 @@ Broken books (the 3x3 book, small enough to prove in milliseconds, and its 9 lay
 two entries damaged in different layers, are proven in one span and then cut into two at every
 layer boundary and inside every layer: the finding must be the same to the letter, the reason
 code and the entry named. The one-piece verdict's code is checked against the independent
-judge (tests/book_oracle.py). A pool of two and of three workers gives the same verdicts.
+judge (tests/oracles/book_oracle.py). A pool of two and of three workers gives the same verdicts.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import book_oracle
 import pytest
+from oracles import book_oracle
 
 from player import BookError, Rules, reader
 from player.game import EMPTY, transform

@@ -1,5 +1,5 @@
 """The solver (generator/solve.py) against the project's facts and two independent minimaxes
-(tests/oracle.py, tests/negamax.py).
+(tests/oracles/oracle.py, tests/oracles/negamax.py).
 
 3x3: 5,478 reachable positions (4,520 unfinished, 958 finished), 765 up to symmetry (627 and
 138), 549,946 game-tree nodes, 255,168 games (131,184 / 77,904 / 46,080), a draw. 3x4 with
@@ -14,9 +14,9 @@ import functools
 from pathlib import Path
 
 import numpy as np
-import oracle
 import pytest
-from negamax import Negamax, Result
+from oracles import oracle
+from oracles.negamax import Negamax, Result
 
 from generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
 from generator.solve import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Outcomes, Retrograde, solve

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from negamax import Negamax, Result
+from oracles.negamax import Negamax, Result
 
 from generator.codes import decode
 from generator.solve import Retrograde, solve

@@ -1,5 +1,5 @@
 """``ttt-book build --against-program``: the book ranked to beat one program wins against it
-exactly as often as the best never-losing player (tests/best_response.py, written apart from
+exactly as often as the best never-losing player (tests/oracles/best_response.py, written apart from
 the product), and never loses; the audit reports that rate as how exploitable a program is."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from best_response import best_response
-from enumerate_games import match, novice_player, random_player
+from oracles.best_response import best_response
+from oracles.enumerate_games import match, novice_player, random_player
 from test_audit import processes_running
 
 from player import load_book
@@ -219,7 +219,7 @@ def test_a_program_that_fails_at_some_positions_is_beaten_there_and_the_build_sa
     tmp_path: Path, name: str
 ) -> None:
     """A failure forfeits, as in the audit: the book steers for it, wins as often as the best
-    never-losing reply to the program with its forfeits (tests/best_response.py), and the last
+    never-losing reply to the program with its forfeits (tests/oracles/best_response.py), and the last
     line counts the failures and shows the first, escaped."""
     fails, last = FAILING[name]
     path = tmp_path / "b.json"

@@ -1,4 +1,4 @@
-"""Trap order over arrays (generator/trap.py) against an independent oracle (tests/trap_oracle.py),
+"""Trap order over arrays (generator/trap.py) against an independent oracle (tests/oracles/trap_oracle.py),
 exact and in floating point.
 
 3x3: the policy wins 89/96 as the first player and 82/315 as the second against novice, 379/384
@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from limits_doc import documented_limits
-from trap_oracle import TrapOracle
+from oracles.trap_oracle import TrapOracle
 
 from generator import trap as module
 from generator.codes import decode

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from enumerate_games import match, novice_player, random_player
+from oracles.enumerate_games import match, novice_player, random_player
 
 from generator.trap import TrapArrays
 from player import Book

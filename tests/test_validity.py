@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import oracle
 import pytest
+from oracles import oracle
 
 from player import BOOK_REASONS, BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
 from player.game import STANDARD

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from negamax import Negamax
+from oracles.negamax import Negamax
 from vector_check import failures, js_failures
 
 from generator.solve import Retrograde
@@ -63,7 +63,7 @@ def test_the_python_reader_passes_every_shipped_vector(which: str) -> None:
 
 
 def test_a_misere_vector_is_the_independent_solvers_answer() -> None:
-    """The misère vectors' values against tests/negamax.py, which shares nothing with the build."""
+    """The misère vectors' values against tests/oracles/negamax.py, which shares nothing with the build."""
     negamax = Negamax(3, 3, 3, misere=True)
     for v in read("tictactoe-misere.vectors.json")["valid"]:
         if v["first"] == "X":

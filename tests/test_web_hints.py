@@ -16,8 +16,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import oracle
 import pytest
+from oracles import oracle
 
 from player import hints
 from player.game import swap_marks

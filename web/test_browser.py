@@ -7,7 +7,7 @@ undo, the analysis view against the tests' independent minimax, axe-core in the 
 dark scheme, a phone's width, the message a page opened from disk shows, and a broken book. Books
 of other rules (a 3x4 board, misère 3x3), built in the session with ``ttt-book build`` and served
 with ``serve.py --book``, are played through the page against the independent negamax
-(tests/negamax.py). A 4x4 book is loaded only when TTT_BOOK_4X4 names one (a manual run: it is
+(tests/oracles/negamax.py). A 4x4 book is loaded only when TTT_BOOK_4X4 names one (a manual run: it is
 proven in seconds of Chromium time). The last part checks what a person sees (issue 25): the
 board whole on a phone's screen, the keys not named on a touch screen, one grid, the book's move
 marked (the independent trap order's top tier) with ttt-play's sentence of why, the line's
@@ -39,10 +39,10 @@ from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-import oracle  # noqa: E402  (the tests' independent minimax: no symmetry, no book)
-from negamax import Negamax, preference  # noqa: E402  (an independent solver for any m,n,k-game)
+from oracles import oracle  # noqa: E402  (the tests' independent minimax: no symmetry, no book)
+from oracles.negamax import Negamax, preference  # noqa: E402  (an independent solver for any m,n,k-game)
+from oracles.trap_oracle import TrapOracle  # noqa: E402  (an independent trap order: the book's top tier)
 from test_readme import blocks, expected_lines  # noqa: E402  (the README's code blocks)
-from trap_oracle import TrapOracle  # noqa: E402  (an independent trap order: the book's top tier)
 
 SHOTS = Path(tempfile.gettempdir()) / "tictactoe-book-web"
 AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
@@ -199,7 +199,7 @@ def test_the_page_plays_to_beat_whom_it_is_told(browser: Browser, server: str) -
 # . X .
 # . O .      X to move, hints on: the book ranked against a novice marks 4 and 6 (1/2 of games
 # . . .      against a novice, 5/12 for 7 and 9); the one ranked against random marks 1 and 3
-#            (23/24 against random, 43/48 for 7 and 9): tests/enumerate_games.py's figures
+#            (23/24 against random, 43/48 for 7 and 9): tests/oracles/enumerate_games.py's figures
 
 
 def test_the_hint_follows_whom_the_computer_plays_to_beat(browser: Browser, server: str) -> None:
@@ -585,7 +585,7 @@ def test_the_page_links_both_posters(page: Page) -> None:
 # ---------------------------------------------------------------- books of other rules
 #
 # Built in the session by ``ttt-book build`` (seconds), served by ``serve.py --book`` (the page's
-# address it prints has ?book= filled in); every expected value comes from tests/negamax.py.
+# address it prints has ?book= filled in); every expected value comes from tests/oracles/negamax.py.
 
 TTT_BOOK = Path(sys.executable).parent / "ttt-book"
 # 3x4, k = 3: a first-player win in 7 plies (negamax); cells 5 and 8 (the middle row's ends) lose.

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from oracle import LINES, to_move, winner
+from .oracle import LINES, to_move, winner
 
 Policy = Callable[[str], tuple[int, ...]]
 Rates = tuple[Fraction, Fraction, Fraction]  # (win, draw, loss) for the player under test

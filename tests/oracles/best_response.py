@@ -1,5 +1,5 @@
 """The never-losing player that beats a given 3x3 opponent most often, worked out apart from
-player/rates.py: tests/oracle.py's minimax says which moves are optimal, Fractions carry the
+player/rates.py: tests/oracles/oracle.py's minimax says which moves are optimal, Fractions carry the
 chances. An opponent maps a board (X moved first) to the cells it picks uniformly among; None
 among them is a forfeit (a program's failure, as the audit counts it): the game is won there."""
 
@@ -9,14 +9,14 @@ import functools
 from collections.abc import Callable
 from fractions import Fraction
 
-from oracle import move_results, rank, to_move, winner
+from .oracle import move_results, rank, to_move, winner
 
 Opponent = Callable[[str], tuple[int | None, ...]]
 
 
 @functools.cache
 def solved(board: str) -> tuple[int, int]:
-    """tests/oracle.py's minimax, each position solved once."""
+    """tests/oracles/oracle.py's minimax, each position solved once."""
     return max(move_results(board, solved).values(), key=rank)
 
 

@@ -1,7 +1,7 @@
 """An independent trap order for any m,n,k-game, normal or misère: every line of play, exactly.
 
 Written apart from generator/trap.py: move values from
-tests/negamax.py, its own novice, its own walk over board strings, and Fractions. It follows the
+tests/oracles/negamax.py, its own novice, its own walk over board strings, and Fractions. It follows the
 definition in docs/book-format.md "Trap order", with the misère novice of generator/trap.py
 (a free cell that does not complete its own line, if there is one, else any free cell).
 ``against="random"`` ranks by the chance against random first, then against novice: its top
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from negamax import Negamax, preference
+from .negamax import Negamax, preference
 
 Rates = tuple[Fraction, Fraction]  # the book's chance of winning against (novice, random)
 Tiers = tuple[tuple[int, ...], ...]
