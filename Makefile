@@ -54,8 +54,8 @@ test:
 	@$(MAKE) --no-print-directory --jobs=3 --output-sync=target lint test-python test-js
 
 # pytest-xdist workers (the tests are independent of each other): one more than the cores, since
-# many tests wait on a process or a terminal (on this 2-core machine make test took 64 s with 3
-# workers against 70 s with 2); WORKERS=auto for one per core.
+# many tests wait on a process or a terminal (docs/benchmarks.md, "The test suite's time");
+# WORKERS=auto for one per core.
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test-python: $(STAMP)
 	$(BIN)/python -m pytest -n $(WORKERS) -m "not big and not integrations and not exports and not packages"
