@@ -153,9 +153,11 @@ def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     argv = ["-c", "from generator.cli import run; run()", "build", "--rules", "4x4:4", "-o", str(path)]
     argv += ["--vectors", str(vectors)]
     child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(ROOT), encoding="utf-8", timeout=600)
-    # a stage's bar shows once the stage has taken half a second: finding the positions takes
-    # seconds on 4x4 (test_progress.py shows every stage's bar, without the wait)
-    child.expect_exact("Finding every position")
+    # a stage's bar shows once the stage has taken half a second: ordering the traps and
+    # proving the book take seconds each on 4x4 (finding and solving the positions, under a
+    # second: test_progress.py shows every stage's bar, without the wait)
+    child.expect_exact("Ordering the traps")
+    child.expect_exact("Proving the book")
     child.expect_exact(f"wrote {path}")
     child.expect(pexpect.EOF)
     child.close()
