@@ -26,7 +26,6 @@ Every rate of a match between two policies comes from one walker, player/rates.p
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from player.errors import LevelError
@@ -43,6 +42,7 @@ from player.game import (
 )
 
 if TYPE_CHECKING:
+    from player.rates import Policy
     from player.reader import Book, Evaluation
 
 LEVELS = ("perfect", "hard", "medium", "easy")
@@ -52,9 +52,6 @@ OPPONENTS = ("novice", "random")
 #: engine's ``seed``): seeds are whole numbers from 0 to 2**64 - 1.
 MAX_SEED = 2**64 - 1
 
-#: The moves a player picks among, uniformly, on a board (as the game holds it); None stands
-#: for an answer that forfeits the game (an audited program's illegal or missing answer).
-Policy = Callable[[str], Sequence["Cell | None"]]
 
 _default_rng = _random.Random()
 

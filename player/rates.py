@@ -8,13 +8,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from player.errors import TooManyLines
 from player.game import EMPTY, FIRST, Cell, Rules, line_owners, other, side_to_move
 
-if TYPE_CHECKING:
-    from player.play import Policy
+#: A player: the moves it picks among, uniformly, on a board (as the game holds it); None
+#: stands for an answer that forfeits the game (an audited program's illegal or missing answer).
+Policy = Callable[[str], Sequence["Cell | None"]]
 
 
 class Outcome(NamedTuple):

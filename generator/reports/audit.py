@@ -35,8 +35,8 @@ from typing import Any
 
 from generator.reports.program import Answer, Failure, Program, escaped
 from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, side_to_move, winner
-from player.play import Policy, level_policy, opponent_policy
-from player.rates import BestResponse, PlayOut
+from player.play import level_policy, opponent_policy
+from player.rates import BestResponse, PlayOut, Policy
 from player.reader import Book
 
 OPPONENTS = ("random", "novice", "book")

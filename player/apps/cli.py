@@ -299,10 +299,10 @@ def play_on_screen(book: Book, mark: str, first: str, level: str, rng: random.Ra
         return False
     session = ScreenSession(book, human=mark, first=first, level=level, rng=rng)
     try:
-        tally = tui.play(session, colour=colour)
+        tui.play(session, colour=colour)
     except KeyboardInterrupt:
         raise Interrupted(f"Tally: {session.tally}.") from None
-    echo(f"Goodbye. Tally: {tally}.")
+    echo(f"Goodbye. Tally: {session.tally}.")
     return True
 
 

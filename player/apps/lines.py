@@ -19,11 +19,10 @@ if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
-    from player.apps.text import Paint
+    from player.apps.text import Paint, Write
     from player.reader import Book
 
     ReadLine = Callable[[str], str | None]
-    Write = Callable[[str], None]
 
 MAX_LINE = 100
 HELP = """Type a free cell's number and press Enter. The cells are numbered like a phone keypad

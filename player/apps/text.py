@@ -14,7 +14,8 @@ from player.game import EMPTY, STANDARD, Rules
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    Paint = Callable[[str, str], str]
+    Paint = Callable[[str, str], str]  # colours ``text`` as a ``kind`` (X, O, free, win, ...)
+    Write = Callable[[str], None]  # says one line to the person
 
 
 def plain(text: str, kind: str) -> str:

@@ -30,20 +30,28 @@ from player.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
 
 if TYPE_CHECKING:
     from player.apps.layout import View
-    from player.apps.screen import ScreenSession
-    from player.apps.session import Tally
-    from player.apps.watch import WatchSession
     from player.game import Rules
 
 
 class Shown(Protocol):
-    """What the screen draws and sends keys to: a ScreenSession or a WatchSession."""
+    """What the screen draws and sends keys to (player.apps.screen's ScreenSession, a game):
+    ``press`` says whether to go on."""
 
     rules: Rules
 
     def view(self) -> View: ...
 
     def press(self, key: str) -> bool: ...
+
+
+class Stepped(Shown, Protocol):
+    """A game that also moves by itself (player.apps.watch's WatchSession): ``step`` plays the
+    next move once ``waiting`` seconds have passed (None: nothing left to play)."""
+
+    @property
+    def waiting(self) -> float | None: ...
+
+    def step(self) -> None: ...
 
 
 SPECIAL_KEYS = {
@@ -88,14 +96,13 @@ def unusable(rows: int = 3, cols: int = 3) -> str | None:
     return None
 
 
-def play(session: ScreenSession, *, colour: bool) -> Tally:
-    """Play ``session``'s games on the screen until the player quits; returns the tally. Call
-    ``unusable`` first."""
+def play(session: Shown, *, colour: bool) -> None:
+    """Play ``session``'s games on the screen until the player quits (its tally then says how
+    they went). Call ``unusable`` first."""
     _run(_loop, session, colour)
-    return session.tally
 
 
-def watch(session: WatchSession, *, colour: bool) -> None:
+def watch(session: Stepped, *, colour: bool) -> None:
     """Show ``session``'s game on the screen, a move every ``session.delay`` seconds, until the
     watcher leaves (q, or any key once the game is over). Call ``unusable`` first."""
     _run(_watch_loop, session, colour)
@@ -121,7 +128,7 @@ def key_name(key: str | int) -> str | None:
     return CHARACTER_KEYS.get(key, key.lower())
 
 
-def _loop(screen: curses.window, session: ScreenSession, colour: bool) -> None:
+def _loop(screen: curses.window, session: Shown, colour: bool) -> None:
     styles, box = _start(screen, colour)
     while True:
         drawn = _draw(screen, session, styles, box)
@@ -132,7 +139,7 @@ def _loop(screen: curses.window, session: ScreenSession, colour: bool) -> None:
             return
 
 
-def _watch_loop(screen: curses.window, session: WatchSession, colour: bool) -> None:
+def _watch_loop(screen: curses.window, session: Stepped, colour: bool) -> None:
     """Draw, wait for a key until the next move is due, play it when it is; the delay counts
     from the last move, whatever keys come in between."""
     styles, box = _start(screen, colour)

@@ -17,8 +17,7 @@ from player.play import check_level
 if TYPE_CHECKING:
     import random
 
-    from player.apps.lines import Write
-    from player.apps.text import Paint
+    from player.apps.text import Paint, Write
     from player.reader import Book
 
 
