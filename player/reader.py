@@ -510,14 +510,7 @@ class EntryChecker:
         spans = self.spans(workers)
         pooled = _in_pool(self, spans, workers, progress) if workers > 1 else None
         if pooled is None:  # one worker, or no pool could be had
-            done = 0
-
-            def advance(entries: int) -> None:
-                nonlocal done
-                done += entries
-                progress(done)  # type: ignore[misc]  # (set only with a progress)
-
-            self.advance = None if progress is None else advance
+            self.advance = None if progress is None else _running_total(progress)
             try:
                 pooled = [self.check(span) for span in spans]
             finally:
@@ -791,8 +784,8 @@ def _in_pool(
                 timeout = None if checked is None else PROGRESS_SECONDS
                 while True:
                     waited = wait(results, timeout, FIRST_EXCEPTION)
-                    if checked is not None:
-                        progress(checked.value)  # type: ignore[misc]  # (counted only with a progress)
+                    if progress is not None and checked is not None:
+                        progress(checked.value)
                     if not waited.not_done or any(result.exception() for result in waited.done):
                         break
                 return [result.result() for result in results]
@@ -804,6 +797,18 @@ def _in_pool(
                 raise
     except (OSError, BrokenProcessPool):
         return None
+
+
+def _running_total(progress: Callable[[int], None]) -> Callable[[int], None]:
+    """``advance(entries)``, telling ``progress`` the entries checked so far."""
+    done = 0
+
+    def advance(entries: int) -> None:
+        nonlocal done
+        done += entries
+        progress(done)
+
+    return advance
 
 
 _WORKER: EntryChecker | None = None
