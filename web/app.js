@@ -278,10 +278,12 @@ function renderAnalysis(positions) {
 }
 
 function stepTo(step) {
+  // A step button that this step disables loses the keyboard focus: keep it in the stepper. The
+  // focus is read before the render, since a browser may drop it as soon as the button is
+  // disabled (Chromium 150 does, at once; older ones kept it until the next key).
+  const focused = document.activeElement;
   state.step = Math.max(0, Math.min(step, state.moves.length));
   render();
-  // A step button that has just been disabled would drop the keyboard focus: keep it in the stepper.
-  const focused = document.activeElement;
   if (focused instanceof HTMLButtonElement && focused.disabled && $('stepper').contains(focused)) {
     $(['step-start', 'step-back'].includes(focused.id) ? 'step-forward' : 'step-back').focus();
   }

@@ -395,6 +395,33 @@ def test_the_analysis_steps_through_a_finished_game(page: Page) -> None:
     shoot(page, "analysis")
 
 
+# A browser that drops the focus of a button the moment it is disabled (Chromium 150 did; 156
+# drops it a moment later): the disabled setter blurs the button at once.
+DROP_FOCUS_AT_ONCE = """() => {
+  const setter = Object.getOwnPropertyDescriptor(HTMLButtonElement.prototype, 'disabled').set;
+  Object.defineProperty(HTMLButtonElement.prototype, 'disabled', {
+    set(value) { setter.call(this, value); if (value && document.activeElement === this) this.blur(); },
+  });
+}"""
+
+
+def test_the_arrows_step_after_the_focused_step_button_is_disabled(page: Page) -> None:
+    """Step to either end with the keyboard on a browser that drops a disabled button's focus at
+    once: the focus stays in the stepper and the arrows keep stepping."""
+    play_first_free(page)
+    page.evaluate(DROP_FOCUS_AT_ONCE)
+    page.click("#analyse")
+    n = 9 - board(page).count(".")
+    page.click("#step-start")  # disabled by its own click: the focus moves to ▶
+    assert page.evaluate("document.activeElement.id") == "step-forward"
+    for step in range(1, n + 1):
+        page.keyboard.press("ArrowRight")
+        assert page.locator("#step-label").inner_text() == f"Move {step} of {n}"
+    assert page.evaluate("document.activeElement.id") == "step-back"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#step-label").inner_text() == f"Move {n - 1} of {n}"
+
+
 def test_the_analysis_follows_a_game_in_progress(page: Page) -> None:
     page.click("#analyse")
     assert page.locator("#step-label").inner_text() == "Start: 0 of 0"
