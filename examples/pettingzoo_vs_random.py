@@ -21,7 +21,8 @@ from pettingzoo.classic.tictactoe import (
 from player import load_book
 from player.game import other
 from player.integrations.pettingzoo import BookPolicy
-from player.play import level_policy, opponent_policy
+from player.opponents import RANDOM
+from player.play import level_policy
 from player.rates import PlayOut
 
 GAMES = 1000
@@ -45,8 +46,8 @@ for book_agent, mark in (("player_1", "X"), ("player_2", "O")):
             else:  # the random agent: uniformly among the legal actions
                 action = rng.choice([a for a, ok in enumerate(observation["action_mask"]) if ok])
             env.step(action)
-    players = {mark: level_policy(book, level), other(mark): opponent_policy(book.rules, "random")}
-    expected = PlayOut(book.rules, players).outcome("." * 9, mark)
+    players = {mark: level_policy(book, level), other(mark): RANDOM.policy(book.rules)}
+    expected = PlayOut(book.rules, players).results("." * 9, mark)
     print(f"book ({level}) as {mark} against random, {GAMES} games:")
     for name in ("win", "draw", "loss"):
         exact = getattr(expected, name)

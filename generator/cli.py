@@ -36,6 +36,7 @@ from player.apps.console import (
 from player.apps.progress import loading, progress
 from player.errors import BoardError
 from player.game import FIRST, SECOND, Rules, parse_board
+from player.opponents import DEFAULT, OPPONENTS, described
 from player.reader import Book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
@@ -82,10 +83,10 @@ def run(argv: list[str] | None = None) -> None:
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 @click.option(
     "--against",
-    type=click.Choice(["novice", "random"], case_sensitive=False),
-    default="novice",
+    type=click.Choice(list(OPPONENTS), case_sensitive=False),
+    default=DEFAULT,
     show_default=True,
-    help="The reference opponent the optimal moves are ranked against first (the trap order).",
+    help=f"The reference opponent the trap order ranks the optimal moves against first: {described()}.",
 )
 @click.option(
     "--against-program",

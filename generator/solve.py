@@ -51,7 +51,8 @@ from generator.codes import (
     mover_digit,
     stabilizer_sizes,
 )
-from player.game import MAX_CELLS, Rules, shift
+from player.codes import shift
+from player.game import MAX_CELLS, Rules
 
 
 @dataclass(frozen=True)

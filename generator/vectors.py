@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from player.codes import board_codes, canonical
 from player.game import (
     EMPTY,
     FIRST,
@@ -20,8 +21,6 @@ from player.game import (
     Cell,
     Rules,
     Symmetry,
-    board_codes,
-    canonical,
     decode_score,
     other,
     side_to_move,
@@ -71,7 +70,7 @@ def build_vectors(
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
         "book_sha256": hashlib.sha256(book_bytes).hexdigest(),
-        "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k, "misere": rules.misere},
+        "rules": rules.as_json(),
         "against": book.against,
         "every_board": every,
         "valid": valid,

@@ -57,6 +57,10 @@ class IllegalMoveError(ValueError):
     """A move off the board or onto an occupied cell, or after the game ended."""
 
 
+class OpponentError(ValueError):
+    """A name that is not one of the reference opponents (player.opponents.OPPONENTS)."""
+
+
 class BookError(ValueError):
     """A book file that cannot be used; ``code`` is one of BOOK_REASONS.
 

@@ -41,25 +41,27 @@ from itertools import accumulate, chain, repeat
 from typing import TYPE_CHECKING, Any
 
 from player import trust
+from player.codes import board_codes, canonical
 from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError
 from player.game import (
     EMPTY,
     FIRST,
     SECOND,
     Cell,
+    Position,
     Rules,
     Symmetry,
-    board_codes,
-    canonical,
     check_playable,
     decode_score,
     end_score,
     line_owners,
     one_ply_back,
     other,
+    put,
     side_to_move,
     swap_marks,
 )
+from player.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -87,16 +89,16 @@ MAX_STRUCTURE = 4_000_000
 MAX_DEPTH = 32
 #: Step 3: integers beyond this magnitude are refused (RFC 7493: exact in every JSON reader).
 MAX_INTEGER = 2**53 - 1
-#: The packaged books' names: 3x3, and 3x3 misère; each ranked against the novice first, or
-#: against a random player (``PACKAGED[misere, against]``).
-BOOK_NAME = "tictactoe.json"
-MISERE_BOOK_NAME = "tictactoe-misere.json"
+#: The packaged books' names: 3x3, and 3x3 misère, each ranked against each reference opponent
+#: first (``PACKAGED[misere, against]``): ``tictactoe[-misere][-vs-NAME].json``, no ``-vs-`` for
+#: the default opponent.
 PACKAGED = {
-    (False, "novice"): BOOK_NAME,
-    (True, "novice"): MISERE_BOOK_NAME,
-    (False, "random"): "tictactoe-vs-random.json",
-    (True, "random"): "tictactoe-misere-vs-random.json",
+    (misere, name): f"tictactoe{'-misere' if misere else ''}{'' if name == DEFAULT else f'-vs-{name}'}.json"
+    for name in OPPONENTS
+    for misere in (False, True)
 }
+BOOK_NAME = PACKAGED[False, DEFAULT]
+MISERE_BOOK_NAME = PACKAGED[True, DEFAULT]
 #: Books of more entries than this are proven by a pool of processes, one per core.
 PARALLEL_ABOVE = 100_000
 #: A proof's progress is told after each run of this many entries checked, and from a pool every
@@ -933,10 +935,10 @@ class Book:
     @property
     def against(self) -> str:
         """The opponent the tiers are ranked against first, as the book states it (its
-        ``trap_order.against``; ``"novice"`` when it says nothing)."""
+        ``trap_order.against``; the default opponent, ``"novice"``, when it says nothing)."""
         order = self.data.get("trap_order")
-        against = order.get("against", "novice") if isinstance(order, dict) else "novice"
-        return against if isinstance(against, str) else "novice"
+        against = order.get("against", DEFAULT) if isinstance(order, dict) else DEFAULT
+        return against if isinstance(against, str) else DEFAULT
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -965,7 +967,7 @@ class Book:
         scores: list[int | None] = [None] * rules.cells
         for cell, mark in enumerate(key):
             if mark == EMPTY:
-                child = key[:cell] + mover + key[cell + 1 :]
+                child = put(key, cell, mover)
                 ends = end_score(rules, child)
                 if ends is None:
                     stored = self._texts[canonical(rules, child)[0]]
@@ -974,12 +976,16 @@ class Book:
         value, plies = decode_score(best, key.count(EMPTY), rules.cells)
         return Entry(key, mover, value, plies, tuple(scores), tiers)
 
-    def evaluate(self, board: str, *, first: str = FIRST) -> Evaluation:
-        """The book's answer for ``board`` (X moved first unless ``first="O"``).
+    def evaluate(self, board: str | Position, *, first: str = FIRST) -> Evaluation:
+        """The book's answer for ``board``: a board string (X moved first unless
+        ``first="O"``) or a ``Position`` (its own ``first``; RulesError if it is a position of
+        other rules than the book's).
 
         Raises BoardError for a malformed, impossible or finished board (a proven book holds
         every other board), and ValueError for a ``first`` that is not X or O.
         """
+        if isinstance(board, Position):
+            return self._evaluate_position(board)
         if first != FIRST and first != SECOND:
             raise ValueError(f"first must be 'X' or 'O', got {first!r}")
         if type(board) is str:
@@ -1010,34 +1016,32 @@ class Book:
         self._cache[(board, first)] = evaluation
         return evaluation
 
-    def best_moves(self, board: str, *, first: str = FIRST) -> tuple[Cell, ...]:
+    def _evaluate_position(self, position: Position) -> Evaluation:
+        if position.rules != self.rules:
+            raise RulesError(f"a position of {position.rules} asked of a book for {self.rules}")
+        return self.evaluate(position.board, first=position.first)
+
+    def best_moves(self, board: str | Position, *, first: str = FIRST) -> tuple[Cell, ...]:
         """The top tier of the trap order for the side to move (the optimal moves that win most
         often against fallible opponents; the perfect level chooses among them), in increasing
         order, in the board's orientation."""
         return self.evaluate(board, first=first).tiers[0]
 
-    def optimal_moves(self, board: str, *, first: str = FIRST) -> tuple[Cell, ...]:
+    def optimal_moves(self, board: str | Position, *, first: str = FIRST) -> tuple[Cell, ...]:
         """Every optimal move for the side to move, in increasing order, in the board's orientation."""
         return self.evaluate(board, first=first).optimal
 
 
-def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
+def default_book_path(*, misere: bool = False, against: str = DEFAULT) -> str:
     """The book inside the installed package, else the repository's book/ (editable installs):
     the 3x3 book, or with ``misere`` the 3x3 misère book, its moves ranked against ``against``
-    (``"novice"`` or ``"random"``: player.play.OPPONENTS) first."""
-    name = PACKAGED[misere, _opponent(against)]
+    (a name of player.opponents.OPPONENTS) first."""
+    name = PACKAGED[misere, opponent(against).name]
     here = os.path.dirname(os.path.abspath(__file__))
     packaged = os.path.join(here, name)
     if os.path.isfile(packaged):
         return packaged
     return os.path.join(os.path.dirname(here), "book", name)
-
-
-def _opponent(against: str) -> str:
-    """``against`` if the packaged books are ranked against it, else ValueError naming it."""
-    if (False, against) not in PACKAGED:
-        raise ValueError(f"unknown opponent {against!r}; choose one of novice, random")
-    return against
 
 
 def load_book(
@@ -1062,9 +1066,9 @@ def load_book(
     """
     packaged = path is None
     if against is not None:
-        _opponent(against)  # before the file is read: a misspelt name is the caller's error
+        opponent(against)  # before the file is read: a misspelt name is the caller's error
     misere = rules is not None and rules.misere
-    where = default_book_path(misere=misere, against=against or "novice") if path is None else os.fspath(path)
+    where = default_book_path(misere=misere, against=against or DEFAULT) if path is None else os.fspath(path)
     raw = read_book_bytes(where)
     if progress is not None:
         progress("read", 0, len(raw))
@@ -1083,7 +1087,7 @@ def book_for(book: Book | None, against: str | None) -> Book:
     if book is None:
         return load_book(against=against)
     if against is not None:
-        _opponent(against)
+        opponent(against)
     return _ranked(book, against)
 
 

@@ -155,6 +155,24 @@ def test_a_perfect_engine_never_loses(book: Book, cached_oracle: Any) -> None:
     }
 
 
+def test_a_perfect_misere_engine_never_loses_on_the_misere_book() -> None:
+    """An engine written from the misère rules alone (tests/audit_engines/misere_perfect.py: its
+    own negamax, completing a line loses) is judged by who wins under those rules, not by who
+    owns a line: it never loses, and the book's own player draws against it."""
+    misere = str(HERE.parent / "book" / "tictactoe-misere.json")
+    status, report = run_audit("--book", misere, *python_engine("misere_perfect"))
+    assert status == 0 and report["can_lose"] is False
+    for kind in ("losses", "missed_wins", "slower_wins", "mistakes", "failures"):
+        assert report[kind] == [], kind
+    assert report["rates"]["book"] == {
+        side: {"win": "0", "draw": "1", "loss": "0"} for side in ("as X", "as O")
+    }
+    assert report["exploitable"] == {"as X": "0", "as O": "0"}
+    # and the same engine on the normal book, where completing a line wins, loses often
+    status, report = run_audit(*python_engine("misere_perfect"))
+    assert status == 1 and len(report["losses"]) > 100
+
+
 def test_the_rule_list_misses_a_fork_block(book: Book, cached_oracle: Any) -> None:
     status, report = run_audit(*python_engine("rules_based"))
     assert status == 1 and report["can_lose"] is True

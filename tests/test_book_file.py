@@ -13,7 +13,8 @@ import pytest
 
 from generator.writer import write_book
 from player import Book, Rules, load_book
-from player.game import canonical, legal_moves
+from player.codes import canonical
+from player.game import legal_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"

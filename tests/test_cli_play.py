@@ -98,7 +98,9 @@ def test_the_hint_against_random_after_an_edge_opening() -> None:
     assert code == 0, out
     assert "The computer (X) plays 4." in out
     assert "5 keeps the draw and wins 94% of games against a random player" in " ".join(out.split())
-    assert "Move by move, with the games it wins against random play (the book playing on):" in out
+    assert "Move by move, with the games it wins against a random player (the book playing on):" in " ".join(
+        out.split()
+    )
 
 
 def test_against_with_a_book_ranked_for_another_opponent_is_a_usage_error() -> None:

@@ -21,7 +21,8 @@ from generator.codes import (
     stabilizer_sizes,
 )
 from player import Rules
-from player.game import canonical, transform
+from player.codes import canonical
+from player.game import transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3), Rules(4, 3, 3)]
 EVERY_3X3_STRING = ["".join(t) for t in itertools.product(".OX", repeat=9)]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from player import Book
-from player.game import winner
+from player.game import outcome
 from player.integrations.pettingzoo import board_from_observation, to_action, to_book_cell
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,7 @@ def test_pettingzoo_observations_map_to_the_book_in_every_game_prefix(book: Book
             if env.terminations[agent]:
                 break
         done = any(env.terminations.values())
-        assert done == (winner(book.rules, board) is not None or "." not in board)
+        assert done == (outcome(book.rules, board) is not None)
         if not done:
             action = BookPolicy("perfect", book=book)(env.observe(env.agent_selection))
             assert to_book_cell(action) in book.evaluate(board).tiers[0]
@@ -112,10 +112,11 @@ def test_openspiel_agrees_on_all_5478_states(book: Book) -> None:
     solved: dict[str, float] = {}
     for key, state in states.items():
         board = board_from_state(state)
-        finished = winner(book.rules, board) is not None or "." not in board
+        ended = outcome(book.rules, board)
+        finished = ended is not None
         assert state.is_terminal() == finished, board
         if finished:
-            won = winner(book.rules, board)
+            won = ended.winner if ended is not None else None
             assert state.returns() == (
                 [1.0, -1.0] if won == "X" else [-1.0, 1.0] if won == "O" else [0.0, 0.0]
             )

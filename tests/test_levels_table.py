@@ -74,8 +74,9 @@ def test_the_plain_table_is_aligned_under_a_legend() -> None:
         first, second = rows[2 * i], rows[2 * i + 1]
         assert first.startswith(f"{level:<24} first ") and second.startswith(" " * 25 + "second ")
         numbers = [float(n) for n in re.findall(r"\d+\.\d\d", first)]
-        assert numbers[0] == round(float(FAKE[(level, "random", "first")][0]) * 100, 2)
-        assert numbers[3] == round(float(FAKE[(level, "novice", "first")][0]) * 100, 2)
+        # the columns in the registry's order (player.opponents): novice, then random
+        assert numbers[0] == round(float(FAKE[(level, "novice", "first")][0]) * 100, 2)
+        assert numbers[3] == round(float(FAKE[(level, "random", "first")][0]) * 100, 2)
 
 
 def test_levels_prints_the_plain_table_and_markdown_on_request(

@@ -199,7 +199,7 @@ def losing_moves(book: Book) -> tuple[list[int], str]:
 
 
 def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
-    from player.game import STANDARD, winning_lines
+    from player.game import STANDARD, completed_lines
 
     moves, board = losing_moves(book)
     term = game(colour=True)
@@ -209,7 +209,7 @@ def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
         if number < len(moves) - 1:
             term.wait_for("Your move (X)")
     shown = term.wait_for("The computer wins.", "Play again?", "Tally: you 0 won, 0 drawn, 1 lost")
-    line = {cell for found in winning_lines(STANDARD, board) for cell in found}
+    line = {cell for found in completed_lines(STANDARD, board) for cell in found}
     for cell in range(9):
         expected = (
             f"*{board[cell]}*" if cell in line else board[cell] if board[cell] != "." else str(cell + 1)

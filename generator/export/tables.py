@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from player.codes import board_codes, canonical
 from player.errors import ExportTooLarge
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules, board_codes, canonical, side_to_move, winner
+from player.game import FIRST, SECOND, Cell, Position, Rules
 from player.reader import Book
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
@@ -101,52 +102,24 @@ def strategy_table(book: Book, side: str) -> StrategyTable:
         raise ValueError(f"side must be 'X' or 'O', got {side!r}")
     rules = book.rules
     faced: dict[str, Cell] = {}
-    # Walk the game in canonical keys, a ply at a time: a position reached in any orientation is
-    # the same row of the table.
-    frontier = {canonical(rules, EMPTY * rules.cells)[0]}
+    # Walk the game in canonical positions, a ply at a time: a position reached in any
+    # orientation is the same row of the table.
+    frontier = {Position.empty(rules)}  # the empty board is canonical
     while frontier:
-        following: set[str] = set()
-        for key in sorted(frontier):
-            if side_to_move(key) == side:
-                if key in faced:
+        following: set[Position] = set()
+        for position in sorted(frontier, key=str):
+            if position.turn == side:
+                if position.board in faced:
                     continue
-                move = faced[key] = strategy_move(book, key)
-                children = [_play(key, move)]
+                move = faced[position.board] = strategy_move(book, position.board)
+                children = [position.play(move)]
             else:
-                children = [_play(key, cell) for cell, mark in enumerate(key) if mark == EMPTY]
-            for child in children:
-                if winner(rules, child) is None and EMPTY in child:
-                    following.add(canonical(rules, child)[0])
+                children = [position.play(cell) for cell in position.legal_moves()]
+            following.update(
+                Position(canonical(rules, child.board)[0], rules) for child in children if not child.is_over
+            )
         frontier = following
     check_size(len(faced), f"the {rules} strategy for {side}")
     code = board_codes(rules).code
     rows = sorted((code(key), move) for key, move in faced.items())
     return StrategyTable(rules, side, tuple(r[0] for r in rows), tuple(r[1] for r in rows), book.against)
-
-
-def whole_tier_positions(book: Book, side: str) -> int:
-    """How many positions ``side`` can face when it may play any cell of the top tier (what a
-    strategy table keeping the whole tier would hold): the cost figure of docs/porting.md."""
-    rules = book.rules
-    faced: set[str] = set()
-    frontier = {canonical(rules, EMPTY * rules.cells)[0]}
-    while frontier:
-        following: set[str] = set()
-        for key in frontier:
-            entry = book.entry(key)
-            assert entry is not None
-            if side_to_move(key) == side:
-                faced.add(key)
-                cells: tuple[Cell, ...] = entry.tiers[0]
-            else:
-                cells = tuple(c for c, mark in enumerate(key) if mark == EMPTY)
-            for cell in cells:
-                child = _play(key, cell)
-                if winner(rules, child) is None and EMPTY in child:
-                    following.add(canonical(rules, child)[0])
-        frontier = following
-    return len(faced)
-
-
-def _play(board: str, cell: Cell) -> str:
-    return board[:cell] + side_to_move(board) + board[cell + 1 :]

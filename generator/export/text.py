@@ -9,7 +9,8 @@ from importlib.resources import files
 from string import Template
 
 from generator.export.tables import FullTable, StrategyTable
-from player.game import Rules, after_line, one_ply_back, shift
+from player.codes import shift
+from player.game import Rules, after_line, one_ply_back
 
 WIDTH = 100  # characters per line of an array, its indent included
 

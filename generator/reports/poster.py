@@ -37,12 +37,12 @@ from player.game import (
     SECOND,
     Cell,
     Rules,
+    completed_lines,
     is_over,
     legal_moves,
     other,
     play,
     transform,
-    winning_lines,
 )
 from player.reader import Book
 
@@ -186,7 +186,7 @@ def _board(
     cells in ``skip`` are left for what is drawn inside them."""
     cell = size / rules.cols
     out = []
-    lines = winning_lines(rules, board)
+    lines = completed_lines(rules, board)
     if move is not None and lines:
         cx, cy = x + (move % rules.cols) * cell, y + (move // rules.cols) * cell
         out.append(

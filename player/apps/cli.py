@@ -36,6 +36,7 @@ from player.apps.progress import loading
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules
+from player.opponents import DEFAULT, OPPONENTS, described
 from player.reader import Book, book_for, load_book
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
@@ -52,7 +53,7 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     try:
         if path is None:
             rules = Rules(3, 3, 3, misere=True) if misere else None
-            return load_book(rules=rules, against=against or "novice")
+            return load_book(rules=rules, against=against or DEFAULT)
         with loading(path) as shown:
             book = load_book(path, rules=None, progress=shown)
     except BookError as error:
@@ -103,11 +104,10 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
 )
 @click.option(
     "--against",
-    type=click.Choice(["novice", "random"], case_sensitive=False),
+    type=click.Choice(list(OPPONENTS), case_sensitive=False),
     default=None,
-    help="Whom you play like, so that the perfect level wins as often as it can against you: a "
-    "novice (the default: wins when it can, else blocks, else plays at random) or a random "
-    "player. The other levels play as they do.",
+    help=f"How you play, so that the perfect level wins as often as it can against you: "
+    f"{described()}. The other levels play as they do.",
 )
 @click.option(
     "--misere",

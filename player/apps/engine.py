@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from player.errors import BoardError, RequestError
 from player.game import FIRST, SECOND
-from player.play import LEVELS, MAX_SEED, OPPONENTS, choose_move
+from player.opponents import OPPONENTS
+from player.play import LEVELS, MAX_SEED, choose_move
 from player.reader import Book, Evaluation
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class Engine:
     """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed.
 
     A ``choose`` request may name the opponent the perfect level plays to beat (``against``,
-    one of ``player.play.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
+    one of ``player.opponents.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
     ``rules`` answer states) when it is left out; another one is ``books(against)``, loaded
     when first asked for (the packaged book ranked against it), or refused without ``books``.
     """
@@ -53,10 +54,7 @@ class Engine:
         self._load = books
         self._rules_answer = {
             "protocol": PROTOCOL,
-            "rows": book.rules.rows,
-            "cols": book.rules.cols,
-            "k": book.rules.k,
-            "misere": book.rules.misere,
+            **book.rules.as_json(),
             "cells": book.rules.cells,
             "cells_from": 0,
             "entries": len(book),

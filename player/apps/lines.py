@@ -14,6 +14,7 @@ from player.apps.console import Interrupted
 from player.apps.session import Game, Tally, outcome_for, result_line
 from player.apps.text import goal, grid, numbering, plain, wrap_entries
 from player.game import STANDARD, Rules, other
+from player.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     import random
@@ -55,18 +56,17 @@ def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
         lines += textwrap.wrap(f"({note})", width - 1)
     lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
     lines += textwrap.wrap(teach.why(found, game.book.against), width - 1)
-    # the chance the book ranks by first (a novice's, for a book ranked against a program)
-    opponent = game.book.against if game.book.against in teach.OPPONENT_WORDS else "novice"
+    # the chance the book ranks by first (the default opponent's, for a book ranked against a program)
+    against = opponent(game.book.against if game.book.against in OPPONENTS else DEFAULT)
     if teach.counted(found):
-        words = {"novice": "a novice", "random": "random play"}[opponent]  # within 80 columns
         lines += textwrap.wrap(
-            f"Move by move, with the games it wins against {words} (the book playing on):", width - 1
+            f"Move by move, with the games it wins against {against.words} (the book playing on):", width - 1
         )
     else:
         lines.append("Move by move:")
     entries = [
         f"{hint.cell + 1}: {hint.words}"
-        + (f" ({teach.percent(getattr(hint.chances, opponent))})" if hint.chances is not None else "")
+        + (f" ({teach.percent(hint.chances[against.name])})" if hint.chances is not None else "")
         + (f" {teach.BOOK_MARK}" if hint.book else "")
         for hint in found
     ]

@@ -21,7 +21,7 @@ from player import hints as teach
 from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game, Tally, ending, outcome_for
 from player.apps.text import game_name, goal, numbering
-from player.game import EMPTY, STANDARD, Cell, Rules, other, winning_lines
+from player.game import EMPTY, STANDARD, Cell, Rules, completed_lines, other
 from player.play import check_level
 
 if TYPE_CHECKING:
@@ -229,7 +229,7 @@ class ScreenSession:
         hints = self._hints()
         last = game.moves[-1][1] if game.moves and game.moves[-1][0] != self.human else None
         won = game.winner  # under misère rules, not the owner of the line shown
-        on_line = {cell for line in winning_lines(self.rules, game.board) for cell in line}
+        on_line = {cell for line in completed_lines(self.rules, game.board) for cell in line}
         result_kind = "win" if won == self.human else "loss"
         cells = []
         for cell, mark in enumerate(game.board):
