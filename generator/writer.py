@@ -16,25 +16,21 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 
+import player.trust as trust
 from generator.atomic import check_targets, fingerprint, write_files, written
 from generator.codes import decode
 from generator.solve import Progress, Retrograde, solve
 from generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
 from generator.vectors import build_vectors, encode_vectors
-from player import trust
 from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
 from player.opponents import DEFAULT
 from player.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, Book, parse_book
-
-if TYPE_CHECKING:
-    pass
-
 
 # ---------------------------------------------------------------- the document
 
@@ -187,7 +183,7 @@ def rate_text(rate: Rate) -> str:
 
 
 def counts_member(result: Retrograde) -> dict[str, Any]:
-    """The informational ``counts`` member, as version 1 writes it (docs/book-format.md)."""
+    """The informational ``counts`` member (docs/book-format.md, "The document")."""
     counts = result.counts
     return {
         "entries": counts.canonical_unfinished,

@@ -21,13 +21,31 @@ rate of a match between two policies comes from one walker, player/rates.py.
 from __future__ import annotations
 
 import random as _random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from player.errors import LevelError
 from player.game import EMPTY, FIRST, Cell, Policy, Position, decode_score
 
 if TYPE_CHECKING:
-    from player.reader import Book, Evaluation
+    from collections.abc import Mapping
+
+
+class Answer(Protocol):
+    """What a level reads of a book's answer for a board (``player.reader.Evaluation``)."""
+
+    @property
+    def board(self) -> str: ...
+    @property
+    def scores(self) -> Mapping[Cell, int]: ...
+    @property
+    def tiers(self) -> tuple[tuple[Cell, ...], ...]: ...
+
+
+class Book(Protocol):
+    """What a level asks of a book (``player.reader.Book``): its answer for a board."""
+
+    def evaluate(self, board: str | Position, *, first: str = FIRST) -> Answer: ...
+
 
 LEVELS = ("perfect", "hard", "medium", "easy")
 HORIZON = {"hard": 4, "medium": 2, "easy": 1}
@@ -49,7 +67,7 @@ def check_level(level: str) -> str:
     return level
 
 
-def candidates(evaluation: Evaluation, level: str) -> tuple[Cell, ...]:
+def candidates(evaluation: Answer, level: str) -> tuple[Cell, ...]:
     """The moves ``level`` chooses among, uniformly, in increasing order."""
     if level == "perfect":
         return evaluation.tiers[0]

@@ -40,7 +40,7 @@ from functools import cache
 from itertools import accumulate, chain, repeat
 from typing import TYPE_CHECKING, Any
 
-from player import trust
+import player.trust as trust
 from player.codes import board_codes, canonical
 from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError
 from player.game import (

@@ -1115,7 +1115,7 @@ class Reader {
     return this.evaluate(board, options).optimal;
   }
 
-  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/levels.py). */
+  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/play.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
     const horizon = HORIZON[level];

@@ -4,7 +4,7 @@ An export replaces the JSON with static tables and a few functions in another la
 (generator/export/c.py, generator/export/rust.py write them). Both languages hold the same
 tables, defined once here:
 
-* a *key* is a canonical board's code, ``player.game.board_codes(rules).code(board)``: the
+* a *key* is a canonical board's code, ``player.codes.board_codes(rules).code(board)``: the
   board read as a base-4 number, first cell most significant, ``.`` = 0, ``O`` = 1, ``X`` = 2
   (``player.game.DIGITS``). The order of the codes is the order of the board strings (``.`` <
   ``O`` < ``X`` in ASCII), so the smallest code among a board's images is its canonical key

@@ -178,7 +178,7 @@ def losing_lines(book: Book, answers: dict[str, list[Answer]], mark: str) -> lis
 
 
 def all_rates(book: Book, answers: dict[str, list[Answer]]) -> dict[str, dict[str, dict[str, Fraction]]]:
-    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``player.play.PlayOut``,
+    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``player.rates.PlayOut``,
     each of its answers to a position weighted by how often it came); a failure forfeits."""
     rules = book.rules
     opponents: dict[str, Policy] = {name: foe.policy(rules) for name, foe in OPPONENTS.items()}

@@ -1,6 +1,6 @@
 """Exact win/draw/loss rates of each play level against the reference opponents.
 
-Every line of play is enumerated with exact fractions (``player.play.PlayOut``): a level picks
+Every line of play is enumerated with exact fractions (``player.rates.PlayOut``): a level picks
 uniformly among ``player.play.candidates``; *random* and *novice* are ``player.play``'s.
 ``ttt-book levels`` prints the table aligned for a terminal, with a legend (``plain_table``), or
 as the README publishes it (``markdown_table``); ``update_file`` rewrites it in a file.
@@ -77,7 +77,7 @@ def matches(book: Book, *others: Book) -> int:
 
 def level_rates(book: Book, *others: Book, advance: Callable[[], None] | None = None) -> Table:
     """(row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer for each of
-    ``table_rows``, every game of each match walked (``player.play.PlayOut``); ``advance()``
+    ``table_rows``, every game of each match walked (``player.rates.PlayOut``); ``advance()``
     is called after each match (for a progress bar)."""
     table = {}
     start = EMPTY * book.rules.cells

@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from player import hints as teach
+import player.hints as teach
 from player.apps.console import Interrupted
 from player.apps.session import Game, Tally, outcome_for, result_line
 from player.apps.text import goal, grid, numbering, plain, wrap_entries

@@ -1,7 +1,7 @@
 """The full-screen game as a pure state machine: named keys in, a ``View`` out.
 
 No terminal library here: ``player.apps.tui`` reads keys with curses, names them (``up``, ``enter``,
-``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.layout`` of the
+``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.apps.layout`` of the
 ``view()``. A test drives the whole game in process with the same names.
 
 Keys while playing: arrows move the highlighted cell, Enter (or space) plays it; ``1``-``9``
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player import hints as teach
+import player.hints as teach
 from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game, Tally, ending, outcome_for
 from player.apps.text import game_name, goal, numbering

@@ -1,7 +1,7 @@
 """The full-screen game on a terminal, drawn with the standard library's ``curses``.
 
-A thin layer: keys are named for ``player.screen_session`` (the game and what is shown) and
-``player.layout`` (where) decides every span; this module only reads keys, paints spans and
+A thin layer: keys are named for ``player.apps.screen`` (the game and what is shown) and
+``player.apps.layout`` (where) decides every span; this module only reads keys, paints spans and
 restores the terminal, whatever happens (``curses.wrapper``: on Ctrl-C the terminal is put back
 before ``player.apps.console`` reports status 130).
 
