@@ -209,6 +209,13 @@ def side_to_move(board: str, first: str = FIRST) -> str:
     return first if board.count(FIRST) == board.count(SECOND) else other(first)
 
 
+def check_mark(mark: object, what: str = "mark") -> str:
+    """``mark`` if it is ``X`` or ``O``, else ValueError naming ``what`` and the value."""
+    if mark != FIRST and mark != SECOND:
+        raise ValueError(f"{what} must be {FIRST!r} or {SECOND!r}, got {mark!r}")
+    return FIRST if mark == FIRST else SECOND
+
+
 def other(mark: str) -> str:
     """The opponent of ``mark``."""
     return SECOND if mark == FIRST else FIRST
@@ -392,8 +399,7 @@ class Position:
     first: str = FIRST
 
     def __post_init__(self) -> None:
-        if self.first != FIRST and self.first != SECOND:
-            raise ValueError(f"first must be {FIRST!r} or {SECOND!r}, got {self.first!r}")
+        check_mark(self.first, "first")
         check_reachable(self.rules, self.board, self.first)
 
     @classmethod

@@ -51,6 +51,7 @@ from player.game import (
     Position,
     Rules,
     Symmetry,
+    check_mark,
     check_playable,
     decode_score,
     end_score,
@@ -986,8 +987,7 @@ class Book:
         """
         if isinstance(board, Position):
             return self._evaluate_position(board)
-        if first != FIRST and first != SECOND:
-            raise ValueError(f"first must be 'X' or 'O', got {first!r}")
+        check_mark(first, "first")
         if type(board) is str:
             cached = self._cache.get((board, first))
             if cached is not None:

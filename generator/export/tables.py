@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from player.codes import board_codes, canonical
 from player.errors import ExportTooLarge
-from player.game import FIRST, SECOND, Cell, Position, Rules
+from player.game import Cell, Position, Rules, check_mark
 from player.reader import Book
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
@@ -98,8 +98,7 @@ def strategy_move(book: Book, key: str) -> Cell:
 def strategy_table(book: Book, side: str) -> StrategyTable:
     """The positions ``side`` (X or O; X moves first) can face while it plays ``strategy_move``
     against every opposing line, with the move for each."""
-    if side not in (FIRST, SECOND):
-        raise ValueError(f"side must be 'X' or 'O', got {side!r}")
+    check_mark(side, "side")
     rules = book.rules
     faced: dict[str, Cell] = {}
     # Walk the game in canonical positions, a ply at a time: a position reached in any

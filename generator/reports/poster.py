@@ -37,6 +37,7 @@ from player.game import (
     SECOND,
     Cell,
     Rules,
+    check_mark,
     completed_lines,
     is_over,
     legal_moves,
@@ -103,8 +104,7 @@ def reply_groups(rules: Rules, board: str, *, fold: bool = True) -> list[tuple[C
 def poster_tree(book: Book, side: str, *, fold: bool = True) -> Node:
     """The book's play for ``side`` (X moves first) from the empty board, every opposing reply
     answered (up to folding), until every game ends."""
-    if side not in (FIRST, SECOND):
-        raise ValueError(f"side must be 'X' or 'O', got {side!r}")
+    check_mark(side, "side")
     rules = book.rules
     empty = EMPTY * rules.cells
     if side == FIRST:

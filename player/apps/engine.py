@@ -21,7 +21,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from player.errors import BoardError, RequestError
-from player.game import FIRST, SECOND
+from player.game import FIRST, check_mark
 from player.opponents import OPPONENTS
 from player.play import LEVELS, MAX_SEED, choose_move
 from player.reader import Book, Evaluation
@@ -135,9 +135,10 @@ class Engine:
         board = request.get("board")
         if not isinstance(board, str):
             raise RequestError("board", f"board must be a string, got {json_type(board)}", reason="character")
-        first = request.get("first", FIRST)
-        if first != FIRST and first != SECOND:
-            raise RequestError("first", f"first must be 'X' or 'O', got {first!r}")
+        try:
+            first = check_mark(request.get("first", FIRST), "first")
+        except ValueError as error:
+            raise RequestError("first", str(error)) from None
         try:
             self.book.evaluate(board, first=first)  # checks the board, and warms its cache
         except BoardError as error:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player.game import FIRST, SECOND, Cell, Outcome, Position
+from player.game import FIRST, Cell, Outcome, Position
+from player.game import check_mark as exact_mark
 from player.play import check_level, choose_move
 
 if TYPE_CHECKING:
@@ -20,10 +21,8 @@ if TYPE_CHECKING:
 
 
 def check_mark(mark: str, what: str = "mark") -> str:
-    """``X`` or ``O`` (any case), else ValueError naming the value."""
-    if type(mark) is not str or mark.upper() not in (FIRST, SECOND):
-        raise ValueError(f"{what} must be X or O, got {mark!r}")
-    return mark.upper()
+    """``X`` or ``O`` in any case, as a person may type it (``player.game.check_mark``)."""
+    return exact_mark(mark.upper() if type(mark) is str else mark, what)
 
 
 class Game:
