@@ -12,6 +12,7 @@ import click
 from generator import build_tools
 from generator.atomic import fingerprint, finish_once_written, target, write_files, written
 from player.apps.console import echo
+from player.apps.options import Seconds
 from player.game import Rules
 
 REPEAT_OPTION = click.option(
@@ -23,7 +24,7 @@ REPEAT_OPTION = click.option(
 )
 TIMEOUT_OPTION = click.option(
     "--timeout",
-    type=click.FloatRange(0.01, 600),
+    type=Seconds(0.01, 600),
     default=5.0,
     show_default=True,
     help="Seconds the program has to answer one board (more forfeits the game).",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import random
 import re
@@ -317,6 +318,12 @@ def test_a_program_that_will_not_run_is_status_2(args: list[str], needle: str) -
         [TTT_BOOK, "audit", *args], capture_output=True, text=True, cwd=ENGINES, timeout=60, check=False
     )
     assert done.returncode == 2 and needle in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("seconds", [math.nan, math.inf, -1.0, 0.0])
+def test_a_program_is_given_a_finite_time_above_zero_or_refused(seconds: float) -> None:
+    with pytest.raises(ValueError, match="finite number of seconds above 0"):
+        ProcessProgram(["true"], timeout=seconds)
 
 
 def test_the_readable_report(book: Book) -> None:

@@ -3,10 +3,14 @@ the same way on every command."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
 
+from generator.cli import main as book_cli
 from player.apps.cli import main as play
 
 
@@ -44,6 +48,26 @@ def test_bad_delays(delay: str) -> None:
     code, out = invoke("--watch", "--delay", delay)
     assert code == 2
     assert "Invalid value for '--delay'" in out
+
+
+NOT_SECONDS = ["nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-1", "-0.5", "0", "601", "1e400", "x", ""]
+
+
+@pytest.mark.parametrize("value", NOT_SECONDS)
+@pytest.mark.parametrize(
+    "command", [["audit"], ["build", "--against-program", "-o", "b.json"]], ids=["audit", "build"]
+)
+def test_a_time_that_is_no_number_of_seconds_is_refused_before_the_program_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], value: str
+) -> None:
+    """--timeout nan was taken (no comparison with nan is true, so a range check passes it):
+    every board "no answer within nan s", a verdict from a usage error (issue 32, item 1)."""
+    monkeypatch.chdir(tmp_path)
+    started = [sys.executable, "-c", "open('started', 'w')"]
+    result = CliRunner().invoke(book_cli, [*command, "--timeout", value, "--", *started])
+    assert result.exit_code == 2, result.output
+    assert "Invalid value for '--timeout'" in result.output and "number of seconds" in result.output
+    assert list(tmp_path.iterdir()) == []  # neither started nor written
 
 
 @pytest.mark.parametrize(

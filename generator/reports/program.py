@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import math
 import os
 import selectors
 import signal
@@ -97,6 +98,8 @@ class ProcessProgram:
     """
 
     def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"timeout must be a finite number of seconds above 0, got {timeout!r}")
         self.argv = argv
         self.timeout = timeout
         self.process: subprocess.Popen[bytes] | None = None
