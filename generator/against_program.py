@@ -11,6 +11,7 @@ import click
 
 from generator import build_tools
 from generator.atomic import fingerprint, finish_once_written, target, write_files, written
+from generator.reports import STARTUP
 from player.apps.console import echo
 from player.apps.options import Seconds
 from player.game import Rules
@@ -29,10 +30,24 @@ TIMEOUT_OPTION = click.option(
     show_default=True,
     help="Seconds the program has to answer one board (more forfeits the game).",
 )
+STARTUP_OPTION = click.option(
+    "--startup",
+    type=Seconds(0, 600),
+    default=STARTUP,
+    show_default=True,
+    help="Seconds the program may take to start, on top of --timeout for the first board after "
+    "each start (its start-up is not charged to its first answer).",
+)
 
 
 def build_against_program(
-    ctx: click.Context, output: str, rules: Rules, command: tuple[str, ...], repeat: int, timeout: float
+    ctx: click.Context,
+    output: str,
+    rules: Rules,
+    command: tuple[str, ...],
+    repeat: int,
+    timeout: float,
+    startup: float,
 ) -> None:
     """``build --against-program``: the book ranked to beat ``command``, and how often it does."""
     from generator.reports.program import ProcessProgram
@@ -56,7 +71,10 @@ def build_against_program(
     target(Path(output))  # a folder in the way, no write access: before the solve and the program
     writer = build_tools()
     targeted = target_program(
-        ProcessProgram(list(command), timeout=timeout), rules, " ".join(command), repeat=repeat
+        ProcessProgram(list(command), timeout=timeout, startup=startup),
+        rules,
+        " ".join(command),
+        repeat=repeat,
     )
     data: bytes = writer.encode(targeted.document)
     with finish_once_written():

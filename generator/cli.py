@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from generator import build_tools
-from generator.against_program import REPEAT_OPTION, TIMEOUT_OPTION, build_against_program
+from generator.against_program import REPEAT_OPTION, STARTUP_OPTION, TIMEOUT_OPTION, build_against_program
 from generator.atomic import finish_once_written, folder_target, target, write_files, write_into
 from generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
 from player import __version__, reader
@@ -96,6 +96,7 @@ def run(argv: list[str] | None = None) -> None:
 )
 @REPEAT_OPTION
 @TIMEOUT_OPTION
+@STARTUP_OPTION
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def build(
@@ -109,6 +110,7 @@ def build(
     against_program: bool,
     repeat: int,
     timeout: float,
+    startup: float,
     command: tuple[str, ...],
 ) -> None:
     """Solve the game and write the book (and its conformance vectors).
@@ -128,7 +130,7 @@ def build(
 
     rules = checked_build_options(ctx, rules, misere)
     if against_program or command:
-        build_against_program(ctx, output, rules, command, repeat, timeout)
+        build_against_program(ctx, output, rules, command, repeat, timeout, startup)
         return
     writer = build_tools()
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
@@ -153,7 +155,7 @@ def checked_build_options(ctx: click.Context, rules: Rules, misere: bool) -> Rul
     if params["no_vectors"] and params["vectors"] is not None:
         raise click.UsageError("--vectors and --no-vectors contradict each other")
     if not (params["against_program"] or params["command"]):
-        for name in ("repeat", "timeout"):
+        for name in ("repeat", "timeout", "startup"):
             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
                 raise click.UsageError(f"--{name} is for --against-program")
     return dataclasses.replace(rules, misere=True) if misere else rules
@@ -388,6 +390,7 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
 )
 @REPEAT_OPTION
 @TIMEOUT_OPTION
+@STARTUP_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--max-lines",
@@ -402,6 +405,7 @@ def audit(
     function: str | None,
     repeat: int,
     timeout: float,
+    startup: float,
     as_json: bool,
     max_lines: int,
     book_path: str | None,
@@ -431,7 +435,8 @@ def audit(
         program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function
     else:
-        program, name = ProcessProgram(list(command), timeout=timeout), " ".join(command)
+        program = ProcessProgram(list(command), timeout=timeout, startup=startup)
+        name = " ".join(command)
     with book_in_use(book):
         report = run_audit(program, book, repeat=repeat)
     if as_json:

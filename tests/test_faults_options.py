@@ -54,19 +54,22 @@ NOT_SECONDS = ["nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-1", "-0.5", "0
 
 
 @pytest.mark.parametrize("value", NOT_SECONDS)
+@pytest.mark.parametrize("option", ["--timeout", "--startup"])
 @pytest.mark.parametrize(
     "command", [["audit"], ["build", "--against-program", "-o", "b.json"]], ids=["audit", "build"]
 )
 def test_a_time_that_is_no_number_of_seconds_is_refused_before_the_program_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], value: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], option: str, value: str
 ) -> None:
     """--timeout nan was taken (no comparison with nan is true, so a range check passes it):
     every board "no answer within nan s", a verdict from a usage error (issue 32, item 1)."""
     monkeypatch.chdir(tmp_path)
     started = [sys.executable, "-c", "open('started', 'w')"]
-    result = CliRunner().invoke(book_cli, [*command, "--timeout", value, "--", *started])
+    if option == "--startup" and value == "0":
+        value = "-0.01"  # no time to start is a choice: 0 is taken
+    result = CliRunner().invoke(book_cli, [*command, option, value, "--", *started])
     assert result.exit_code == 2, result.output
-    assert "Invalid value for '--timeout'" in result.output and "number of seconds" in result.output
+    assert f"Invalid value for '{option}'" in result.output and "number of seconds" in result.output
     assert list(tmp_path.iterdir()) == []  # neither started nor written
 
 

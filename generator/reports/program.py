@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from generator.reports import STARTUP
 from player.errors import ProgramWontRun
 from player.game import EMPTY, Cell
 
@@ -87,8 +88,10 @@ def read_answer(text: str, board: str) -> Answer:
 class ProcessProgram:
     """A command that answers one line per board, kept running between questions.
 
-    After a time-out or a crash the process is ended and a fresh one answers the next question
-    (a program is asked about positions, not played through games, so nothing is lost). Each
+    It has ``timeout`` seconds to answer a board, and ``startup`` more for the first board after
+    each start: its start-up is not charged to its first answer. After a time-out or a crash
+    the process is ended and a fresh one answers the next question (a program is asked about
+    positions, not played through games, so nothing is lost). Each
     runs in a session of its own, so ending it ends its process group: whatever it started
     (a shell script's commands, in the background or not) ends with it.
 
@@ -97,11 +100,15 @@ class ProcessProgram:
     however much it writes.
     """
 
-    def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
+    def __init__(self, argv: list[str], *, timeout: float = 5.0, startup: float = STARTUP) -> None:
         if not (math.isfinite(timeout) and timeout > 0):
             raise ValueError(f"timeout must be a finite number of seconds above 0, got {timeout!r}")
+        if not (math.isfinite(startup) and startup >= 0):
+            raise ValueError(f"startup must be a finite number of seconds from 0 up, got {startup!r}")
         self.argv = argv
         self.timeout = timeout
+        self.startup = startup
+        self.fresh = False  # started, and no board answered yet: the start-up allowance applies
         self.process: subprocess.Popen[bytes] | None = None
         self.pending = b""
         self.errors = b""  # the end of the running process's standard error
@@ -121,6 +128,7 @@ class ProcessProgram:
         except OSError as error:
             raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
         self.starts += 1
+        self.fresh = True
         self.pending = b""
         self.errors = b""
         self.process = process
@@ -139,7 +147,8 @@ class ProcessProgram:
             process.stdin.write(board.encode() + b"\n")
         except OSError:
             return self._crashed(board)
-        deadline = time.monotonic() + self.timeout
+        allowed = self.timeout + (self.startup if self.fresh else 0)
+        deadline = time.monotonic() + allowed
         out, err = process.stdout.fileno(), process.stderr.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(out, selectors.EVENT_READ)
@@ -149,7 +158,7 @@ class ProcessProgram:
                 ready = {key.fd for key, _ in selector.select(left)} if left > 0 else set()
                 if not ready:
                     self._stop()
-                    return Failure("timeout", f"no answer within {self.timeout:g} s")
+                    return Failure("timeout", self._no_answer(allowed))
                 if err in ready and not self._read_errors(err):
                     selector.unregister(err)
                 if out not in ready:
@@ -163,7 +172,14 @@ class ProcessProgram:
                     return Failure("unreadable", decoded(self.pending[:MAX_ANSWER]))
         line, _, self.pending = self.pending.partition(b"\n")
         self.answered += 1
+        self.fresh = False
         return read_answer(line.decode("utf-8", "surrogateescape"), board)
+
+    def _no_answer(self, allowed: float) -> str:
+        """What a time-out says: the time to answer, and the allowance to start if it had one."""
+        if allowed == self.timeout:
+            return f"no answer within {self.timeout:g} s"
+        return f"no answer within {self.timeout:g} s (and {self.startup:g} s to start)"
 
     def _crashed(self, board: str) -> Failure:
         status = self._wait()
