@@ -11,7 +11,7 @@ import click
 
 from generator import build_tools
 from generator.atomic import fingerprint, finish_once_written, target, write_files, written
-from generator.reports import STARTUP
+from generator.reports import MAX_CELLS, STARTUP
 from player.apps.console import echo
 from player.apps.options import Seconds
 from player.game import Rules
@@ -50,9 +50,6 @@ def build_against_program(
     startup: float,
 ) -> None:
     """``build --against-program``: the book ranked to beat ``command``, and how often it does."""
-    from generator.reports.program import ProcessProgram
-    from generator.reports.target import MAX_CELLS, render, target_program
-
     if not ctx.params["against_program"]:
         raise click.UsageError(
             f"unexpected argument {command[0]!r} (a program to beat: --against-program --)"
@@ -69,7 +66,10 @@ def build_against_program(
             f"--against-program works out boards of at most {MAX_CELLS} cells, not {rules}"
         )
     target(Path(output))  # a folder in the way, no write access: before the solve and the program
-    writer = build_tools()
+    writer = build_tools()  # numpy, which the target's solve needs, or one line naming its install
+    from generator.reports.program import ProcessProgram
+    from generator.reports.target import render, target_program
+
     targeted = target_program(
         ProcessProgram(list(command), timeout=timeout, startup=startup),
         rules,

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from generator import build_tools
+from generator import build_tools, reports
 from generator.against_program import REPEAT_OPTION, STARTUP_OPTION, TIMEOUT_OPTION, build_against_program
 from generator.atomic import finish_once_written, folder_target, target, write_files, write_into
 from generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
@@ -253,10 +253,10 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
 
     def small_book() -> Book:
         book = open_book(book_path)
-        if book.rules.cells > report.MAX_CELLS:
+        if book.rules.cells > reports.MAX_CELLS:
             raise InputProblem(
                 f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
-                f"at most {report.MAX_CELLS} cells"
+                f"at most {reports.MAX_CELLS} cells"
             )
         return book
 
@@ -378,6 +378,7 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
         success="it never loses",
         negative="it can lose (a losing line, or a failure, which forfeits)",
         usage="a usage error, or the program will not run",
+        bad_input="the book cannot be used, or is for a board of more than 12 cells",
     ),
 )
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
@@ -418,7 +419,7 @@ def audit(
     against every line of opposing play and reports every loss (a line of moves from the empty
     board), missed and slower wins, draws thrown away, illegal or unreadable answers, time-outs
     and crashes, and its exact win / draw / loss rates against the random and novice opponents
-    and the book's own player.
+    and the book's own player. Boards of up to 12 cells.
 
     \b
     Example, a program that plays the first free cell (it can lose, so status 1):
@@ -431,6 +432,11 @@ def audit(
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
     book = open_book(book_path)
+    if book.rules.cells > reports.MAX_CELLS:  # before the program runs: it would never end
+        raise InputProblem(
+            f"{book.source}: is a book for {book.rules}; the audit judges boards of at most "
+            f"{reports.MAX_CELLS} cells"
+        )
     if function is not None:
         program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function

@@ -28,7 +28,7 @@ from oracles.oracle import to_move, winner
 
 from generator.reports.audit import audit
 from generator.reports.program import CallableProgram, Failure, ProcessProgram
-from player import Book
+from player import Book, load_book
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"
@@ -349,6 +349,38 @@ def test_a_program_that_will_not_run_is_status_2(args: list[str], needle: str) -
 def test_a_program_is_given_a_finite_time_above_zero_or_refused(seconds: float) -> None:
     with pytest.raises(ValueError, match="finite number of seconds above 0"):
         ProcessProgram(["true"], timeout=seconds)
+
+
+def test_a_board_too_big_to_judge_is_refused_before_the_program_runs(
+    book_4x4_k2_path: Path, tmp_path: Path
+) -> None:
+    """A 4x4 book: the audit printed nothing and still ran after 240 s (issue 32, item 3); now
+    one line and status 3, as ``levels`` does, and the program is never started."""
+    started = [sys.executable, "-c", "open('started', 'w')"]
+    done = subprocess.run(
+        [TTT_BOOK, "audit", "--book", str(book_4x4_k2_path), "--", *started],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    why = "is a book for 4x4 k=2; the audit judges boards of at most 12 cells"
+    assert (done.returncode, done.stdout, done.stderr) == (3, "", f"Error: {book_4x4_k2_path}: {why}\n")
+    assert list(tmp_path.iterdir()) == []
+    asked = []
+    with pytest.raises(ValueError, match="at most 12 cells, not 4x4 k=2"):
+        audit(CallableProgram(asked.append), load_book(book_4x4_k2_path))
+    assert asked == []
+
+
+def test_a_board_of_twelve_cells_is_judged(book_3x4_path: Path) -> None:
+    """The largest board the audit judges: 3x4, in seconds (a program answering the first free
+    cell loses lines as both sides; its answers are checked against the book as on 3x3)."""
+    book = load_book(book_3x4_path)
+    report = audit(CallableProgram(lambda board: board.index(".")), book)
+    assert report.asked > 0 and report.can_lose and not report.failures
+    assert {loss["as"] for loss in report.losses} == {"X", "O"}
 
 
 def test_the_readable_report(book: Book) -> None:

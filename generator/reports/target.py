@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from generator.reports import MAX_CELLS
 from generator.reports.program import FAILURES, Answer, Failure, Program, escaped
 from generator.writer import build_book, encode, rate_text
 from player.errors import ProgramWontRun
@@ -40,9 +41,6 @@ from player.reader import Book, entry_text, parse_book, parse_entry
 
 #: The sides, as the book's ``trap_rates`` names them.
 SIDES = {FIRST: "first", SECOND: "second"}
-#: The largest board worked out: the best response walks every position its optimal moves and
-#: the program's answers reach (as ``ttt-book levels`` does).
-MAX_CELLS = 12
 
 
 @dataclass(frozen=True)
