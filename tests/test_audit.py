@@ -456,3 +456,17 @@ def test_nothing_the_program_started_outlives_the_audit() -> None:
     for pid in left:  # a failed run's leftovers, ended by their ids
         os.kill(pid, signal.SIGKILL)
     assert left == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the process table from /proc")
+def test_a_process_that_left_the_programs_session_does_not_outlive_the_audit() -> None:
+    """tests/audit_engines/leaves_session.sh starts two sleeps in sessions of their own (setsid,
+    and a double fork): ending the program's group missed them, and they ran on after the audit
+    (issue 32, item 4). Each inherits the program's mark in its environment and is ended."""
+    seconds = f"300.{uuid.uuid4().int % 10**9:09d}"  # a sleep no other process runs
+    status, report = run_audit("--", "sh", str(ENGINES / "leaves_session.sh"), seconds)
+    assert status == 1 and report["failures"] == []
+    left = processes_running(["sleep", seconds])
+    for pid in left:  # a failed run's leftovers, ended by their ids (SIGKILL came before exit)
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

@@ -14,6 +14,7 @@ import contextlib
 import importlib
 import math
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -34,6 +35,9 @@ ERRORS_KEPT = 4096
 #: Bytes read from a program at once: a pipe's default capacity on Linux (pipe(7)).
 READ_SIZE = 65536
 FAILURES = ("illegal", "unreadable", "timeout", "crash")
+#: The environment variable set in a program's environment, to a value of its own: every
+#: process it starts inherits it, and so is found when it has left the program's session.
+MARK = "TTT_AUDITED_PROGRAM"
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +95,12 @@ class ProcessProgram:
     It has ``timeout`` seconds to answer a board, and ``startup`` more for the first board after
     each start: its start-up is not charged to its first answer. After a time-out or a crash
     the process is ended and a fresh one answers the next question (a program is asked about
-    positions, not played through games, so nothing is lost). Each
-    runs in a session of its own, so ending it ends its process group: whatever it started
-    (a shell script's commands, in the background or not) ends with it.
+    positions, not played through games, so nothing is lost).
+
+    Each runs in a session of its own, so ending it ends its process group: whatever it started
+    (a shell script's commands, in the background or not) ends with it; and so does any that
+    left its session (``setsid``, a daemon's double fork), found by the environment variable
+    MARK it inherits (:func:`end_marked`; on Linux, from /proc).
 
     Its standard error is a pipe, read while it is asked and while it ends (so a full pipe
     never blocks it); only the last ERRORS_KEPT bytes are kept, for the last line of a crash,
@@ -109,6 +116,7 @@ class ProcessProgram:
         self.timeout = timeout
         self.startup = startup
         self.fresh = False  # started, and no board answered yet: the start-up allowance applies
+        self.mark = secrets.token_hex(8)  # MARK's value in the environment of what it starts
         self.process: subprocess.Popen[bytes] | None = None
         self.pending = b""
         self.errors = b""  # the end of the running process's standard error
@@ -124,6 +132,7 @@ class ProcessProgram:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 start_new_session=True,  # its own process group (and no terminal to draw on)
+                env={**os.environ, MARK: self.mark},
             )
         except OSError as error:
             raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
@@ -218,6 +227,7 @@ class ProcessProgram:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        end_marked(self.mark)  # and whatever it started that left its group
         assert process.stderr is not None
         # What the group wrote before it was killed may still be in the pipe: read that, and no
         # more than a pipe can hold, 1 MiB (pipe(7); one that left the group could write for ever).
@@ -238,6 +248,56 @@ class ProcessProgram:
                 self.process.stdin.close()
             self._wait()
         self._stop()
+
+
+def end_marked(mark: str) -> int:
+    """End (SIGKILL) every process whose environment holds MARK set to ``mark``, looking again
+    until none is left (one may start another while it is ended); how many were ended.
+
+    Linux only (the environments are read from /proc; elsewhere nothing is found), and only
+    the processes of this user, whose environments it may read: a process that cleared its
+    environment and left the program's session is not found.
+    """
+    wanted = f"{MARK}={mark}".encode()
+    ended = 0
+    for _ in range(100):  # each round ends the processes it sees; a killed one cannot fork
+        found = [pid for pid in _process_ids() if _end_if_marked(pid, wanted)]
+        if not found:
+            break
+        ended += len(found)
+    return ended
+
+
+def _process_ids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _end_if_marked(pid: int, wanted: bytes) -> bool:
+    """SIGKILL process ``pid`` if its environment holds ``wanted``. It is held by a pidfd
+    before its environment is read, so a process id reused meanwhile gets no signal."""
+    try:
+        handle: int | None = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return False
+    except (AttributeError, OSError):  # a kernel before 5.3: by its id, as os.kill does
+        handle = None
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            if wanted not in environ.read().split(b"\0"):
+                return False
+        if handle is None:
+            os.kill(pid, signal.SIGKILL)
+        else:
+            signal.pidfd_send_signal(handle, signal.SIGKILL)
+        return True
+    except OSError:  # gone meanwhile, or another user's
+        return False
+    finally:
+        if handle is not None:
+            os.close(handle)
 
 
 class CallableProgram:
