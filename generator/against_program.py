@@ -14,6 +14,7 @@ from generator.atomic import fingerprint, finish_once_written, target, write_fil
 from generator.reports import MAX_CELLS, STARTUP
 from player.apps.console import echo
 from player.apps.options import Seconds
+from player.errors import echoed
 from player.game import Rules
 
 REPEAT_OPTION = click.option(
@@ -52,7 +53,7 @@ def build_against_program(
     """``build --against-program``: the book ranked to beat ``command``, and how often it does."""
     if not ctx.params["against_program"]:
         raise click.UsageError(
-            f"unexpected argument {command[0]!r} (a program to beat: --against-program --)"
+            f"unexpected argument {echoed(command[0])} (a program to beat: --against-program --)"
         )
     if not command:
         raise click.UsageError("--against-program needs the program after --: -o BOOK -- COMMAND")

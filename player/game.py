@@ -28,7 +28,7 @@ from itertools import product
 from operator import itemgetter, or_
 from typing import TYPE_CHECKING
 
-from player.errors import BoardError, IllegalMoveError, RulesError
+from player.errors import BoardError, IllegalMoveError, RulesError, echoed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -76,9 +76,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
             if type(value) is not int or value < 1:
-                raise RulesError(f"{name} must be a positive integer, got {value!r}")
+                raise RulesError(f"{name} must be a positive integer, got {echoed(value)}")
         if type(self.misere) is not bool:
-            raise RulesError(f"misere must be True or False, got {self.misere!r}")
+            raise RulesError(f"misere must be True or False, got {echoed(self.misere)}")
         if self.cells > MAX_CELLS:
             raise RulesError(f"board {self.rows}x{self.cols} has {self.cells} cells; at most {MAX_CELLS}")
         if self.k > max(self.rows, self.cols):
@@ -128,7 +128,7 @@ class Rules:
             rows, cols = _digits(rows_text), _digits(cols_text)
             k = _digits(parts[1]) if len(parts) == 2 else min(rows, cols)
         except ValueError:
-            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {text!r}") from None
+            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {echoed(text)}") from None
         return cls(rows, cols, k, misere)
 
 
@@ -225,7 +225,7 @@ def legal_moves(board: str) -> list[Cell]:
 def play(board: str, cell: Cell) -> str:
     """The board after the side to move takes ``cell``; raises IllegalMoveError if it can't."""
     if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(board):
-        raise IllegalMoveError(f"cell {cell!r} is off the board (0 to {len(board) - 1})")
+        raise IllegalMoveError(f"cell {echoed(cell)} is off the board (0 to {len(board) - 1})")
     if board[cell] != EMPTY:
         raise IllegalMoveError(f"cell {cell} of {board!r} is taken by {board[cell]}")
     return board[:cell] + side_to_move(board) + board[cell + 1 :]
@@ -291,7 +291,9 @@ def check(rules: Rules, board: str, first: str = FIRST) -> str:
     if not isinstance(board, str):
         raise BoardError("character", f"a board must be a string, got {type(board).__name__}")
     if len(board) != rules.cells:
-        raise BoardError("length", f"board {board!r} has {len(board)} cells; {rules} needs {rules.cells}")
+        raise BoardError(
+            "length", f"board {echoed(board)} has {len(board):,} cells; {rules} needs {rules.cells}"
+        )
     bad = next((ch for ch in board if ch not in MARKS), None)
     if bad is not None:
         raise BoardError("character", f"board {board!r} has {bad!r}; use X, O and . only")
@@ -389,7 +391,7 @@ class Position:
     def play(self, cell: Cell) -> Position:
         """A new position with ``cell`` taken by the side to move; raises IllegalMoveError."""
         if self.is_over:
-            raise IllegalMoveError(f"the game {self.board!r} is over; no move {cell!r}")
+            raise IllegalMoveError(f"the game {self.board!r} is over; no move {echoed(cell)}")
         return Position(play(self.board, cell), self.rules)
 
 

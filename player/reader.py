@@ -41,7 +41,7 @@ from itertools import accumulate, chain, repeat
 from typing import TYPE_CHECKING, Any
 
 from player import trust
-from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError
+from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError, echoed
 from player.game import (
     EMPTY,
     FIRST,
@@ -393,9 +393,10 @@ def _bad_cell(text: str, cells: int) -> str:
     return f"has {_show(text)} where a cell number belongs"
 
 
-def _show(text: str, limit: int = 40) -> str:
-    """``repr`` of a short piece of ``text``, ASCII only (safe on any terminal)."""
-    return ascii(text if len(text) <= limit else text[:limit] + "...")
+def _show(text: str) -> str:
+    """``text`` for a message about the file: ``ascii()`` of it (safe on any terminal), cut as
+    every echoed value is (``player.errors.echoed``)."""
+    return echoed(text, ascii)
 
 
 # ---------------------------------------------------------------- steps 12 to 15: the entries
@@ -981,7 +982,7 @@ class Book:
         every other board), and ValueError for a ``first`` that is not X or O.
         """
         if first != FIRST and first != SECOND:
-            raise ValueError(f"first must be 'X' or 'O', got {first!r}")
+            raise ValueError(f"first must be 'X' or 'O', got {echoed(first)}")
         if type(board) is str:
             cached = self._cache.get((board, first))
             if cached is not None:
@@ -1036,7 +1037,7 @@ def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
 def _opponent(against: str) -> str:
     """``against`` if the packaged books are ranked against it, else ValueError naming it."""
     if (False, against) not in PACKAGED:
-        raise ValueError(f"unknown opponent {against!r}; choose one of novice, random")
+        raise ValueError(f"unknown opponent {echoed(against)}; choose one of novice, random")
     return against
 
 
@@ -1126,7 +1127,11 @@ def _json_type(value: Any) -> str:
     return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    """A parsed JSON value for a one-line message, as JSON: ASCII only, cut to ``limit``."""
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _short(value: Any) -> str:
+    """A parsed JSON value for a one-line message, as JSON: ASCII only, cut as every echoed
+    value is (``player.errors.echoed``)."""
+    return echoed(value, _json_ascii)
+
+
+def _json_ascii(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True)

@@ -257,13 +257,18 @@ def test_a_crash_is_reported_and_the_audit_goes_on(book: Book) -> None:
     assert report["asked"] > 400  # it went on after the crash, in a fresh process
 
 
+#: floods_stderr.py's last line, of which the last 4 KiB are kept, as the report shows it
+FLOODED = "!" * 100 + "... (4,096 characters)"
+
+
 def test_a_crash_that_floods_standard_error_keeps_only_its_end(book: Book) -> None:
-    """32 MiB on standard error before a crash: the report shows its last line, or 200
-    characters of it, and the audit holds a few KiB of it at a time, not the 32 MiB."""
+    """32 MiB on standard error before a crash: the report shows its last line, cut as every
+    value a message repeats is (100 characters, then the length of the 4 KiB kept), and the
+    audit holds a few KiB of it at a time, not the 32 MiB."""
     _, report = run_audit(*python_engine("floods_stderr"))
     assert {x["board"]: x["answer"] for x in report["failures"]} == {
         "....X....": "exited with status 1 when asked ....X....: gave up after all that",
-        "X........": "exited with status 1 when asked X........: " + "!" * 200,
+        "X........": "exited with status 1 when asked X........: " + FLOODED,
     }
     assert report["asked"] > 400  # it went on after each crash
     program = ProcessProgram([sys.executable, str(ENGINES / "floods_stderr.py")])
@@ -277,7 +282,7 @@ def test_a_crash_that_floods_standard_error_keeps_only_its_end(book: Book) -> No
     assert asked == {
         ".........": 0,
         "....X....": Failure("crash", "exited with status 1 when asked ....X....: gave up after all that"),
-        "X........": Failure("crash", "exited with status 1 when asked X........: " + "!" * 200),
+        "X........": Failure("crash", "exited with status 1 when asked X........: " + FLOODED),
     }
     assert peak < 1024 * 1024, peak
 
@@ -349,6 +354,27 @@ def test_a_program_that_will_not_run_is_status_2(args: list[str], needle: str) -
 def test_a_program_is_given_a_finite_time_above_zero_or_refused(seconds: float) -> None:
     with pytest.raises(ValueError, match="finite number of seconds above 0"):
         ProcessProgram(["true"], timeout=seconds)
+
+
+def test_a_program_that_closes_its_output_and_runs_on_is_said_to_and_named_whole() -> None:
+    """It was "'/usr/bin/python3' ended before answering its first board": the interpreter
+    alone, and it had not ended (issue 32, Also)."""
+    argv = [sys.executable, str(ENGINES / "closes_output.py")]
+    done = subprocess.run(
+        [TTT_BOOK, "audit", "--timeout", "0.5", "--", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    said = f"Error: '{' '.join(argv)}' closed its standard output before answering its first board\n"
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", said)
+    program = ProcessProgram([*argv, "answer one"], timeout=0.5)
+    try:
+        assert program.ask(".........") == 4
+        assert program.ask("X........") == Failure("crash", "closed its standard output when asked X........")
+    finally:
+        program.close()
 
 
 def test_a_board_too_big_to_judge_is_refused_before_the_program_runs(

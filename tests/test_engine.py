@@ -213,6 +213,28 @@ def test_every_answer_is_strict_json(engine: Engine) -> None:
     assert answer["ok"] is True and answer["id"] == -(10**400)
 
 
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [
+        ("seed", 10**399),
+        ("level", "g" * 4000),
+        ("op", "o" * 4000),
+        ("first", "X" * 4000),
+        ("against", "a" * 4000),
+        ("board", "." * 4000),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 10 else "long",
+)
+def test_an_error_repeats_a_long_value_cut(engine: Engine, member: str, value: object) -> None:
+    """A 400-digit seed was repeated whole in its error's message (issue 32, Also): every value
+    an error repeats is cut to 100 characters, with its length."""
+    request = {"op": "choose", "board": ".........", member: value}
+    answer = ask(engine, request)
+    message = answer["error"]["message"]
+    assert answer["ok"] is False and len(message) < 250, message
+    assert f"... ({len(str(value)):,} characters)" in message, message
+
+
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:
     answer = ask(
         engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 18446744073709551615}

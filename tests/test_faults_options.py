@@ -3,8 +3,10 @@ the same way on every command."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -25,7 +27,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
     [
         (["--seed", "--5"], "'--5' is not a whole number"),
         (["--seed", "-5"], "'-5' is not a whole number"),
-        (["--seed", "9" * 5000], "(5000 characters)"),
+        (["--seed", "9" * 5000], "(5,000 characters)"),
         (["--seed", str(2**64)], "is not a whole number from 0 to 18446744073709551615"),
         (["--seed", "1e3"], "'1e3' is not a whole number"),
         (["--seed", "\u0661"], "is not a whole number"),  # an Arabic-Indic digit: isdigit() but not ours
@@ -125,3 +127,47 @@ def test_separators_people_type_are_accepted(moves: str) -> None:
 )
 def test_an_empty_file_name_is_the_same_usage_error_everywhere(program: str, args: list[str]) -> None:
     assert_usage_error(run(program, *args), "an empty name names no file")
+
+
+LONG = "Z" * 100_000
+LONG_SEED = "9" * 400
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        (play, ["--mark", LONG]),
+        (play, ["--level", LONG]),
+        (play, ["--moves", "5", "--seed", LONG_SEED]),
+        (play, ["--watch", "--delay", LONG]),
+        (play, ["--moves", "5", "--first", LONG]),
+        (play, ["--against", LONG]),
+        (play, ["--" + LONG]),
+        (play, [f"--level={LONG}"]),
+        (play, ["extra" + LONG]),
+        (book_cli, [LONG]),
+        (book_cli, ["query", "--first", LONG, "........."]),
+        (book_cli, ["build", "--rules", LONG]),
+        (book_cli, ["audit", "--timeout", LONG, "--", "true"]),
+        (book_cli, ["audit", "--repeat", LONG_SEED, "--", "true"]),
+        (book_cli, ["audit", "--callable", LONG]),
+        (book_cli, ["audit", "--callable", f"{LONG}:f"]),
+        (book_cli, ["audit", "--", LONG]),
+        (book_cli, ["build", "--against-program", "-o", "b.json", "--", LONG]),
+        (book_cli, ["build", "-o", "b.json", LONG]),
+        (book_cli, ["export", "--lang", LONG, "-o", "x"]),
+        (book_cli, ["poster", "--side", LONG, "-o", "x.svg"]),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 30 else None,
+)
+def test_a_long_value_is_cut_in_the_message_that_repeats_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: Any, args: list[str]
+) -> None:
+    """A 100,000-character value (a 400-digit seed) is repeated cut to 100 characters and its
+    length, by every message, ours and click's (issue 32, Also; issue 33, item 10)."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(command, args)
+    assert result.exit_code == 2, result.output
+    assert len(result.output) < 1000, result.output[:2000]
+    assert "Z" * 90 in result.output or "9" * 100 in result.output
+    assert re.search(r"\.\.\. \((100,0\d\d|400) characters\)", result.output), result.output

@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from generator.reports import STARTUP
-from player.errors import ProgramWontRun
+from player.errors import ProgramWontRun, echoed
 from player.game import EMPTY, Cell
 
-#: Characters of one answer line kept; a longer answer is unreadable.
+#: Characters an answer line may take: four times as many without a newline is unreadable, and
+#: the rest is not waited for (a cell needs at most two).
 MAX_ANSWER = 64
 #: Bytes kept of a program's standard error, the last: its last line, however much it writes.
 ERRORS_KEPT = 4096
@@ -72,6 +73,12 @@ def _escape(char: str) -> str:
     return ascii(char)[1:-1]
 
 
+def shown_command(command: str) -> str:
+    """A program's command line as a message names it: quoted, :func:`escaped`, and cut as
+    every value a message repeats is (``player.errors.echoed``)."""
+    return echoed(command, lambda text: f"'{escaped(text)}'")
+
+
 def decoded(data: bytes) -> str:
     """Bytes a program wrote, as text to show: UTF-8, every other byte and control escaped."""
     return escaped(data.decode("utf-8", "surrogateescape"))
@@ -82,7 +89,7 @@ def read_answer(text: str, board: str) -> Answer:
     the program wrote it: an unreadable one is kept :func:`escaped`)."""
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > 4:
-        return Failure("unreadable", escaped(text[:MAX_ANSWER]))
+        return Failure("unreadable", echoed(text, escaped))
     cell = int(stripped)
     if cell >= len(board) or board[cell] != EMPTY:
         return Failure("illegal", stripped)
@@ -135,7 +142,7 @@ class ProcessProgram:
                 env={**os.environ, MARK: self.mark},
             )
         except OSError as error:
-            raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+            raise ProgramWontRun(f"cannot start {echoed(self.argv[0])}: {error.strerror or error}") from None
         self.starts += 1
         self.fresh = True
         self.pending = b""
@@ -178,7 +185,9 @@ class ProcessProgram:
                 self.pending += chunk
                 if len(self.pending) > 4 * MAX_ANSWER and b"\n" not in self.pending:
                     self._stop()
-                    return Failure("unreadable", decoded(self.pending[:MAX_ANSWER]))
+                    return Failure(
+                        "unreadable", echoed(self.pending.decode("utf-8", "surrogateescape"), escaped)
+                    )
         line, _, self.pending = self.pending.partition(b"\n")
         self.answered += 1
         self.fresh = False
@@ -191,14 +200,19 @@ class ProcessProgram:
         return f"no answer within {self.timeout:g} s (and {self.startup:g} s to start)"
 
     def _crashed(self, board: str) -> Failure:
+        """Its standard output ended (or its input did): it exited, or closed its standard
+        output and runs on (ended here); ProgramWontRun if that came before any answer."""
         status = self._wait()
         self._stop()
         # the last line on standard error, split at newlines only (a \r in it is shown escaped)
         last = self.errors.decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
-        said = f": {escaped(last[:200])}" if last else ""
+        said = f": {echoed(last, escaped)}" if last else ""
+        how = "closed its standard output" if status is None else f"exited with status {status}"
         if self.answered == 0 and self.starts == 1:
-            raise ProgramWontRun(f"{self.argv[0]!r} ended before answering its first board{said}")
-        return Failure("crash", f"exited with status {status} when asked {board}{said}")
+            ended = "closed its standard output" if status is None else "ended"
+            name = shown_command(" ".join(self.argv))
+            raise ProgramWontRun(f"{name} {ended} before answering its first board{said}")
+        return Failure("crash", f"{how} when asked {board}{said}")
 
     def _wait(self) -> int | None:
         """The program's exit status once it ends, or None if it is still running after the
@@ -313,9 +327,11 @@ class CallableProgram:
         try:
             answer = self.function(board)
         except Exception as error:
-            return Failure("crash", escaped(f"raised {type(error).__name__}: {error} when asked {board}"))
+            return Failure(
+                "crash", f"raised {type(error).__name__}: {echoed(str(error), escaped)} when asked {board}"
+            )
         if isinstance(answer, bool) or not isinstance(answer, int | str):
-            return Failure("unreadable", escaped(repr(answer)[:MAX_ANSWER]))
+            return Failure("unreadable", echoed(answer, lambda value: escaped(repr(value))))
         return read_answer(str(answer), board)
 
     def close(self) -> None:
@@ -327,14 +343,14 @@ def load_callable(spec: str) -> Callable[[str], object]:
     ProgramWontRun if there is no such function."""
     module_name, sep, name = spec.partition(":")
     if not sep or not module_name or not name:
-        raise ProgramWontRun(f"{spec!r} is not MODULE:FUNCTION")
+        raise ProgramWontRun(f"{echoed(spec)} is not MODULE:FUNCTION")
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ProgramWontRun(f"cannot import {module_name!r}: {error}") from None
+        raise ProgramWontRun(f"cannot import {echoed(module_name)}: {echoed(str(error), str)}") from None
     function = getattr(module, name, None)
     if not callable(function):
-        raise ProgramWontRun(f"{module_name!r} has no function {name!r}")
+        raise ProgramWontRun(f"{echoed(module_name)} has no function {echoed(name)}")
     return function  # type: ignore[no-any-return]

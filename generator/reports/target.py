@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from generator.reports import MAX_CELLS
-from generator.reports.program import FAILURES, Answer, Failure, Program, escaped
+from generator.reports.program import FAILURES, Answer, Failure, Program, escaped, shown_command
 from generator.writer import build_book, encode, rate_text
 from player.errors import ProgramWontRun
 from player.game import EMPTY, FIRST, SECOND, Cell, Rules, other, side_to_move, winner
@@ -131,7 +131,7 @@ def _answers_its_first_board(answers: dict[str, list[Answer]], opponent: Any, em
         failure = given[0]
         assert isinstance(failure, Failure)
         raise ProgramWontRun(
-            f"'{escaped(name)}' gave no move for its first board, {empty}: {_failure_words(failure)}"
+            f"{shown_command(name)} gave no move for its first board, {empty}: {_failure_words(failure)}"
         )
 
 

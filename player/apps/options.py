@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from player.apps.console import is_terminal
+from player.errors import echoed
 from player.game import FIRST, SECOND
 from player.play import LEVELS, MAX_SEED
 
@@ -44,8 +45,7 @@ class SeedParam(click.ParamType):  # type: ignore[type-arg]
             return value
         text = str(value).strip()
         if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
-            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
-            self.fail(f"{shown!r} is not a whole number from 0 to {MAX_SEED}", param, ctx)
+            self.fail(f"{echoed(text)} is not a whole number from 0 to {MAX_SEED}", param, ctx)
         return int(text)
 
 
@@ -63,9 +63,11 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+            self.fail(f"{echoed(value)} is not a number of seconds", param, ctx)
         if not math.isfinite(seconds) or not self.low <= seconds <= self.high:
-            self.fail(f"{value!r} is not a number of seconds from {self.low:g} to {self.high:g}", param, ctx)
+            self.fail(
+                f"{echoed(value)} is not a number of seconds from {self.low:g} to {self.high:g}", param, ctx
+            )
         return seconds
 
 
