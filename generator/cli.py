@@ -252,13 +252,7 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
             return report.level_rates(book, *others, advance=advance)
 
     def small_book() -> Book:
-        book = open_book(book_path)
-        if book.rules.cells > reports.MAX_CELLS:
-            raise InputProblem(
-                f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
-                f"at most {reports.MAX_CELLS} cells"
-            )
-        return book
+        return walkable(open_book(book_path), "the levels are worked out for")
 
     if exact and (markdown or readme is not None):
         raise click.UsageError("--exact prints the fractions for reading; --markdown and --update round them")
@@ -273,6 +267,14 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
             echo(f"updated the levels table in {readme}")
         else:
             echo(f"the levels table in {readme} is already current")
+
+
+def walkable(book: Book, what: str) -> Book:
+    """``book``, if a report that walks every line of play works it out; else one line, 3."""
+    if book.rules.cells > reports.MAX_CELLS:
+        limit = f"boards of at most {reports.MAX_CELLS} cells"
+        raise InputProblem(f"{book.source}: is a book for {book.rules}; {what} {limit}")
+    return book
 
 
 @main.command(
@@ -431,12 +433,7 @@ def audit(
 
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
-    book = open_book(book_path)
-    if book.rules.cells > reports.MAX_CELLS:  # before the program runs: it would never end
-        raise InputProblem(
-            f"{book.source}: is a book for {book.rules}; the audit judges boards of at most "
-            f"{reports.MAX_CELLS} cells"
-        )
+    book = walkable(open_book(book_path), "the audit judges")  # before the program runs
     if function is not None:
         program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function

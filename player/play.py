@@ -28,7 +28,7 @@ from __future__ import annotations
 import random as _random
 from typing import TYPE_CHECKING
 
-from player.errors import LevelError
+from player.errors import LevelError, echoed
 from player.game import (
     EMPTY,
     FIRST,
@@ -62,7 +62,7 @@ _default_rng = _random.Random()
 def check_level(level: str) -> str:
     """A known level name, else LevelError naming it."""
     if level not in LEVELS:
-        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        raise LevelError(f"unknown level {echoed(level)}; choose one of {', '.join(LEVELS)}")
     return level
 
 
@@ -140,4 +140,4 @@ def opponent_policy(rules: Rules, name: str, *, first: str = FIRST) -> Policy:
         return legal_moves
     if name == "novice":
         return lambda board: novice_moves(rules, board, side_to_move(board, first))
-    raise ValueError(f"unknown opponent {name!r}; choose one of {', '.join(OPPONENTS)}")
+    raise ValueError(f"unknown opponent {echoed(name)}; choose one of {', '.join(OPPONENTS)}")

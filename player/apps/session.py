@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player.errors import IllegalMoveError
+from player.errors import IllegalMoveError, echoed
 from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, winner
 from player.play import check_level, choose_move
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def check_mark(mark: str, what: str = "mark") -> str:
     """``X`` or ``O`` (any case), else ValueError naming the value."""
     if type(mark) is not str or mark.upper() not in (FIRST, SECOND):
-        raise ValueError(f"{what} must be X or O, got {mark!r}")
+        raise ValueError(f"{what} must be X or O, got {echoed(mark)}")
     return mark.upper()
 
 
@@ -88,9 +88,9 @@ class Game:
         """Put the side to move's mark on ``cell``; raises IllegalMoveError and changes nothing
         if the cell is off the board or taken, or the game is over."""
         if self.is_over:
-            raise IllegalMoveError(f"the game is over; cell {cell!r} cannot be played")
+            raise IllegalMoveError(f"the game is over; cell {echoed(cell)} cannot be played")
         if type(cell) is not int or not 0 <= cell < len(self.board):
-            raise IllegalMoveError(f"cell {cell!r} is off the board")
+            raise IllegalMoveError(f"cell {echoed(cell)} is off the board")
         if self.board[cell] != EMPTY:
             raise IllegalMoveError(f"cell {cell + 1} is taken by {self.board[cell]}")
         mark = self.turn
