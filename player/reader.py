@@ -1064,6 +1064,7 @@ def load_book(
     packaged = path is None
     if against is not None:
         _opponent(against)  # before the file is read: a misspelt name is the caller's error
+    _caller_rules(rules)
     misere = rules is not None and rules.misere
     where = default_book_path(misere=misere, against=against or "novice") if path is None else os.fspath(path)
     raw = read_book_bytes(where)
@@ -1101,8 +1102,16 @@ def parse_book(
     """Prove a book from its bytes (steps 2 to 15) and load it; BookError naming ``source``.
     (No record is read or written: ``load_book`` keeps the record, for files.) ``progress`` is
     told how far the proof has gone."""
+    _caller_rules(rules)
     data = parse_json(raw, source)
     return Book(prove(data, source, rules, progress=progress), data, source, trust="proven")
+
+
+def _caller_rules(rules: object) -> None:
+    """TypeError unless ``rules``, the game a caller plays, is a Rules or None (a text such as
+    "3x3" is for ``Rules.parse``): the caller's mistake, not the book's."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a player.Rules or None, got {echoed(rules)}")
 
 
 def _trusted(raw: bytes, source: str, expected: Rules | None, why: str) -> Book | None:
