@@ -230,6 +230,25 @@ def _walk(document: Any, *, check_strings: bool) -> str | None:
     return None
 
 
+def lone_surrogate(value: Any) -> str | None:
+    """What in ``value``, parsed JSON, holds a lone surrogate (a ``\\ud800`` escape), for a
+    message; None if nothing does. Strict JSON has none (docs/book-format.md): strict parsers
+    refuse it, and no UTF-8 can hold it. (A book's proof checks it in ``_walk``, with the rest.)"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            bad = next((name for name in item if not _text_ok(name)), None)
+            if bad is not None:
+                return f"member name {_show(bad)} holds a lone surrogate"
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+        elif type(item) is str and not _text_ok(item):
+            return f"string {_show(item)} holds a lone surrogate"
+    return None
+
+
 def _text_ok(text: str) -> bool:
     """No lone surrogate: every str ``json`` returns encodes to UTF-8 unless it holds one."""
     if text.isascii():

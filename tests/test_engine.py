@@ -182,6 +182,12 @@ BAD = [
     ("against", '{"op": "choose", "board": ".........", "against": ["random"]}'),
     ("against", '{"op": "choose", "board": ".........", "against": null}'),
     ("too-long", '{"op": "rules", "pad": "' + "x" * MAX_LINE + '"}'),
+    # lone surrogates, which the engine echoed (an id) and strict parsers refuse (issue 32, item 11)
+    ("json", '{"op": "rules", "id": "\\ud800"}'),
+    ("json", '{"op": "rules", "id": ["\\udfff\\ud83d"]}'),
+    ("json", '{"op": "rules", "id": {"\\udc00": 1}}'),
+    ("json", '{"op": "evaluate", "board": "....\\ud800...."}'),
+    ("json", '{"op": "choose", "board": ".........", "level": "\\ud83d"}'),
 ]
 
 
@@ -204,7 +210,11 @@ def strict_json(line: str) -> Any:
 
 def test_every_answer_is_strict_json(engine: Engine) -> None:
     for _, line in BAD:
-        strict_json(engine.handle_line(line))
+        answer = engine.handle_line(line)
+        answer.encode("utf-8")  # no lone surrogate (serde_json, for one, refuses the line)
+        strict_json(answer)
+    pair = engine.handle_line('{"op": "rules", "id": "\\ud83d\\ude00"}')  # a pair is one character
+    assert json.loads(pair)["id"] == "\U0001f600" and "\U0001f600" in pair
     answer = strict_json(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
     assert answer["ok"] is True and answer["id"] == 1.5e300
     assert strict_json(engine.handle_line('{"op": "rules", "id": 1e-400}'))["id"] == 0.0  # a double

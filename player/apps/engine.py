@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from player.errors import BoardError, RequestError, echoed
 from player.game import FIRST, SECOND
 from player.play import LEVELS, MAX_SEED, OPPONENTS, choose_move
-from player.reader import Book, Evaluation
+from player.reader import Book, Evaluation, lone_surrogate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -88,7 +88,11 @@ class Engine:
             except (ValueError, RecursionError) as error:
                 answer = error_answer("json", f"not a JSON value: {error}")
             else:
-                answer = self.handle(request)
+                surrogate = lone_surrogate(request)  # it would be echoed, and strict JSON has none
+                if surrogate is None:
+                    answer = self.handle(request)
+                else:
+                    answer = error_answer("json", f"not strict JSON: {surrogate}")
         # strict JSON (RFC 8259) whatever came in: no NaN or Infinity can reach an answer
         return json.dumps(answer, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
