@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
 
-from player.errors import BoardError, IllegalMoveError, RulesError
+from player.errors import BoardError, IllegalMoveError, RulesError, echoed
 
 Cell = int
 Line = tuple[Cell, ...]
@@ -77,9 +77,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
             if type(value) is not int or value < 1:
-                raise RulesError(f"{name} must be a positive integer, got {value!r}")
+                raise RulesError(f"{name} must be a positive integer, got {echoed(value)}")
         if type(self.misere) is not bool:
-            raise RulesError(f"misere must be True or False, got {self.misere!r}")
+            raise RulesError(f"misere must be True or False, got {echoed(self.misere)}")
         if self.cells > MAX_CELLS:
             raise RulesError(f"board {self.rows}x{self.cols} has {self.cells} cells; at most {MAX_CELLS}")
         if self.k > max(self.rows, self.cols):
@@ -133,7 +133,7 @@ class Rules:
             rows, cols = _digits(rows_text), _digits(cols_text)
             k = _digits(parts[1]) if len(parts) == 2 else min(rows, cols)
         except ValueError:
-            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {text!r}") from None
+            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {echoed(text)}") from None
         return cls(rows, cols, k, misere)
 
 
@@ -212,7 +212,7 @@ def side_to_move(board: str, first: str = FIRST) -> str:
 def check_mark(mark: object, what: str = "mark") -> str:
     """``mark`` if it is ``X`` or ``O``, else ValueError naming ``what`` and the value."""
     if mark != FIRST and mark != SECOND:
-        raise ValueError(f"{what} must be {FIRST!r} or {SECOND!r}, got {mark!r}")
+        raise ValueError(f"{what} must be {FIRST!r} or {SECOND!r}, got {echoed(mark)}")
     return FIRST if mark == FIRST else SECOND
 
 
@@ -244,7 +244,7 @@ def play(board: str, cell: Cell, first: str = FIRST) -> str:
     """The board after the side to move (``first`` moved first) takes ``cell``; raises
     IllegalMoveError if the cell is off the board or taken."""
     if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(board):
-        raise IllegalMoveError(f"cell {cell!r} is off the board (0 to {len(board) - 1})")
+        raise IllegalMoveError(f"cell {echoed(cell)} is off the board (0 to {len(board) - 1})")
     if board[cell] != EMPTY:
         raise IllegalMoveError(f"cell {cell} of {board!r} is taken by {board[cell]}")
     return put(board, cell, side_to_move(board, first))
@@ -327,7 +327,9 @@ def check(rules: Rules, board: str, first: str = FIRST) -> str:
     if not isinstance(board, str):
         raise BoardError("character", f"a board must be a string, got {type(board).__name__}")
     if len(board) != rules.cells:
-        raise BoardError("length", f"board {board!r} has {len(board)} cells; {rules} needs {rules.cells}")
+        raise BoardError(
+            "length", f"board {echoed(board)} has {len(board):,} cells; {rules} needs {rules.cells}"
+        )
     bad = next((ch for ch in board if ch not in MARKS), None)
     if bad is not None:
         raise BoardError("character", f"board {board!r} has {bad!r}; use X, O and . only")
@@ -442,7 +444,7 @@ class Position:
         """A new position with ``cell`` taken by the side to move; IllegalMoveError if the game
         is over, or the cell is off the board or taken."""
         if self.is_over:
-            raise IllegalMoveError(f"the game {self.board!r} is over; no move {cell!r}")
+            raise IllegalMoveError(f"the game {self.board!r} is over; no move {echoed(cell)}")
         return Position(play(self.board, cell, self.first), self.rules, self.first)
 
 

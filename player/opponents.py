@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from player.errors import OpponentError
+from player.errors import OpponentError, echoed
 from player.game import FIRST, Cell, Policy, Rules, completing, legal_moves, other, side_to_move
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def opponent(name: str) -> Opponent:
     """The reference opponent called ``name``, else OpponentError naming it and the choices."""
     found = OPPONENTS.get(name) if isinstance(name, str) else None
     if found is None:
-        raise OpponentError(f"unknown opponent {name!r}; choose one of {', '.join(OPPONENTS)}")
+        raise OpponentError(f"unknown opponent {echoed(name)}; choose one of {', '.join(OPPONENTS)}")
     return found
 
 

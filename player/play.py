@@ -23,7 +23,7 @@ from __future__ import annotations
 import random as _random
 from typing import TYPE_CHECKING, Protocol
 
-from player.errors import LevelError
+from player.errors import LevelError, echoed
 from player.game import EMPTY, FIRST, Cell, Policy, Position, decode_score
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ _default_rng = _random.Random()
 def check_level(level: str) -> str:
     """A known level name, else LevelError naming it."""
     if level not in LEVELS:
-        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        raise LevelError(f"unknown level {echoed(level)}; choose one of {', '.join(LEVELS)}")
     return level
 
 

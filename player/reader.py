@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 import player.trust as trust
 from player.codes import board_codes, canonical
-from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError
+from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError, echoed
 from player.game import (
     EMPTY,
     FIRST,
@@ -233,6 +233,25 @@ def _walk(document: Any, *, check_strings: bool) -> str | None:
     return None
 
 
+def lone_surrogate(value: Any) -> str | None:
+    """What in ``value``, parsed JSON, holds a lone surrogate (a ``\\ud800`` escape), for a
+    message; None if nothing does. Strict JSON has none (docs/book-format.md): strict parsers
+    refuse it, and no UTF-8 can hold it. (A book's proof checks it in ``_walk``, with the rest.)"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            bad = next((name for name in item if not _text_ok(name)), None)
+            if bad is not None:
+                return f"member name {_show(bad)} holds a lone surrogate"
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+        elif type(item) is str and not _text_ok(item):
+            return f"string {_show(item)} holds a lone surrogate"
+    return None
+
+
 def _text_ok(text: str) -> bool:
     """No lone surrogate: every str ``json`` returns encodes to UTF-8 unless it holds one."""
     if text.isascii():
@@ -396,9 +415,10 @@ def _bad_cell(text: str, cells: int) -> str:
     return f"has {_show(text)} where a cell number belongs"
 
 
-def _show(text: str, limit: int = 40) -> str:
-    """``repr`` of a short piece of ``text``, ASCII only (safe on any terminal)."""
-    return ascii(text if len(text) <= limit else text[:limit] + "...")
+def _show(text: str) -> str:
+    """``text`` for a message about the file: ``ascii()`` of it (safe on any terminal), cut as
+    every echoed value is (``player.errors.echoed``)."""
+    return echoed(text, ascii)
 
 
 # ---------------------------------------------------------------- steps 12 to 15: the entries
@@ -1067,6 +1087,7 @@ def load_book(
     packaged = path is None
     if against is not None:
         opponent(against)  # before the file is read: a misspelt name is the caller's error
+    _caller_rules(rules)
     misere = rules is not None and rules.misere
     where = default_book_path(misere=misere, against=against or DEFAULT) if path is None else os.fspath(path)
     raw = read_book_bytes(where)
@@ -1104,8 +1125,16 @@ def parse_book(
     """Prove a book from its bytes (steps 2 to 15) and load it; BookError naming ``source``.
     (No record is read or written: ``load_book`` keeps the record, for files.) ``progress`` is
     told how far the proof has gone."""
+    _caller_rules(rules)
     data = parse_json(raw, source)
     return Book(prove(data, source, rules, progress=progress), data, source, trust="proven")
+
+
+def _caller_rules(rules: object) -> None:
+    """TypeError unless ``rules``, the game a caller plays, is a Rules or None (a text such as
+    "3x3" is for ``Rules.parse``): the caller's mistake, not the book's."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a player.Rules or None, got {echoed(rules)}")
 
 
 def _trusted(raw: bytes, source: str, expected: Rules | None, why: str) -> Book | None:
@@ -1130,7 +1159,11 @@ def _json_type(value: Any) -> str:
     return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    """A parsed JSON value for a one-line message, as JSON: ASCII only, cut to ``limit``."""
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _short(value: Any) -> str:
+    """A parsed JSON value for a one-line message, as JSON: ASCII only, cut as every echoed
+    value is (``player.errors.echoed``)."""
+    return echoed(value, _json_ascii)
+
+
+def _json_ascii(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import random
 import re
@@ -27,7 +28,7 @@ from oracles.oracle import to_move, winner
 
 from generator.reports.audit import audit
 from generator.reports.program import CallableProgram, Failure, ProcessProgram
-from player import Book
+from player import Book, load_book
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"
@@ -240,6 +241,31 @@ def test_a_program_that_hangs_times_out(book: Book) -> None:
     assert report["rates"]["book"]["as O"] == {"win": "0", "draw": "3/4", "loss": "1/4"}
 
 
+def test_a_programs_start_up_is_not_charged_to_its_first_answer(book: Book) -> None:
+    """tests/audit_engines/slow_start.py sleeps 3 s, then answers each board at once: with
+    --timeout 2 it never loses, since the first board after a start has 10 s more (STARTUP);
+    before, every board timed out, each in a fresh process (issue 32, item 2). The 2 s to
+    answer and the 10 s to start are far from what it takes, loaded machine or not."""
+    status, report = run_audit("--timeout", "2", *python_engine("slow_start"))
+    assert (status, report["failures"]) == (0, []) and report["asked"] > 400, report["failures"]
+    program = ProcessProgram([sys.executable, str(ENGINES / "slow_start.py"), "3"], timeout=2, startup=0)
+    try:
+        assert program.ask(".........") == Failure("timeout", "no answer within 2 s")
+    finally:
+        program.close()
+
+
+def test_a_program_that_never_answers_its_first_board_waits_out_the_allowance(book: Book) -> None:
+    program = ProcessProgram(["sleep", "60"], timeout=0.2, startup=0.3)
+    started = time.monotonic()
+    try:
+        failure = program.ask(".........")
+    finally:
+        program.close()
+    assert failure == Failure("timeout", "no answer within 0.2 s (and 0.3 s to start)")
+    assert time.monotonic() - started >= 0.5
+
+
 def test_a_crash_is_reported_and_the_audit_goes_on(book: Book) -> None:
     status, report = run_audit(*python_engine("crashes"))
     assert status == 1
@@ -249,13 +275,18 @@ def test_a_crash_is_reported_and_the_audit_goes_on(book: Book) -> None:
     assert report["asked"] > 400  # it went on after the crash, in a fresh process
 
 
+#: floods_stderr.py's last line, of which the last 4 KiB are kept, as the report shows it
+FLOODED = "!" * 100 + "... (4,096 characters)"
+
+
 def test_a_crash_that_floods_standard_error_keeps_only_its_end(book: Book) -> None:
-    """32 MiB on standard error before a crash: the report shows its last line, or 200
-    characters of it, and the audit holds a few KiB of it at a time, not the 32 MiB."""
+    """32 MiB on standard error before a crash: the report shows its last line, cut as every
+    value a message repeats is (100 characters, then the length of the 4 KiB kept), and the
+    audit holds a few KiB of it at a time, not the 32 MiB."""
     _, report = run_audit(*python_engine("floods_stderr"))
     assert {x["board"]: x["answer"] for x in report["failures"]} == {
         "....X....": "exited with status 1 when asked ....X....: gave up after all that",
-        "X........": "exited with status 1 when asked X........: " + "!" * 200,
+        "X........": "exited with status 1 when asked X........: " + FLOODED,
     }
     assert report["asked"] > 400  # it went on after each crash
     program = ProcessProgram([sys.executable, str(ENGINES / "floods_stderr.py")])
@@ -269,7 +300,7 @@ def test_a_crash_that_floods_standard_error_keeps_only_its_end(book: Book) -> No
     assert asked == {
         ".........": 0,
         "....X....": Failure("crash", "exited with status 1 when asked ....X....: gave up after all that"),
-        "X........": Failure("crash", "exited with status 1 when asked X........: " + "!" * 200),
+        "X........": Failure("crash", "exited with status 1 when asked X........: " + FLOODED),
     }
     assert peak < 1024 * 1024, peak
 
@@ -335,6 +366,65 @@ def test_a_program_that_will_not_run_is_status_2(args: list[str], needle: str) -
         [TTT_BOOK, "audit", *args], capture_output=True, text=True, cwd=ENGINES, timeout=60, check=False
     )
     assert done.returncode == 2 and needle in done.stderr and done.stdout == ""
+
+
+@pytest.mark.parametrize("seconds", [math.nan, math.inf, -1.0, 0.0])
+def test_a_program_is_given_a_finite_time_above_zero_or_refused(seconds: float) -> None:
+    with pytest.raises(ValueError, match="finite number of seconds above 0"):
+        ProcessProgram(["true"], timeout=seconds)
+
+
+def test_a_program_that_closes_its_output_and_runs_on_is_said_to_and_named_whole() -> None:
+    """It was "'/usr/bin/python3' ended before answering its first board": the interpreter
+    alone, and it had not ended (issue 32, Also)."""
+    argv = [sys.executable, str(ENGINES / "closes_output.py")]
+    done = subprocess.run(
+        [TTT_BOOK, "audit", "--timeout", "0.5", "--", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    said = f"Error: '{' '.join(argv)}' closed its standard output before answering its first board\n"
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", said)
+    program = ProcessProgram([*argv, "answer one"], timeout=0.5)
+    try:
+        assert program.ask(".........") == 4
+        assert program.ask("X........") == Failure("crash", "closed its standard output when asked X........")
+    finally:
+        program.close()
+
+
+def test_a_board_too_big_to_judge_is_refused_before_the_program_runs(
+    book_4x4_k2_path: Path, tmp_path: Path
+) -> None:
+    """A 4x4 book: the audit printed nothing and still ran after 240 s (issue 32, item 3); now
+    one line and status 3, as ``levels`` does, and the program is never started."""
+    started = [sys.executable, "-c", "open('started', 'w')"]
+    done = subprocess.run(
+        [TTT_BOOK, "audit", "--book", str(book_4x4_k2_path), "--", *started],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    why = "is a book for 4x4 k=2; the audit judges boards of at most 12 cells"
+    assert (done.returncode, done.stdout, done.stderr) == (3, "", f"Error: {book_4x4_k2_path}: {why}\n")
+    assert list(tmp_path.iterdir()) == []
+    asked = []
+    with pytest.raises(ValueError, match="at most 12 cells, not 4x4 k=2"):
+        audit(CallableProgram(asked.append), load_book(book_4x4_k2_path))
+    assert asked == []
+
+
+def test_a_board_of_twelve_cells_is_judged(book_3x4_path: Path) -> None:
+    """The largest board the audit judges: 3x4, in seconds (a program answering the first free
+    cell loses lines as both sides; its answers are checked against the book as on 3x3)."""
+    book = load_book(book_3x4_path)
+    report = audit(CallableProgram(lambda board: board.index(".")), book)
+    assert report.asked > 0 and report.can_lose and not report.failures
+    assert {loss["as"] for loss in report.losses} == {"X", "O"}
 
 
 def test_the_readable_report(book: Book) -> None:
@@ -408,5 +498,19 @@ def test_nothing_the_program_started_outlives_the_audit() -> None:
     ) and time.monotonic() < deadline:
         time.sleep(0.05)
     for pid in left:  # a failed run's leftovers, ended by their ids
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the process table from /proc")
+def test_a_process_that_left_the_programs_session_does_not_outlive_the_audit() -> None:
+    """tests/audit_engines/leaves_session.sh starts two sleeps in sessions of their own (setsid,
+    and a double fork): ending the program's group missed them, and they ran on after the audit
+    (issue 32, item 4). Each inherits the program's mark in its environment and is ended."""
+    seconds = f"300.{uuid.uuid4().int % 10**9:09d}"  # a sleep no other process runs
+    status, report = run_audit("--", "sh", str(ENGINES / "leaves_session.sh"), seconds)
+    assert status == 1 and report["failures"] == []
+    left = processes_running(["sleep", seconds])
+    for pid in left:  # a failed run's leftovers, ended by their ids (SIGKILL came before exit)
         os.kill(pid, signal.SIGKILL)
     assert left == []

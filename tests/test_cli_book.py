@@ -79,19 +79,22 @@ def test_build_writes_vectors_for_a_misere_book(tmp_path: Path) -> None:
     assert vectors.read_bytes() == (ROOT / "book" / "tictactoe-misere.vectors.json").read_bytes()
 
 
-def test_build_without_numpy_says_what_to_install(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [["--no-vectors"], ["--against-program", "--", sys.executable, "-c", "open('started', 'w')"]],
+    ids=["build", "against-program"],
+)
+def test_build_without_numpy_says_what_to_install(tmp_path: Path, options: list[str]) -> None:
+    """One line naming the command that installs numpy; build --against-program printed a
+    ModuleNotFoundError traceback (issue 32, "Also"), now says the same before the program runs."""
     # numpy is a build-time tool (the ``build`` extra): hide it from a fresh process
-    code = (
-        "import sys\n"
-        "sys.modules['numpy'] = None\n"
-        "from generator.cli import run\n"
-        f"run(['build', '--no-vectors', '-o', {str(tmp_path / 'x.json')!r}])"
-    )
+    args = ["build", "-o", str(tmp_path / "x.json"), *options]
+    code = f"import sys\nsys.modules['numpy'] = None\nfrom generator.cli import run\nrun({args!r})"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert "needs numpy" in done.stderr and "-m pip install -e '.[build]'" in done.stderr  # (from ROOT)
-    assert "Traceback" not in done.stderr
-    assert not (tmp_path / "x.json").exists()
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "x.json").exists() and not (ROOT / "started").exists()
 
 
 def test_query_readable_in_the_boards_own_orientation() -> None:

@@ -182,6 +182,12 @@ BAD = [
     ("against", '{"op": "choose", "board": ".........", "against": ["random"]}'),
     ("against", '{"op": "choose", "board": ".........", "against": null}'),
     ("too-long", '{"op": "rules", "pad": "' + "x" * MAX_LINE + '"}'),
+    # lone surrogates, which the engine echoed (an id) and strict parsers refuse (issue 32, item 11)
+    ("json", '{"op": "rules", "id": "\\ud800"}'),
+    ("json", '{"op": "rules", "id": ["\\udfff\\ud83d"]}'),
+    ("json", '{"op": "rules", "id": {"\\udc00": 1}}'),
+    ("json", '{"op": "evaluate", "board": "....\\ud800...."}'),
+    ("json", '{"op": "choose", "board": ".........", "level": "\\ud83d"}'),
 ]
 
 
@@ -204,13 +210,39 @@ def strict_json(line: str) -> Any:
 
 def test_every_answer_is_strict_json(engine: Engine) -> None:
     for _, line in BAD:
-        strict_json(engine.handle_line(line))
+        answer = engine.handle_line(line)
+        answer.encode("utf-8")  # no lone surrogate (serde_json, for one, refuses the line)
+        strict_json(answer)
+    pair = engine.handle_line('{"op": "rules", "id": "\\ud83d\\ude00"}')  # a pair is one character
+    assert json.loads(pair)["id"] == "\U0001f600" and "\U0001f600" in pair
     answer = strict_json(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
     assert answer["ok"] is True and answer["id"] == 1.5e300
     assert strict_json(engine.handle_line('{"op": "rules", "id": 1e-400}'))["id"] == 0.0  # a double
     # a whole number is read exactly, so it comes back as sent, beyond a double or not
     answer = strict_json(engine.handle_line('{"op": "rules", "id": -1' + "0" * 400 + "}"))
     assert answer["ok"] is True and answer["id"] == -(10**400)
+
+
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [
+        ("seed", 10**399),
+        ("level", "g" * 4000),
+        ("op", "o" * 4000),
+        ("first", "X" * 4000),
+        ("against", "a" * 4000),
+        ("board", "." * 4000),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 10 else "long",
+)
+def test_an_error_repeats_a_long_value_cut(engine: Engine, member: str, value: object) -> None:
+    """A 400-digit seed was repeated whole in its error's message (issue 32, Also): every value
+    an error repeats is cut to 100 characters, with its length."""
+    request = {"op": "choose", "board": ".........", member: value}
+    answer = ask(engine, request)
+    message = answer["error"]["message"]
+    assert answer["ok"] is False and len(message) < 250, message
+    assert f"... ({len(str(value)):,} characters)" in message, message
 
 
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:

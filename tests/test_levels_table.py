@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import generator.reports
 from generator.cli import main as book_cli
 from generator.reports import levels as levels_table
 from generator.reports.levels import END, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
@@ -170,7 +171,7 @@ def test_levels_of_a_book_ranked_against_a_program_shows_its_own_row(tmp_path: P
 
 
 def test_levels_refuses_a_book_too_big_to_walk(monkeypatch: pytest.MonkeyPatch, book_3x4_path: Path) -> None:
-    monkeypatch.setattr(levels_table, "MAX_CELLS", 9)
+    monkeypatch.setattr(generator.reports, "MAX_CELLS", 9)
     monkeypatch.setattr(levels_table, "level_rates", fake_rates)
     code, out = run("--book", str(book_3x4_path))
     assert code == 3

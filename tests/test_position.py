@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Callable
 
 import pytest
 from oracles import oracle
 
 from player import BoardError, IllegalMoveError, Position, Rules, RulesError, choose_move, load_book
+from player.errors import MAX_ECHOED, MAX_ECHOED_PATH, echoed
 from player.game import Outcome
 
 
@@ -51,6 +54,37 @@ def test_bad_boards_say_why(text: str, code: str) -> None:
         Position.parse(text)
     assert caught.value.code == code
     assert repr(text.upper())[1:-1] in str(caught.value) or text in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Position("X" * 100_000),
+        lambda: Position.empty().play(10**5000),
+        lambda: Rules.parse("3" * 100_000),
+        lambda: Rules("3" * 100_000),  # type: ignore[arg-type]
+        lambda: load_book(rules=Rules(), against="x" * 100_000),
+    ],
+    ids=["board", "cell", "rules-text", "rows", "against"],
+)
+def test_an_error_repeats_a_long_value_cut(make: Callable[[], object]) -> None:
+    """A 100,000-character board was repeated whole (issue 32, Also): at most MAX_ECHOED
+    characters of a value, then its length."""
+    with pytest.raises(ValueError) as caught:
+        make()
+    message = str(caught.value)
+    assert len(message) < 250, message[:300]
+    assert re.search(r"\.\.\. \(\d{1,3}(,\d{3})* characters\)|thousands of digits", message), message
+
+
+def test_a_value_is_echoed_whole_up_to_the_limit_then_cut_with_its_length() -> None:
+    exactly = "a" * MAX_ECHOED
+    assert echoed(exactly) == repr(exactly)
+    assert echoed(exactly + "b") == f"{exactly!r}... (101 characters)"
+    assert echoed("\x1b" * 200, ascii) == ascii("\x1b" * 100) + "... (200 characters)"  # no escape split
+    assert echoed(list(range(100))) == repr(list(range(100)))[:MAX_ECHOED] + "... (390 characters)"
+    assert echoed(10**5000) == "a number of thousands of digits"
+    assert echoed("/" + "d" * 4000, str, limit=MAX_ECHOED_PATH) == "/" + "d" * 4000
 
 
 def test_positions_are_immutable() -> None:

@@ -264,7 +264,10 @@ def unique_sleep() -> str:
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["sleep", "SLEEP"], "gave no move for its first board, .........: no answer within 0.5 s"),
+        (
+            ["sleep", "SLEEP"],
+            "gave no move for its first board, .........: no answer within 0.5 s (and 0.5 s to start)",
+        ),
         (["yes"], "gave no move for its first board, .........: an unreadable answer, y"),
         (
             [
@@ -288,11 +291,15 @@ def test_a_program_that_gives_no_move_for_its_first_board_will_not_run(
     tmp_path: Path, argv: list[str], words: str
 ) -> None:
     """One line (no control character of the program's), status 2, nothing written, and
-    nothing it started left running."""
+    nothing it started left running. The programs in Python have the default 10 s to start
+    (STARTUP), so that a loaded machine does not turn their answer into a time-out; the sleep,
+    which never answers, half a second."""
     seconds = unique_sleep()
+    startup = "0.5" if "SLEEP" in argv else "10"
     argv = [seconds if arg == "SLEEP" else arg for arg in argv]
+    options = ["--against-program", "--timeout", "0.5", "--startup", startup, "-o", "b.json"]
     done = subprocess.run(
-        [TTT_BOOK, "build", "--against-program", "--timeout", "0.5", "-o", "b.json", "--", *argv],
+        [TTT_BOOK, "build", *options, "--", *argv],
         capture_output=True,
         timeout=120,
         check=False,

@@ -67,7 +67,7 @@ export interface LoadOptions {
 export type BookInput = Uint8Array | ArrayBuffer | string;
 
 /** Prove a book and return a reader for it; throws BookError with the first failing step's code. */
-export declare function loadBook(input: BookInput, options?: LoadOptions): Reader;
+export declare function loadBook(input: BookInput, options?: LoadOptions | null): Reader;
 
 /** The storage item recording a proven book: this prefix, then the SHA-256 of its bytes in hex. */
 export declare const PROVEN_PREFIX: string;
@@ -87,7 +87,7 @@ export interface CachedLoadOptions extends LoadOptions {
 }
 
 /** loadBook that proves a big book at most once per browser (its SHA-256 recorded in `storage`). */
-export declare function loadBookCached(input: BookInput, options?: CachedLoadOptions): Promise<Reader>;
+export declare function loadBookCached(input: BookInput, options?: CachedLoadOptions | null): Promise<Reader>;
 
 /** 1 win, 0 draw, -1 loss, for the side to move. */
 export type Value = 1 | 0 | -1;
@@ -159,15 +159,15 @@ export interface Reader {
   canonical(board: string): { key: string; index: number };
   /** Throws BoardError unless `board` is playable in a game `first` began. */
   check(board: string, first: Mark): void;
-  evaluate(board: string, options?: EvaluateOptions): Evaluation;
+  evaluate(board: string, options?: EvaluateOptions | null): Evaluation;
   /** The top tier of the trap order: the moves the perfect level chooses among. */
-  bestMoves(board: string, options?: EvaluateOptions): number[];
+  bestMoves(board: string, options?: EvaluateOptions | null): number[];
   /** Every optimal move. */
-  optimalMoves(board: string, options?: EvaluateOptions): number[];
+  optimalMoves(board: string, options?: EvaluateOptions | null): number[];
   /** The cells `level` chooses among, uniformly. */
   candidates(evaluation: Evaluation, level: Level): number[];
   /** The computer's move at a level. */
-  chooseMove(board: string, options?: ChooseOptions): number;
+  chooseMove(board: string, options?: ChooseOptions | null): number;
 }
 
 /** A book the package ships. */
@@ -186,4 +186,4 @@ export interface PackagedBookOptions {
 }
 
 /** Load and prove a book the package ships (3x3, or 3x3 misère); rejects with BookError. */
-export declare function loadPackagedBook(options?: PackagedBookOptions): Promise<Reader>;
+export declare function loadPackagedBook(options?: PackagedBookOptions | null): Promise<Reader>;

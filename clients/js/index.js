@@ -40,7 +40,11 @@ async function readBytes(url) {
  * Resolves to the reader loadBook returns; rejects with BookError (code 'unreadable' when the
  * file cannot be read: in a browser, the package's folder must be served beside the module).
  */
-export async function loadPackagedBook({ misere = false, against = 'novice' } = {}) {
+export async function loadPackagedBook(options) {
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new TypeError(`options must be {misere, against} or null, got ${String(JSON.stringify(options)).slice(0, 100)}`);
+  }
+  const { misere = false, against = 'novice' } = options ?? {};
   if (misere !== true && misere !== false) throw new TypeError(`misere must be true or false, got ${JSON.stringify(misere)}`);
   const book = PACKAGED_BOOKS.find((b) => b.misere === misere && b.against === against);
   if (!book) {

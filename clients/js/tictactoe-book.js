@@ -76,11 +76,29 @@ function count(board, mark) {
 const moverOf = (board) => (count(board, 'X') === count(board, 'O') ? 'X' : 'O');
 const swapMarks = (board) => board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X'));
 
-/** A value as JSON for a message, cut short: the file's own data may be huge. */
+/** Characters of a value a message repeats (as Python's player.errors.MAX_ECHOED). */
+const MAX_ECHOED = 100;
+const counted = (n) => `${n.toLocaleString('en-US')} characters`;
+
+/**
+ * A value as JSON for a message (player.errors.echoed's mirror): whole up to MAX_ECHOED
+ * characters, else cut there and its length given; a string is cut before it is written, in
+ * code points. The file's own data, or a caller's value, may be huge.
+ */
 function show(value) {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (typeof value === 'string') {
+    const chars = value.length > MAX_ECHOED ? [...value] : null;
+    if (!chars || chars.length <= MAX_ECHOED) return JSON.stringify(value);
+    return `${JSON.stringify(chars.slice(0, MAX_ECHOED).join(''))}... (${counted(chars.length)})`;
+  }
+  let text;
+  try {
+    text = JSON.stringify(value) ?? String(value); // a function or symbol: its own text
+  } catch {
+    text = String(value); // a BigInt, or a cycle
+  }
+  return text.length <= MAX_ECHOED ? text : `${text.slice(0, MAX_ECHOED)}... (${counted(text.length)})`;
 }
 
 // ---------------------------------------------------------------- strict JSON (step 3)
@@ -435,8 +453,8 @@ function checkRules(rules, wanted, refuse) {
   const { misere } = rules;
   if (misere !== true && misere !== false) refuse('rules', `has rules.misere ${show(misere)}, not true or false`);
   const name = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : ''}`;
-  if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== (wanted.misere ?? false))) {
-    refuse('rules', `is a book for ${name(rules)}, not ${name({ ...wanted, misere: wanted.misere ?? false })}`);
+  if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== wanted.misere)) {
+    refuse('rules', `is a book for ${name(rules)}, not ${name(wanted)}`);
   }
   return { rows, cols, k, cells, misere };
 }
@@ -930,16 +948,41 @@ function bookRefuser(source) {
  * null), the book is read by its own rules, as in Python's load_book. `source` names the book
  * in messages.
  */
-export function loadBook(input, options = {}) {
-  return openBook(input, options);
+export function loadBook(input, options) {
+  return openBook(input, optionsOf(options));
+}
+
+/** A function's options: an object, or null or undefined for none (as Python's None); else a TypeError. */
+function optionsOf(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`options must be an object, got ${show(options)}`);
+  return options;
+}
+
+/**
+ * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else
+ * {rows, cols, k} whole numbers of at least 1 and misere true, false or left out; a TypeError
+ * otherwise, naming the member (as Python's Rules refuses rows '3'), never a book's refusal.
+ */
+function wantedRules(rules) {
+  if (rules === undefined || rules === null) return null;
+  if (!isObject(rules)) throw new TypeError(`rules must be {rows, cols, k, misere} or null, got ${show(rules)}`);
+  for (const name of ['rows', 'cols', 'k']) {
+    const v = rules[name];
+    if (!Number.isInteger(v) || v < 1) throw new TypeError(`rules.${name} must be a whole number of at least 1, got ${show(v)}`);
+  }
+  const { misere = false } = rules;
+  if (misere !== true && misere !== false) throw new TypeError(`rules.misere must be true, false or left out, got ${show(misere)}`);
+  return { rows: rules.rows, cols: rules.cols, k: rules.k, misere };
 }
 
 /** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */
 function openBook(input, { rules = null, source = 'book' } = {}, { proven = false } = {}) {
+  const wanted = wantedRules(rules);
   const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
   return new Reader(tables, readEntries(doc, tables, refuse, { proven }), againstOf(doc));
 }
 
@@ -977,7 +1020,8 @@ export async function sha256Hex(bytes) {
  * that throws (full, or refused by the browser) only loses the record. Resolves to a reader;
  * rejects with BookError.
  */
-export async function loadBookCached(input, { storage, recordAbove = 1_000_000, ...options } = {}) {
+export async function loadBookCached(input, cacheOptions) {
+  const { storage, recordAbove = 1_000_000, ...options } = optionsOf(cacheOptions);
   const bytes = asBytes(input);
   if (!bytes || !storage) return loadBook(input, options);
   const item = PROVEN_PREFIX + (await sha256Hex(bytes));
@@ -1038,7 +1082,7 @@ class Reader {
     // cells are code points (docs/book-format.md, "Boards and cells"), not UTF-16 units
     const length = board.length === this.cells && !/[\uD800-\uDFFF]/.test(board) ? board.length : [...board].length;
     if (length !== this.cells) {
-      throw new BoardError('length', `board "${board}" has ${length} cells; the book needs ${this.cells}`);
+      throw new BoardError('length', `board ${show(board)} has ${length} cells; the book needs ${this.cells}`);
     }
     const bad = board.match(/[^XO.]/u);
     if (bad) throw new BoardError('character', `board "${board}" has ${JSON.stringify(bad[0])}; use X, O and . only`);
@@ -1067,8 +1111,9 @@ class Reader {
    * the trap-order tiers (cells 0 to cells - 1, each tier sorted), and outcome(cell): {value,
    * plies} of that move. `first` is the mark that moved first in the game ('X' or 'O').
    */
-  evaluate(board, { first = 'X' } = {}) {
-    if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${JSON.stringify(first)}`);
+  evaluate(board, options) {
+    const { first = 'X' } = optionsOf(options);
+    if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${show(first)}`);
     this.check(board, first);
     const asBook = first === 'X' ? board : swapMarks(board);
     const { key, index, code } = canonicalize(asBook, this.#tables);
@@ -1119,7 +1164,7 @@ class Reader {
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
     const horizon = HORIZON[level];
-    if (!horizon) throw new RangeError(`unknown level ${JSON.stringify(level)}; choose one of ${LEVELS.join(', ')}`);
+    if (!horizon) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);
     const moves = evaluation.scores.flatMap((s, c) => (s === null ? [] : [{ c, s, ...evaluation.outcome(c) }]));
     const wins = moves.filter((m) => m.value > 0 && m.plies <= horizon);
     if (wins.length) {
@@ -1132,10 +1177,20 @@ class Reader {
     return moves.filter((m) => m.s === slowest).map((m) => m.c);
   }
 
-  /** The computer's move at `level` (a cell, 0 to cells - 1); `random()` returns [0, 1) like Math.random. */
-  chooseMove(board, { level = 'perfect', random = Math.random, first = 'X' } = {}) {
-    const options = this.candidates(this.evaluate(board, { first }), level);
-    if (options.length === 1) return options[0];
-    return options[Math.min(options.length - 1, Math.floor(random() * options.length))];
+  /**
+   * The computer's move at `level` (a cell, 0 to cells - 1); `random()` returns a number from 0
+   * up to 1 like Math.random: anything else (a negative number, 1, NaN, not a number) is a
+   * RangeError, never a move of undefined.
+   */
+  chooseMove(board, options) {
+    const { level = 'perfect', random = Math.random, first = 'X' } = optionsOf(options);
+    if (typeof random !== 'function') throw new TypeError(`random must be a function, got ${show(random)}`);
+    const cells = this.candidates(this.evaluate(board, { first }), level);
+    if (cells.length === 1) return cells[0];
+    const drawn = random();
+    if (typeof drawn !== 'number' || !(drawn >= 0 && drawn < 1)) {
+      throw new RangeError(`random() must return a number from 0 up to 1, got ${show(drawn)}`);
+    }
+    return cells[Math.floor(drawn * cells.length)];
   }
 }

@@ -726,6 +726,59 @@ test('chooseMove is reproducible with an injected random and varies among ties',
   assert.equal(book.chooseMove('OO.X.....', { first: 'O' }), 2);
 });
 
+test('chooseMove with a random() that is not a number from 0 up to 1 is a RangeError, never undefined', () => {
+  // issue 32, item 9: a negative number, NaN or a non-number gave undefined for a move
+  for (const drawn of [-0.5, -1e-9, 1, 1.5, NaN, Infinity, '0.5', null, undefined, 0n]) {
+    assert.throws(() => book.chooseMove('.........', { random: () => drawn }), RangeError, String(drawn));
+  }
+  assert.throws(() => book.chooseMove('.........', { random: 0.5 }), TypeError);
+  assert.equal(book.chooseMove('.........', { random: () => 0 }), 0);
+  assert.equal(book.chooseMove('.........', { random: () => 1 - Number.EPSILON }), 8);
+  assert.equal(book.chooseMove('XX.OO....', { random: () => NaN }), 2); // one move: random() is not asked
+});
+
+test('options given as null are no options, as Python\'s None; others are a TypeError', async () => {
+  // issue 32, item 9: loadBook(bytes, null) threw a bare TypeError from destructuring null
+  const answer = ({ scores, tiers, value, plies }) => ({ scores, tiers, value, plies });
+  assert.deepEqual(answer(loadBook(bookBytes, null).evaluate('X........', null)), answer(book.evaluate('X........')));
+  assert.equal(loadBook(bookBytes, null).chooseMove('XX.OO....', null), 2);
+  assert.equal((await loadBookCached(bookBytes, null)).cells, 9);
+  for (const options of [5, 'rules', [1], true]) {
+    assert.throws(() => loadBook(bookBytes, options), /^TypeError: options must be an object/);
+  }
+  const { loadPackagedBook } = await import('./index.js');
+  let loaded;
+  try {
+    loaded = await loadPackagedBook(null); // the default book, staged (npm pack) or not
+  } catch (error) {
+    assert.ok(error instanceof BookError && error.code === 'unreadable', String(error));
+  }
+  if (loaded) assert.equal(loaded.rules.misere, false);
+  await assert.rejects(loadPackagedBook(7), /^TypeError: options must be/);
+});
+
+test('the caller\'s rules are checked as Python\'s Rules checks them: a clear TypeError naming the member', () => {
+  // issue 32, item 9: misere 'no' was taken as misère; rows '3' said "a book for 3x3 k=3, not 3x3 k=3"
+  const cases = [
+    [{ rows: 3, cols: 3, k: 3, misere: 'no' }, /^TypeError: rules\.misere must be true, false or left out, got "no"$/],
+    [{ rows: '3', cols: 3, k: 3 }, /^TypeError: rules\.rows must be a whole number of at least 1, got "3"$/],
+    [{ rows: 3, cols: 3.5, k: 3 }, /^TypeError: rules\.cols must be a whole number of at least 1, got 3\.5$/],
+    [{ rows: 3, cols: 3 }, /^TypeError: rules\.k must be a whole number of at least 1, got nothing$/],
+    ['3x3', /^TypeError: rules must be \{rows, cols, k, misere\} or null, got "3x3"$/],
+  ];
+  for (const [rules, message] of cases) assert.throws(() => loadBook(bookBytes, { rules }), message, JSON.stringify(rules));
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: true } }), /\[rules\]$/);
+  assert.equal(loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: false } }).rules.misere, false);
+  assert.equal(loadBook(bookBytes, { rules: null }).cells, 9);
+});
+
+test('a message repeats a long value cut to 100 characters and its length, as Python\'s echoed', () => {
+  assert.throws(() => book.evaluate('X'.repeat(100_000)), (error) => error instanceof BoardError && error.code === 'length'
+    && error.message === `board "${'X'.repeat(100)}"... (100,000 characters) has 100000 cells; the book needs 9`);
+  assert.throws(() => book.chooseMove('.........', { level: 'z'.repeat(5000) }), /^RangeError: unknown level "z{100}"\.\.\. \(5,000 characters\)/);
+  assert.throws(() => loadBook(damaged((d) => { d.format = 'f'.repeat(1000); })), /format "f{100}"\.\.\. \(1,000 characters\)\) \[format\]$/);
+});
+
 test('the tables a caller sees cannot be changed', () => {
   assert.throws(() => { book.rules.lines[0][0] = 4; }, TypeError);
   assert.throws(() => { book.perms.push([0]); }, TypeError);

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from generator.reports import MAX_CELLS
 from generator.reports.program import Answer, Failure, Program, escaped
 from player.game import EMPTY, FIRST, SECOND, Cell, Policy, Position, other, side_to_move
 from player.opponents import OPPONENTS
@@ -91,9 +92,12 @@ class Report:
 
 
 def audit(program: Program, book: Book, *, repeat: int = 1) -> Report:
-    """Ask ``program`` about every position it can reach on either side, then judge it."""
+    """Ask ``program`` about every position it can reach on either side, then judge it: a board
+    of at most MAX_CELLS cells (ValueError beyond, before the program is asked anything)."""
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
+    if book.rules.cells > MAX_CELLS:
+        raise ValueError(f"the audit judges boards of at most {MAX_CELLS} cells, not {book.rules}")
     answers: dict[str, list[Answer]] = {}
     lines: dict[str, list[Cell]] = {}  # a line of play reaching each position asked
 

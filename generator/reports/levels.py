@@ -28,9 +28,6 @@ Rates = tuple[Fraction, Fraction, Fraction]
 #: level, named as ``row_name`` names it
 Table = dict[tuple[str, str, str], Rates]
 SIDES = ("first", "second")
-#: The largest board the table is worked out for: 3x4 takes 14 s (a loaded 2-core machine);
-#: 4x4 would walk millions of positions per match, in as many Python objects.
-MAX_CELLS = 12
 COLUMN = 7  # characters of one percentage column in the plain table ("100.00" and a space)
 START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"

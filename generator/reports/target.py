@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from generator.reports.program import FAILURES, Answer, Failure, Program, escaped
+from generator.reports import MAX_CELLS
+from generator.reports.program import FAILURES, Answer, Failure, Program, escaped, shown_command
 from generator.writer import build_book, encode, rate_text
 from player.errors import ProgramWontRun
 from player.game import EMPTY, FIRST, SECOND, Cell, Position, Rules, other, side_to_move
@@ -41,9 +42,6 @@ from player.reader import Book, entry_text, parse_book, parse_entry
 
 #: The sides, as the book's ``trap_rates`` names them.
 SIDES = {FIRST: "first", SECOND: "second"}
-#: The largest board worked out: the best response walks every position its optimal moves and
-#: the program's answers reach (as ``ttt-book levels`` does).
-MAX_CELLS = 12
 
 
 @dataclass(frozen=True)
@@ -134,7 +132,7 @@ def _answers_its_first_board(answers: dict[str, list[Answer]], opponent: Any, em
         failure = given[0]
         assert isinstance(failure, Failure)
         raise ProgramWontRun(
-            f"'{escaped(name)}' gave no move for its first board, {empty}: {_failure_words(failure)}"
+            f"{shown_command(name)} gave no move for its first board, {empty}: {_failure_words(failure)}"
         )
 
 

@@ -31,7 +31,7 @@ from player.apps.console import (
     refuse_unused,
     run_cli,
 )
-from player.apps.options import LEVEL, MARK, DelayParam, SeedParam, colour_wanted, painter
+from player.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, painter
 from player.apps.progress import loading
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
 from player.errors import BookError, ScriptError
@@ -141,7 +141,7 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
 @click.option("--o-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: O's level.")
 @click.option(
     "--delay",
-    type=DelayParam(),
+    type=DELAY,
     default=None,
     show_default=f"{WATCH_DELAY:g} on a terminal, 0 otherwise",
     help="With --watch: seconds to pause after each move, 0 to 10.",

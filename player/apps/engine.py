@@ -20,11 +20,11 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from player.errors import BoardError, RequestError
+from player.errors import BoardError, RequestError, echoed
 from player.game import FIRST, check_mark
 from player.opponents import OPPONENTS
 from player.play import LEVELS, MAX_SEED, choose_move
-from player.reader import Book, Evaluation
+from player.reader import Book, Evaluation, lone_surrogate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -86,7 +86,11 @@ class Engine:
             except (ValueError, RecursionError) as error:
                 answer = error_answer("json", f"not a JSON value: {error}")
             else:
-                answer = self.handle(request)
+                surrogate = lone_surrogate(request)  # it would be echoed, and strict JSON has none
+                if surrogate is None:
+                    answer = self.handle(request)
+                else:
+                    answer = error_answer("json", f"not strict JSON: {surrogate}")
         # strict JSON (RFC 8259) whatever came in: no NaN or Infinity can reach an answer
         return json.dumps(answer, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
@@ -101,26 +105,26 @@ class Engine:
             board, first = self._position(request)
             level = request.get("level", "perfect")
             if level not in LEVELS:
-                raise RequestError("level", f"level {level!r} is not one of {', '.join(LEVELS)}")
+                raise RequestError("level", f"level {echoed(level)} is not one of {', '.join(LEVELS)}")
             seed = request.get("seed")
             if seed is None:
                 rng = self.rng
             elif type(seed) is int and 0 <= seed <= MAX_SEED:
                 rng = random.Random(seed)
             else:
-                raise RequestError("seed", f"seed {seed!r} is not a whole number from 0 to {MAX_SEED}")
+                raise RequestError("seed", f"seed {echoed(seed)} is not a whole number from 0 to {MAX_SEED}")
             book = self._book_against(request["against"]) if "against" in request else self.book
             cell = choose_move(book, board, level, first=first, rng=rng)
             return {"ok": True, "cell": cell}
         if op == "rules":
             return {"ok": True, **self._rules_answer}
-        raise RequestError("op", f"op {op!r} is not one of {', '.join(OPS)}")
+        raise RequestError("op", f"op {echoed(op)} is not one of {', '.join(OPS)}")
 
     def _book_against(self, against: object) -> Book:
         """The book ranked against ``against``, a name of ``OPPONENTS`` (a book ranked against
         a program is played by leaving ``against`` out, not by naming it)."""
         if not isinstance(against, str) or against not in OPPONENTS:
-            raise RequestError("against", f"against {against!r} is not one of {', '.join(OPPONENTS)}")
+            raise RequestError("against", f"against {echoed(against)} is not one of {', '.join(OPPONENTS)}")
         found = self._books.get(against)
         if found is not None:
             return found
@@ -178,7 +182,7 @@ def _finite(text: str) -> float:
     """A JSON number with a fraction or an exponent, refused when no float holds it (``1e400``)."""
     number = float(text)
     if not math.isfinite(number):
-        raise ValueError(f"number {text[:40]} is beyond what a double holds")
+        raise ValueError(f"number {echoed(text, str)} is beyond what a double holds")
     return number
 
 

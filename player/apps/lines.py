@@ -13,6 +13,7 @@ import player.hints as teach
 from player.apps.console import Interrupted
 from player.apps.session import Game, Tally, outcome_for, result_line
 from player.apps.text import goal, grid, numbering, plain, wrap_entries
+from player.errors import echoed
 from player.game import STANDARD, Rules, other
 from player.opponents import DEFAULT, OPPONENTS, opponent
 
@@ -156,7 +157,7 @@ def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Wr
             else:
                 write("Nothing to undo yet.")
         elif not command.isdigit() or not command.isascii():
-            write(f"{line.strip()!r} is not a cell number; type 1 to {cells}, or ? for help.")
+            write(f"{echoed(line.strip())} is not a cell number; type 1 to {cells}, or ? for help.")
         elif not 1 <= int(command) <= cells:
             write(f"There is no cell {int(command)}; type 1 to {cells}.")
         elif game.board[int(command) - 1] != ".":

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from player.apps.session import Game, check_mark, outcome_for, result_line
 from player.apps.text import grid
-from player.errors import IllegalMoveError, ScriptError
+from player.errors import IllegalMoveError, ScriptError, echoed
 from player.game import FIRST, STANDARD, Position, other
 from player.play import check_level
 
@@ -40,9 +40,9 @@ def parse_moves(text: str) -> list[int]:
     moves = []
     for number, item in enumerate(_SEPARATOR.split(stripped), 1):
         if not item:
-            raise ScriptError(f"item {number} of the move list {stripped!r} is empty")
+            raise ScriptError(f"item {number} of the move list {echoed(stripped)} is empty")
         if not item.isdigit() or not item.isascii():
-            raise ScriptError(f"move {item!r} is not a cell number")
+            raise ScriptError(f"move {echoed(item)} is not a cell number")
         moves.append(int(item))
     return moves
 

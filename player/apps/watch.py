@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game
 from player.apps.text import game_name, grid, plain
+from player.errors import echoed
 from player.game import EMPTY, completed_lines
 from player.play import check_level
 
@@ -37,7 +38,7 @@ def watch_game(
     Raises ValueError for a ``delay`` that is not a finite number of seconds from 0 up.
     """
     if not math.isfinite(delay) or delay < 0:
-        raise ValueError(f"delay must be a finite number of seconds from 0 up, got {delay!r}")
+        raise ValueError(f"delay must be a finite number of seconds from 0 up, got {echoed(delay)}")
     game = Game(book, first=first, levels=levels, rng=rng)
     if not quiet:
         write(f"X plays at level {levels['X']}, O at level {levels['O']}; {first} moves first.")

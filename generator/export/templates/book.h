@@ -3,7 +3,8 @@
  * (${count} entries); do not edit.
  *
  * Boards are strings of TTT_CELLS characters in reading order (row by row, top row first):
- * 'X' for the player who moved first, 'O' for the other, '.' for an empty cell. Cells are
+ * 'X' for the player who moved first, 'O' for the other, '.' for an empty cell, in UTF-8
+ * (a string that is not UTF-8 is TTT_ERR_LENGTH: it has no length in characters). Cells are
  * numbered from 0 in the same order. X moved first: in a game where O moved first, swap the
  * 'X' and 'O' characters of the board before asking (cells stay put; the answers do not change).
  *
