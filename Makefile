@@ -9,6 +9,7 @@ BIN    := $(VENV)/bin
 RUNTIME := $(VENV)/.installed-runtime
 BUILDTOOLS := $(VENV)/.installed-build
 STAMP   := $(VENV)/.installed-dev
+BENCHTOOLS := $(VENV)/.installed-bench
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
@@ -27,6 +28,12 @@ $(BUILDTOOLS): $(RUNTIME)
 $(STAMP): $(BUILDTOOLS)
 	$(BIN)/python -m pip install --quiet -e ".[test,dev,build]"
 	touch $(STAMP)
+
+# make bench: the build extra and the build backend pyproject.toml names (the bench builds the
+# wheel without the network), not the test and lint tools; nothing reinstalled once there.
+$(BENCHTOOLS): $(BUILDTOOLS)
+	$(BIN)/python -m pip install --quiet $$($(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'])")
+	touch $(BENCHTOOLS)
 
 venv: $(STAMP)
 
@@ -88,8 +95,12 @@ test-packages: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -m packages --basetemp "$$temporary/pytest"; \
 	status=$$?; rm -rf "$$temporary"; exit $$status
 
+# node's own tests: a dot for each test as it passes, every failure in full at the end, then one
+# line of counts (tests/node_summary.mjs), not node's default of some 900 lines of TAP.
+JS_TESTS ?= clients/js/
 test-js:
-	node --test clients/js/
+	node --test --test-reporter=dot --test-reporter-destination=stdout \
+		--test-reporter=./tests/node_summary.mjs --test-reporter-destination=stdout $(JS_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check player generator ttt_commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
@@ -100,13 +111,13 @@ format: $(STAMP)
 	$(BIN)/ruff format player generator ttt_commands.py tests bench web/test_browser.py
 	$(BIN)/ruff check --fix player generator ttt_commands.py tests bench web/test_browser.py
 
-# Prints the figures and writes them to bench/results.json (untracked); bench-record also
-# rewrites the recorded run in docs/benchmarks.md.
-bench: $(STAMP)
+# Says each measurement as it starts, prints the figures and writes them to bench/results.json
+# (untracked); bench-record also rewrites the recorded run in docs/benchmarks.md.
+bench: $(BENCHTOOLS)
 	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	$(BIN)/python bench/run.py
 
-bench-record: $(STAMP)
+bench-record: $(BENCHTOOLS)
 	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	$(BIN)/python bench/run.py --record
 

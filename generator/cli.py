@@ -76,9 +76,9 @@ def run(argv: list[str] | None = None) -> None:
     "--vectors",
     type=FilePath(),
     default=None,
-    help="Also write conformance vectors here (every board up to 12 cells, a sample beyond; "
-    "default, for 3x3 only: vectors.json beside a book named tictactoe.json, NAME.vectors.json "
-    "beside any other NAME.json).",
+    help="Also write conformance vectors here (every board up to 12 cells, a sample beyond). "
+    "By default for a 3x3 board only (normal or misère, either --against): vectors.json beside "
+    "a book named tictactoe.json, NAME.vectors.json beside any other NAME.json.",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 @click.option(

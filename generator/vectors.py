@@ -215,9 +215,10 @@ def _invalid(rules: Rules) -> list[dict[str, str]]:
 
 def _invalid_any_size(cells: int) -> list[tuple[str, str, str]]:
     """Boards of every size a reader must refuse: too short or long, a character that is not a
-    mark, and marks in counts no game reaches."""
+    mark, and marks in counts no game reaches. Each of ``cells`` characters but those refused
+    for their length (on 1x1, "XX" is too long before its counts are looked at: no vector)."""
     empty = EMPTY * cells
-    return [
+    cases = [
         ("", FIRST, "length"),
         (empty[1:], FIRST, "length"),
         (empty + EMPTY, FIRST, "length"),
@@ -227,6 +228,8 @@ def _invalid_any_size(cells: int) -> list[tuple[str, str, str]]:
         ("O" + empty[1:], FIRST, "counts"),
         ("X" + empty[1:], SECOND, "counts"),
     ]
+    kept = [case for case in cases if case[2] == "length" or len(case[0]) == cells]
+    return list(dict.fromkeys(kept))  # on 1x1 the empty string is also the board one cell short
 
 
 def encode_vectors(vectors: dict[str, Any]) -> bytes:

@@ -285,10 +285,11 @@ def build_files(
     progress: Progress | None = None,
 ) -> Written:
     """``ttt-book build``: the book for ``rules`` written to ``book``, with its conformance
-    vectors to ``vectors`` (unless ``no_vectors``; by default, for the 3x3 book only, to
-    ``default_vectors_path``), and what was written. Raises as ``write_book`` does."""
+    vectors to ``vectors`` (unless ``no_vectors``; by default, for a 3x3 board only, normal or
+    misère and either ranking, to ``default_vectors_path``), and what was written. Raises as
+    ``write_book`` does."""
     started = time.perf_counter()
-    if vectors is None and not no_vectors and rules == Rules() and against == DEFAULT:
+    if vectors is None and not no_vectors and rules.rows == rules.cols == 3:
         vectors = default_vectors_path(book)
     targets = [book] if vectors is None else [book, vectors]
     check_targets(targets)  # before the solve, which can take seconds

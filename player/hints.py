@@ -186,41 +186,63 @@ def why(hints: list[MoveHint], against: str = DEFAULT) -> str:
     first, second = (foe.name for foe in ranking(against)[:2])
     lead: Fraction = Fraction(0) if best.chances is None else best.chances[first]
     if best.value < 0:
-        start = f"Every move loses against best play; {named} hold{verb} out longest ({best.words})"
-        return f"{start}, and win{verb} {_against(first, lead)}." if lead else f"{start}."
-    if not same:
-        only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
-        gain = f"; {they_win} {_against(first, lead)}" if lead else ""
-        return f"{named} {only} the draw{gain}."
-    if best.chances is None:  # early on a big board: the draws are not told apart
-        if len(same) + len(book) == len(hints):
-            moves = "move is" if len(book) == 1 else "moves are"
-            keeps = f"Every move keeps the draw, and the book's {moves} {named}"
+        same = [h for h in same if h.plies == best.plies]  # the other moves that hold out as long
+        every = len(same) + len(book) == len(hints)  # no move loses sooner
+        longest = f"Every move loses against best play; {named} hold{verb} out longest ({best.words})"
+        if every and not same:  # the book's moves are all the moves, exact ties
+            start = f"Every move loses against best play ({best.words} each)"
+            return f"{start}; each wins {_against(first, lead)}." if lead else f"{start}."
+        if not same:
+            return f"{longest}, and win{verb} {_against(first, lead)}." if lead else f"{longest}."
+        if best.chances is None:  # early on a big board: the moves are not told apart
+            if every:
+                moves = "move is" if len(book) == 1 else "moves are"
+                start = f"Every move loses against best play ({best.words} each)"
+                start += f", and the book's {moves} {named}"
+            else:
+                start = f"{longest}, as {cells([h.cell for h in same])} {_do(same)}"
+            return f"{start}; {uncounted(first)}."
+        if every:  # no move holds out longer: the chances tell them apart
+            start, link = f"Every move loses against best play ({best.words} each)", f"; {named} "
+            draws, they_win = f"the other move{'s' if len(same) > 1 else ''}", f"{named} win{verb}"
         else:
-            keeps = f"{named} keep{verb} the draw, as {_count(same, 'other move')} {_do(same)}"
-        return f"{keeps}; {uncounted(first)}."
-    start = f"{named} keep{verb} the draw"
+            start = f"{longest}, as {cells([h.cell for h in same])} {_do(same)}"
+            link, draws = ", and ", cells([h.cell for h in same])
+        noun = "move"
+    else:
+        if not same:
+            only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
+            gain = f"; {they_win} {_against(first, lead)}" if lead else ""
+            return f"{named} {only} the draw{gain}."
+        if best.chances is None:  # early on a big board: the draws are not told apart
+            if len(same) + len(book) == len(hints):
+                moves = "move is" if len(book) == 1 else "moves are"
+                keeps = f"Every move keeps the draw, and the book's {moves} {named}"
+            else:
+                keeps = f"{named} keep{verb} the draw, as {_count(same, 'other move')} {_do(same)}"
+            return f"{keeps}; {uncounted(first)}."
+        start, link = f"{named} keep{verb} the draw", " and "
+        draws, noun = f"the other draw{'s' if len(same) > 1 else ''}", "draw"
     rival = max(
         (h.chances for h in same if h.chances is not None),
         key=lambda chances: (chances[first], chances[second]),
     )
     rival_lead: Fraction = rival[first]
-    draws = f"the other draw{'s' if len(same) > 1 else ''}"
     if rival_lead < lead:
         if not rival_lead:
-            return f"{start} and win{verb} {_against(first, lead)}; {draws} never {_do(same)}."
+            return f"{start}{link}win{verb} {_against(first, lead)}; {draws} never {_do(same)}."
         versus = f"{_win(same)} {_at_most(same, first)}{percent(rival_lead, lead)}"
-        return f"{start} and win{verb} {_against(first, lead, rival_lead)}; {draws} {versus}."
-    # As good against the first opponent as the best other draw: better against the second.
-    if not lead:  # then no other draw beats the first opponent either
+        return f"{start}{link}win{verb} {_against(first, lead, rival_lead)}; {draws} {versus}."
+    # As good against the first opponent as the best of the others: better against the second.
+    if not lead:  # then no other move of the same outcome beats the first opponent either
         beaten = same
         start += (
-            f"; no draw here beats {opponent(first).words}, but against {opponent(second).words} {they_win}"
+            f"; no {noun} here beats {opponent(first).words}, but against {opponent(second).words} {they_win}"
         )
     else:
         beaten = [h for h in same if h.chances is not None and h.chances[first] == lead]
         start += (
-            f" and win{verb} {_against(first, lead)}, as {cells([h.cell for h in beaten])} "
+            f"{link}win{verb} {_against(first, lead)}, as {cells([h.cell for h in beaten])} "
             f"{_do(beaten)}; against {opponent(second).words} {they_win}"
         )
     others = draws if len(beaten) == len(same) else cells([h.cell for h in beaten])

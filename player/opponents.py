@@ -113,12 +113,11 @@ def ranking(against: str) -> tuple[Opponent, ...]:
     return (first, *(o for o in OPPONENTS.values() if o is not first))
 
 
-def described(rules: Rules | None = None) -> str:
-    """Every reference opponent for a command's help, in the registry's order: ``novice (the
-    default: wins if it can, ...) or random (plays any free cell)``; ``rules`` (normal rules
-    unless given) decide how each plays."""
-    told = [
-        f"{o.name} ({'the default: ' if o.name == DEFAULT else ''}{o.description(rules or Rules())})"
-        for o in OPPONENTS.values()
-    ]
+def described() -> str:
+    """Every reference opponent for a command's help, in the registry's order: ``a novice (the
+    default: wins if it can, ...; under misère it ...) or a random player (plays any free cell)``."""
+    told = []
+    for o in OPPONENTS.values():
+        misere = "" if o.plays_misere == o.plays else f"; under misère it {o.plays_misere}"
+        told.append(f"{o.words} ({'the default: ' if o.name == DEFAULT else ''}{o.plays}{misere})")
     return ", ".join(told[:-1]) + " or " + told[-1] if len(told) > 1 else told[0]

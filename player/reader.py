@@ -72,8 +72,10 @@ if TYPE_CHECKING:
     Fail = Callable[[str, str], BookError]
     #: How far a load has gone, for an app to show: ``progress(stage, done, total)``, the
     #: solver's shape (generator.solve.Progress). ``"read"`` once the file's bytes are read
-    #: (done 0 of its size in bytes: parsing them follows), then, if it is proven, ``"prove"``
-    #: (entries checked of the book's entries) from 0 as the proof starts to all as it ends.
+    #: (done 0 of its size in bytes: parsing them follows), then, if it is proven, ``"index"``
+    #: (entries sorted by layer for the proof, of the book's entries, from 0 to all) and
+    #: ``"prove"`` (entries checked of the book's entries) from 0 as the proof starts to all as
+    #: it ends.
     Progress = Callable[[str, int, int], None]
 
 FORMAT_NAME = "tictactoe-book"
@@ -106,6 +108,9 @@ PARALLEL_ABOVE = 100_000
 #: PROGRESS_SECONDS: about 280 steps for 4x4, none but the last for 3x3 (627 entries).
 PROGRESS_ENTRIES = 4096
 PROGRESS_SECONDS = 0.1
+#: Sorting the keys into layers before a proof is told after each run of this many keys: 18
+#: steps for 4x4, which take seconds; one for 3x3.
+INDEX_STEP = 65536
 
 
 # ---------------------------------------------------------------- step 1: the bytes
@@ -445,7 +450,9 @@ def prove(
         return BookError(source, code, reason)
 
     rules = check_header(data, fail, expected)
-    checker = EntryChecker(rules, data["entries"])
+    entries = data["entries"]
+    indexed = None if progress is None else lambda done: progress("index", done, len(entries))
+    checker = EntryChecker(rules, entries, progress=indexed)
     if workers is None:
         workers = cores() if len(checker.keys) > PARALLEL_ABOVE else 1
     total = len(checker.keys)
@@ -491,21 +498,30 @@ class EntryChecker:
     part of its own first layer it does not check, before it starts.
     """
 
-    def __init__(self, rules: Rules, texts: dict[str, Any]) -> None:
+    def __init__(
+        self, rules: Rules, texts: dict[str, Any], *, progress: Callable[[int], None] | None = None
+    ) -> None:
+        """``progress`` is told how many keys are sorted into their layers (a 4x4 book's take
+        seconds), from 0 to all, in steps of INDEX_STEP."""
         self.rules = rules
         self.texts = texts
         #: the keys in file order: a finding names the first one
         self.keys = list(texts)
         cells = rules.cells
+        self._codes = board_codes(rules)
         layers: list[list[int]] = [[] for _ in range(cells + 1)]
-        for index, key in enumerate(self.keys):  # (a key that is no board: anywhere)
-            layers[max(0, min(cells - key.count(EMPTY), cells))].append(index)
+        for start in range(0, len(self.keys), INDEX_STEP):
+            if progress is not None:
+                progress(start)
+            for index, key in enumerate(self.keys[start : start + INDEX_STEP], start):
+                layers[max(0, min(cells - key.count(EMPTY), cells))].append(index)  # (no board: anywhere)
         #: the places of the keys in ``keys``, the fullest layer first, file order within one
         self.order = [index for layer in reversed(layers) for index in layer]
         #: where the layer of each number of marks starts and ends in ``order``
         self.starts = [sum(map(len, layers[marks + 1 :])) for marks in range(rules.cells + 1)]
         self.ends = [start + len(layer) for start, layer in zip(self.starts, layers, strict=True)]
-        self._codes = board_codes(rules)
+        if progress is not None:
+            progress(len(self.keys))
         self._code, self._images = self._codes.code, self._codes.images
         self._owners = line_owners(rules)
         # a code's occupied cells, one bit each (the low bit of the cell's digit)

@@ -168,6 +168,10 @@ class _Builder:
     def entry_count_is(self, count: Any) -> Edit:
         return self.change(("counts",), {**self.data["counts"], "entries": count})
 
+    def entry_count_is_text(self, text: str) -> Edit:
+        """counts.entries written as ``text`` (JSON that ``compact`` would not write, as ``-0``)."""
+        return self.tweak(("counts",), f'"entries":{self.entry_count}', f'"entries":{text}')
+
     def top(self, text: str) -> Edit:
         """Insert ``text`` (a member and a comma) at the start of the top-level object."""
         return self.before(("canonical",), text)
@@ -356,6 +360,18 @@ def _valid_cases(b: _Builder) -> None:
         "valid",
         'Entry ........X written "-0 4": -0 is an integer as RFC 8259 writes one, and means 0.',
         b.entry("........X", "-0 4"),
+    )
+    b.add(
+        "perm-negative-zero",
+        "valid",
+        "The identity's perm written [-0,1,2,...]: -0 is an integer, and means 0, in a fixed field too.",
+        b.tweak(("symmetries", 0), '"perm":[0,1,', '"perm":[-0,1,'),
+    )
+    b.add(
+        "lines-negative-zero",
+        "valid",
+        "The first winning line written [-0,1,2]: -0 means 0, so the lines are the derived ones.",
+        b.tweak(("rules",), '"lines":[[0,1,2]', '"lines":[[-0,1,2]'),
     )
     b.add(
         "entry-string-escaped",
@@ -935,6 +951,13 @@ def _header_cases(b: _Builder) -> None:
         "counts",
         f'counts.entries is the string "{n}".',
         b.entry_count_is(str(n)),
+    )
+    b.add(
+        "counts-entries-negative-zero",
+        "counts",
+        f"counts.entries written -0: an integer, read as 0, not as JSON refused or a shape wrong; entries "
+        f"holds {n}.",
+        b.entry_count_is_text("-0"),
     )
     b.add(
         "counts-entries-missing",

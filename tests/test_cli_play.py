@@ -580,3 +580,42 @@ def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout
     assert out.stdout.strip().endswith("LOADED []")  # nor curses and the screen's terminal layer
+
+
+# ---------------------------------------------------------------- the help's words (issue 33, item 10)
+
+
+def option_help(option: str) -> str:
+    """What ``ttt-play --help`` says of ``option``, on one line."""
+    _, shown = invoke(["--help"])
+    found = re.search(rf"^  {option} (.*?)^  --", shown, re.MULTILINE | re.DOTALL)
+    assert found, shown
+    return " ".join(found.group(1).split())
+
+
+def test_the_transcripts_result_and_outcome_are_told_apart(book: Book) -> None:
+    """A lost game: ``result`` is the board's ("O wins"), ``outcome`` yours ("loss"); a watched
+    game has no outcome. The help of --json says what each member holds."""
+    moves = finishing_moves(book, 3)
+    code, out = invoke(["--moves", ",".join(map(str, moves)), "--seed", "3", "--json"], stdout_only=True)
+    lost = json.loads(out)
+    assert code == 0 and (lost["winner"], lost["result"], lost["outcome"]) == ("O", "O wins", "loss")
+    code, out = invoke(["--watch", "--seed", "1", "--json"], stdout_only=True)
+    assert code == 0 and json.loads(out)["outcome"] is None
+    told = option_help("--json")
+    for words in (
+        "the result on the board (X wins, O wins, draw or unfinished)",
+        "the outcome for you (win, loss",
+    ):
+        assert words in told, told
+
+
+def test_against_is_whom_the_perfect_level_plays_to_beat_everywhere() -> None:
+    """One wording for --against: the help, the README and the page say whom the computer
+    "plays to beat" (the help said "Whom you play like")."""
+    told = option_help("--against")
+    assert told.startswith("[novice|random] Whom the perfect level plays to beat"), told
+    root = Path(__file__).resolve().parent.parent
+    readme = " ".join((root / "README.md").read_text().split())
+    assert "**Whom the computer plays to beat.**" in readme and "Whom you face" not in readme
+    assert "Plays to beat" in (root / "web" / "index.html").read_text()

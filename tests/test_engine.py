@@ -472,3 +472,27 @@ def test_the_documented_transcript_is_what_the_engine_answers() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"op": "choose", "board": EDGE, "against": None}, "against null is not one of novice, random"),
+        ({"op": "choose", "board": EDGE, "against": "god"}, 'against "god" is not one of novice, random'),
+        ({"op": "choose", "board": EDGE, "against": True}, "against true is not one of novice, random"),
+        (
+            {"op": "choose", "board": EDGE, "level": "god"},
+            'level "god" is not one of perfect, hard, medium, easy',
+        ),
+        ({"op": "choose", "board": EDGE, "seed": False}, "seed false is not a whole number from 0 to"),
+        ({"op": "evaluate", "board": EDGE, "first": None}, 'first must be "X" or "O", got null'),
+        ({"op": None}, "op null is not one of evaluate, choose, rules"),
+        ({"board": EDGE}, "a request needs an op, one of evaluate, choose, rules"),
+    ],
+)
+def test_a_message_shows_the_requests_value_as_json(
+    engine: Engine, request_: dict[str, Any], message: str
+) -> None:
+    """A client wrote JSON: its values come back as JSON (null, "god", true), never as Python's
+    None, 'god' or True (issue 33, item 10)."""
+    assert ask(engine, request_)["error"]["message"].startswith(message)

@@ -335,3 +335,43 @@ def test_the_line_mode_hint_of_a_book_ranked_against_random_lists_its_chances(ra
         lines
     )
     assert "5: draw (94%) *" in text and "1: draw (88%)" in text
+
+
+# . . .
+# . . .      misère, X to move: every move loses in 7 (the independent negamax); the sentence
+# . O X      once said "4 and 7 hold out longest (loss in 7)" beside seven cells showing L7
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_a_lost_position_says_which_moves_hold_out_longest_only_when_others_lose_sooner(
+    misere: bool,
+) -> None:
+    """Where every move loses, "hold(s) out longest" is said only when some move loses sooner
+    (by tests/oracles/negamax.py); where all lose as late, the sentence says so and tells the
+    book's moves apart by their chances, as the hint's cells cannot (issue 33, item 5)."""
+    from oracles.negamax import Negamax
+
+    negamax = Negamax(3, 3, 3, misere=misere)
+    book = load_book(rules=Rules(3, 3, 3, misere=misere))
+    checked = 0
+    for key in book.canonical_keys():
+        results = negamax.moves(key)
+        if max(value for value, _ in results.values()) >= 0:
+            continue
+        shown = move_hints(book, key)
+        said = why(shown, book.against)
+        longest = max(plies for _, plies in results.values())
+        sooner = any(plies < longest for _, plies in results.values())
+        assert (" out longest " in said) == sooner, (key, said)
+        if not sooner:
+            assert said.startswith(f"Every move loses against best play (loss in {longest} each)"), said
+            if not all(hint.book for hint in shown):  # the book prefers some: the chances say why
+                assert "%" in said, (key, said)
+        checked += 1
+    assert checked >= 20
+    if misere:
+        said = why(move_hints(book, ".......OX"), book.against)
+        assert said == (
+            "Every move loses against best play (loss in 7 each); 4 and 7 win 39% of games "
+            "against a novice; the other moves win at most 35%."
+        )

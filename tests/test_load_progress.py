@@ -67,6 +67,16 @@ def told(**options: Any) -> tuple[list[tuple[str, int, int]], Any]:
     return calls, rules
 
 
+def test_the_proof_tells_the_entries_sorted_before_it_checks_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sorting a 4x4 book's keys into layers takes seconds before the first entry is checked:
+    a proof tells it as stage "index", from none to all of the entries, then proves."""
+    monkeypatch.setattr(reader, "INDEX_STEP", 100)
+    calls, _ = told(workers=1)
+    indexed = [done for stage, done, _ in calls if stage == "index"]
+    assert indexed == [0, 100, 200, 300, 400, 500, 600, ENTRIES]
+    assert [stage for stage, _, _ in calls].index("prove") == len(indexed)
+
+
 @pytest.mark.parametrize("workers", [1, 2], ids=["one process", "a pool of two"])
 def test_the_proof_tells_the_entries_checked_from_none_to_all(
     workers: int, monkeypatch: pytest.MonkeyPatch
@@ -74,8 +84,10 @@ def test_the_proof_tells_the_entries_checked_from_none_to_all(
     monkeypatch.setattr(reader, "PROGRESS_ENTRIES", 16)  # (627 entries: some 40 steps)
     calls, rules = told(workers=workers)
     assert rules == reader.prove(reader.parse_json(RAW, "<3x3>"), "<3x3>", None, workers=workers)
-    assert {stage for stage, _, _ in calls} == {"prove"} and {total for _, _, total in calls} == {ENTRIES}
-    done = [count for _, count, _ in calls]
+    assert {stage for stage, _, _ in calls} == {"index", "prove"} and {total for _, _, total in calls} == {
+        ENTRIES
+    }
+    done = [count for stage, count, _ in calls if stage == "prove"]
     assert done[0] == 0 and done[-1] == ENTRIES and done == sorted(done)
     assert len(set(done)) > 5 if workers == 1 else len(set(done)) >= 2  # (a pool: every 0.1 s)
 
@@ -99,8 +111,11 @@ def test_a_load_tells_the_size_read_then_the_proof(tmp_path: Path, monkeypatch: 
     path.write_bytes(BIG)
     calls: list[tuple[str, int, int]] = []
     reader.load_book(path, progress=lambda *call: calls.append(call))
-    assert calls[0] == ("read", 0, len(BIG)) and calls[1] == ("prove", 0, ENTRIES)
-    assert calls[-1] == ("prove", ENTRIES, ENTRIES)
+    assert calls[0] == ("read", 0, len(BIG)) and calls[1:3] == [
+        ("index", 0, ENTRIES),
+        ("index", ENTRIES, ENTRIES),
+    ]
+    assert calls[3] == ("prove", 0, ENTRIES) and calls[-1] == ("prove", ENTRIES, ENTRIES)
     calls.clear()
     assert reader.load_book(path, progress=lambda *call: calls.append(call)).trust == "recorded"
     assert calls == [("read", 0, len(BIG))]  # proven before: read, and no proof
@@ -117,8 +132,9 @@ def shown_while_loading(stream: io.StringIO, size: int, monkeypatch: pytest.Monk
     monkeypatch.setattr(progress_bars.sys, "stderr", stream)
     with progress_bars.loading("/somewhere/4x4.json") as progress:
         progress("read", 0, size)
-        for done in (0, 400, 627):
-            progress("prove", done, 627)
+        for stage in ("index", "prove"):
+            for done in (0, 400, 627):
+                progress(stage, done, 627)
     return stream.getvalue()
 
 
@@ -127,6 +143,9 @@ def test_a_big_book_says_it_is_read_then_proven_and_the_line_is_erased(
 ) -> None:
     shown = shown_while_loading(Terminal(), 35_142_165, monkeypatch)
     assert "Reading 4x4.json (35 MB)..." in shown
+    # the read has a bar too once the bytes are parsed: the entries sorted for the proof
+    assert re.search(r"Reading 400 of 627 entries +\[#+-+\]", shown), shown
+    assert shown.index("(35 MB)...") < shown.index("Reading 627 of 627") < shown.index("Proving 0 of 627")
     assert "Proving 400 of 627 entries" in shown and "Proving 627 of 627 entries" in shown
     assert shown.endswith("\r\x1b[2K\x1b[?25h")  # erased, the cursor shown again
 

@@ -209,7 +209,7 @@ def test_screen_two_digit_cells(book_3x4: Book) -> None:
     play = screen(book_3x4)
     play.press("1")
     assert play.game.board == EMPTY * 12 and play.cursor == 0  # waits: 1, or 10 to 12?
-    assert "Cell 1_: a second digit for 10-12, Enter for 1." in said(play)
+    assert "Typed 1: type a second digit for 10 to 12, or Enter for 1." in said(play)  # the page's words
     play.press("2")
     assert play.game.board[11] == "X"  # 1 then 2: cell 12
     play.press("u")
@@ -247,7 +247,7 @@ def test_screen_help_and_title_name_the_board(book_3x4: Book) -> None:
     play = screen(book_3x4)
     assert play.view().title.startswith("Tic-tac-toe 3x4 k=3: you are X")
     play.press("?")
-    page = "\n".join(play.view().help)
+    page = "\n".join(line.text for line in play.view().help)
     assert "numbered 1 to 12 in reading order" in page and "1-12" in page and "phone keypad" not in page
 
 

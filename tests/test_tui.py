@@ -268,7 +268,7 @@ def test_a_3x4_board_on_the_screen(book_3x4_path: Path) -> None:
     assert [rows[3].split("\u2502")[c].strip() for c in range(4)] == ["1", "2", "3", "4"]
     assert [rows[11].split("\u2502")[c].strip() for c in range(4)] == ["9", "10", "11", "12"]
     term.press("1")
-    term.wait_for("Cell 1_: a second digit for 10-12, Enter for 1.")
+    term.wait_for("Typed 1: type a second digit for 10 to 12, or Enter for 1.")
     term.press("2")
     shown = term.wait_for(
         "The computer (O) played", until=lambda s: s.splitlines()[11].rstrip().endswith("X")

@@ -119,3 +119,38 @@ def test_an_invalid_vector_is_refused_after_its_board_was_answered_in_the_other_
         assert caught.value.code == vector["error"]
         checked += 1
     assert checked >= 2  # O........ when X moved first, X........ when O did
+
+
+def documented_error(board: str, first: str, cells: int) -> str | None:
+    """The reason code of the first of docs/porting.md's checks a board fails, for the three that
+    need no game: its length in code points, then its characters, then its marks' counts (the
+    first player's count is the second's or one more); None if it passes all three."""
+    if len(board) != cells:
+        return "length"
+    if set(board) - {".", "X", "O"}:
+        return "character"
+    second = "O" if first == "X" else "X"
+    if board.count(first) - board.count(second) not in (0, 1):
+        return "counts"
+    return None
+
+
+# 1x1 with k = 1 is the smallest game (X wins at once): its length-2 board "XX" fails the length
+# check before its counts are looked at, whatever the vectors of bigger boards say of "XX.."
+@pytest.mark.parametrize("spec", ["1x1:1", "1x2:1", "1x2:2", "2x1:2", "2x2:2", "1x3:2"])
+def test_tiny_boards_vectors_name_the_documented_first_failure_and_both_readers_pass(
+    spec: str, tmp_path: Path
+) -> None:
+    from generator.writer import write_book
+    from player import Rules
+
+    rules = Rules.parse(spec)
+    book_path, vectors_path = tmp_path / "book.json", tmp_path / "book.vectors.json"
+    write_book(book_path, rules, vectors_path)
+    vectors = json.loads(vectors_path.read_text())
+    for v in vectors["invalid"]:
+        expected = documented_error(v["board"], v["first"], rules.cells)
+        if expected is not None or v["error"] in ("length", "character", "counts"):
+            assert v["error"] == expected, v
+    assert failures(parse_book(book_path.read_bytes(), str(book_path)), vectors) == []
+    assert js_failures(book_path, vectors_path) == []

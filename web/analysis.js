@@ -8,12 +8,25 @@
 const SVG = 'http://www.w3.org/2000/svg';
 export const other = (mark) => (mark === 'X' ? 'O' : 'X');
 
-/** An outcome {value, plies} in words, from the view of the side that moves, and its kind. */
+/** An outcome {value, plies} in words, from the view of the side that moves, and its kind (a hint's). */
 export function words(outcome) {
   if (outcome.value === 0) return { text: 'draw', kind: 'draw' };
   return outcome.value > 0
     ? { text: `win in ${outcome.plies}`, kind: 'win' }
     : { text: `loss in ${outcome.plies}`, kind: 'loss' };
+}
+
+/**
+ * An outcome {value, plies} of the side that moves, in words for you and its kind for you (the
+ * analysis's): "you win in 3", "draw", "you lose in 2". `yours`: whether you are the side that
+ * moves (else its win is your loss). The chart and the colours say the same: what it means for you.
+ */
+export function forYou(outcome, yours) {
+  const value = yours ? outcome.value : -outcome.value;
+  if (value === 0) return { text: 'draw', kind: 'draw' };
+  return value > 0
+    ? { text: `you win in ${outcome.plies}`, kind: 'win' }
+    : { text: `you lose in ${outcome.plies}`, kind: 'loss' };
 }
 
 /**

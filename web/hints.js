@@ -245,8 +245,7 @@ export function why(hints, ranking = 'novice') {
   const best = book[0];
   const named = cells(book.map((h) => h.cell));
   const verb = book.length > 1 ? '' : 's';
-  const theyWin = book.length > 1 ? 'they win' : 'it wins';
-  const same = hints.filter((h) => h.value === best.value && !h.book);
+  let same = hints.filter((h) => h.value === best.value && !h.book);
   if (best.value > 0) {
     if (best.plies === 1) return `${named} win${verb} at once.`;
     const slower = same.filter((h) => h.plies > best.plies);
@@ -262,41 +261,70 @@ export function why(hints, ranking = 'novice') {
   const second = Object.keys(OPPONENT_WORDS).find((name) => name !== first);
   const lead = best.chances === null ? null : best.chances[first];
   const leads = lead !== null && lead.n;
+  let start;
+  let link;
+  let draws;
+  let noun;
+  let theyWin = book.length > 1 ? 'they win' : 'it wins';
   if (best.value < 0) {
-    const start = `Every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
-    return leads ? `${start}, and win${verb} ${against(first, lead)}.` : `${start}.`;
+    same = same.filter((h) => h.plies === best.plies); // the other moves that hold out as long
+    const every = same.length + book.length === hints.length; // no move loses sooner
+    const longest = `Every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
+    if (every && !same.length) {
+      // the book's moves are all the moves, exact ties
+      const each = `Every move loses against best play (${best.words} each)`;
+      return leads ? `${each}; each wins ${against(first, lead)}.` : `${each}.`;
+    }
+    if (!same.length) return leads ? `${longest}, and win${verb} ${against(first, lead)}.` : `${longest}.`;
+    if (best.chances === null) {
+      // early on a big board: the moves are not told apart
+      const told = every
+        ? `Every move loses against best play (${best.words} each), and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
+        : `${longest}, as ${cells(same.map((h) => h.cell))} ${doVerb(same)}`;
+      return `${told}; ${uncounted(first)}.`;
+    }
+    if (every) {
+      // no move holds out longer: the chances tell them apart
+      [start, link] = [`Every move loses against best play (${best.words} each)`, `; ${named} `];
+      [draws, theyWin] = [`the other move${same.length > 1 ? 's' : ''}`, `${named} win${verb}`];
+    } else {
+      start = `${longest}, as ${cells(same.map((h) => h.cell))} ${doVerb(same)}`;
+      [link, draws] = [', and ', cells(same.map((h) => h.cell))];
+    }
+    noun = 'move';
+  } else {
+    if (!same.length) {
+      const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
+      return `${named} ${only} the draw${leads ? `; ${theyWin} ${against(first, lead)}` : ''}.`;
+    }
+    if (best.chances === null) {
+      // early on a big board: the draws are not told apart
+      const keeps =
+        same.length + book.length === hints.length
+          ? `Every move keeps the draw, and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
+          : `${named} keep${verb} the draw, as ${count(same, 'other move')} ${doVerb(same)}`;
+      return `${keeps}; ${uncounted(first)}.`;
+    }
+    [start, link] = [`${named} keep${verb} the draw`, ' and '];
+    [draws, noun] = [`the other draw${same.length > 1 ? 's' : ''}`, 'draw'];
   }
-  if (!same.length) {
-    const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
-    return `${named} ${only} the draw${leads ? `; ${theyWin} ${against(first, lead)}` : ''}.`;
-  }
-  if (best.chances === null) {
-    // early on a big board: the draws are not told apart
-    const keeps =
-      same.length + book.length === hints.length
-        ? `Every move keeps the draw, and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
-        : `${named} keep${verb} the draw, as ${count(same, 'other move')} ${doVerb(same)}`;
-    return `${keeps}; ${uncounted(first)}.`;
-  }
-  let start = `${named} keep${verb} the draw`;
   const order = (a, b) => a[first].compare(b[first]) || a[second].compare(b[second]);
   const rival = same.map((h) => h.chances).reduce((a, b) => (order(b, a) > 0 ? b : a));
-  const draws = `the other draw${same.length > 1 ? 's' : ''}`;
   if (rival[first].compare(lead) < 0) {
-    if (!rival[first].n) return `${start} and win${verb} ${against(first, lead)}; ${draws} never ${doVerb(same)}.`;
+    if (!rival[first].n) return `${start}${link}win${verb} ${against(first, lead)}; ${draws} never ${doVerb(same)}.`;
     const versus = `${winVerb(same)} ${atMost(same, first)}${percent(rival[first], lead)}`;
-    return `${start} and win${verb} ${against(first, lead, rival[first])}; ${draws} ${versus}.`;
+    return `${start}${link}win${verb} ${against(first, lead, rival[first])}; ${draws} ${versus}.`;
   }
-  // As good against the first opponent as the best other draw: better against the second.
+  // As good against the first opponent as the best of the others: better against the second.
   let beaten;
   if (!lead.n) {
-    // then no other draw beats the first opponent either
+    // then no other move of the same outcome beats the first opponent either
     beaten = same;
-    start += `; no draw here beats ${OPPONENT_WORDS[first]}, but against ${OPPONENT_WORDS[second]} ${theyWin}`;
+    start += `; no ${noun} here beats ${OPPONENT_WORDS[first]}, but against ${OPPONENT_WORDS[second]} ${theyWin}`;
   } else {
     beaten = same.filter((h) => h.chances[first].equals(lead));
     start +=
-      ` and win${verb} ${against(first, lead)}, as ${cells(beaten.map((h) => h.cell))} ` +
+      `${link}win${verb} ${against(first, lead)}, as ${cells(beaten.map((h) => h.cell))} ` +
       `${doVerb(beaten)}; against ${OPPONENT_WORDS[second]} ${theyWin}`;
   }
   const others = beaten.length === same.length ? draws : cells(beaten.map((h) => h.cell));

@@ -106,8 +106,8 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     "--against",
     type=click.Choice(list(OPPONENTS), case_sensitive=False),
     default=None,
-    help=f"How you play, so that the perfect level wins as often as it can against you: "
-    f"{described()}. The other levels play as they do.",
+    help="Whom the perfect level plays to beat: it wins as often as a never-losing player can "
+    f"against {described()}. The other levels play as they do.",
 )
 @click.option(
     "--misere",
@@ -127,8 +127,10 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     "--json",
     "as_json",
     is_flag=True,
-    help="With --moves, moves piped in, or --watch: print a JSON transcript (cells numbered from 1, "
-    "as typed: its member cells_from says so).",
+    help="With --moves, moves piped in, or --watch: print a JSON transcript: the moves (cells "
+    "numbered from 1, as typed: its member cells_from says so), the board, the winner (X, O or "
+    "null), the result on the board (X wins, O wins, draw or unfinished) and the outcome for you "
+    "(win, loss, draw or unfinished; null when the computer plays both sides).",
 )
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option(

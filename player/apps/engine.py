@@ -105,26 +105,28 @@ class Engine:
             board, first = self._position(request)
             level = request.get("level", "perfect")
             if level not in LEVELS:
-                raise RequestError("level", f"level {echoed(level)} is not one of {', '.join(LEVELS)}")
+                raise RequestError("level", f"level {_shown(level)} is not one of {', '.join(LEVELS)}")
             seed = request.get("seed")
             if seed is None:
                 rng = self.rng
             elif type(seed) is int and 0 <= seed <= MAX_SEED:
                 rng = random.Random(seed)
             else:
-                raise RequestError("seed", f"seed {echoed(seed)} is not a whole number from 0 to {MAX_SEED}")
+                raise RequestError("seed", f"seed {_shown(seed)} is not a whole number from 0 to {MAX_SEED}")
             book = self._book_against(request["against"]) if "against" in request else self.book
             cell = choose_move(book, board, level, first=first, rng=rng)
             return {"ok": True, "cell": cell}
         if op == "rules":
             return {"ok": True, **self._rules_answer}
-        raise RequestError("op", f"op {echoed(op)} is not one of {', '.join(OPS)}")
+        if "op" not in request:
+            raise RequestError("op", f"a request needs an op, one of {', '.join(OPS)}")
+        raise RequestError("op", f"op {_shown(op)} is not one of {', '.join(OPS)}")
 
     def _book_against(self, against: object) -> Book:
         """The book ranked against ``against``, a name of ``OPPONENTS`` (a book ranked against
         a program is played by leaving ``against`` out, not by naming it)."""
         if not isinstance(against, str) or against not in OPPONENTS:
-            raise RequestError("against", f"against {echoed(against)} is not one of {', '.join(OPPONENTS)}")
+            raise RequestError("against", f"against {_shown(against)} is not one of {', '.join(OPPONENTS)}")
         found = self._books.get(against)
         if found is not None:
             return found
@@ -139,10 +141,11 @@ class Engine:
         board = request.get("board")
         if not isinstance(board, str):
             raise RequestError("board", f"board must be a string, got {json_type(board)}", reason="character")
+        first = request.get("first", FIRST)
         try:
-            first = check_mark(request.get("first", FIRST), "first")
-        except ValueError as error:
-            raise RequestError("first", str(error)) from None
+            check_mark(first, "first")
+        except ValueError:
+            raise RequestError("first", f'first must be "X" or "O", got {_shown(first)}') from None
         try:
             self.book.evaluate(board, first=first)  # checks the board, and warms its cache
         except BoardError as error:
@@ -188,6 +191,12 @@ def _finite(text: str) -> float:
 
 def error_answer(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def _shown(value: object) -> str:
+    """A request's value in a message as the client wrote it: JSON (``null``, ``"x"``), not
+    Python's ``None`` or ``'x'``, cut as every echoed value is (``player.errors.echoed``)."""
+    return echoed(value, lambda parsed: json.dumps(parsed, ensure_ascii=False))
 
 
 def json_type(value: object) -> str:

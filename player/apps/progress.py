@@ -92,34 +92,39 @@ def erase_line() -> None:
 def loading(path: str | None) -> Iterator[Progress]:
     """A ``progress`` for ``player.reader.load_book`` that shows on standard error, only when it
     is a terminal, what loading a big book is doing: "Reading NAME (35 MB)..." while its bytes
-    are parsed, then a bar of its entries proven ("Proving 412,345 of 1,135,214 entries"). A
-    book of up to 1 MB (trust.RECORD_ABOVE: one that proves in well under a second) shows a
-    bar only if its proof takes PROGRESS_AFTER seconds. Erased when the load ends, however it
-    ends."""
+    are parsed (one call of the standard parser, which tells nothing), then a bar of its entries
+    sorted for the proof ("Reading 412,345 of 1,135,214 entries"), then a bar of its entries
+    proven ("Proving 412,345 of 1,135,214 entries"). A book of up to 1 MB (trust.RECORD_ABOVE:
+    one that proves in well under a second) shows a bar only if its stage takes PROGRESS_AFTER
+    seconds. Erased when the load ends, however it ends."""
     if not is_terminal(sys.stderr):
         yield lambda stage, done, total: None
         return
     name = os.path.basename(path) if path else "the book"
+    labels = {"index": "Reading", "prove": "Proving"}  # (the file's name was said: 80 columns)
     reading = big = False
-    advance: Advance | None = None
+    stage_now = ""
+    advance: Advance = unshown
     shown = 0
 
     def report(stage: str, done: int, total: int) -> None:
-        nonlocal reading, big, advance, shown
+        nonlocal reading, big, advance, shown, stage_now
         if stage == "read" and total > RECORD_ABOVE:
             echo(f"\r\x1b[2KReading {name} ({total / 1e6:,.0f} MB)...", err=True, nl=False)
             reading = big = True
-        elif stage == "prove":
-            if advance is None:
+        elif stage in labels:
+            if stage != stage_now:  # a bar of its own, the last stage's closed
+                bars.close()
                 if reading:
                     erase_line()
                     reading = False
-                bar = progress(total, "Proving", after=0 if big else None, counted="entries")
-                advance = proving.enter_context(bar)
+                stage_now, shown = stage, 0
+                bar = progress(total, labels[stage], after=0 if big else None, counted="entries")
+                advance = bars.enter_context(bar)
             advance(done - shown)
             shown = done
 
-    with contextlib.ExitStack() as proving:
+    with contextlib.ExitStack() as bars:
         try:
             yield report
         finally:
