@@ -566,7 +566,9 @@ def serving(folder: Path) -> Iterator[str]:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
+    )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -623,7 +625,9 @@ def open_page(url: str, lines: int) -> PageRun:
         browser = p.chromium.launch(executable_path=executable, headless=True, args=flags)
         tab = browser.new_page()
         # what the page's scripts log (not the browser's own errors: they are checked apart)
-        tab.on("console", lambda message: run_.printed.append(message.text) if message.type == "log" else None)
+        tab.on(
+            "console", lambda message: run_.printed.append(message.text) if message.type == "log" else None
+        )
         tab.on("pageerror", lambda error: run_.errors.append(str(error)))
         tab.on("request", lambda request: run_.requested.append(request.url))
         tab.goto(url)
@@ -713,6 +717,7 @@ def bundling(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 RECIPES = {"readme": None, "packaged": PACKAGED_MAIN}
+PAGE = '<!doctype html>\n<meta charset="utf-8">\n{script}\n'  # a page loading a bundle
 
 
 def bundled(bundling: Path, tmp_path: Path, recipe: str) -> tuple[Path, list[str]]:
@@ -744,7 +749,7 @@ def test_an_esbuild_bundle_for_a_page_builds_and_plays_in_chromium(
     assert "node:" not in bundle and "readFile" not in bundle
     if recipe == "packaged":
         shutil.copytree(here / "node_modules" / "tictactoe-book" / "books", here / "dist" / "books")
-    (here / "page.html").write_text('<!doctype html>\n<meta charset="utf-8">\n<script type="module" src="dist/main.js"></script>\n')
+    (here / "page.html").write_text(PAGE.format(script='<script type="module" src="dist/main.js"></script>'))
     with serving(here) as origin:
         assert_ran_in_chromium(origin, "page.html", expected)
 
@@ -770,7 +775,7 @@ def test_a_webpack_bundle_builds_and_plays_in_chromium(bundling: Path, tmp_path:
     here, expected = bundled(bundling, tmp_path, recipe)
     run(bundling_commands()["webpack"], cwd=here)
     assert "node:" not in (here / "dist" / "main.js").read_text()
-    (here / "page.html").write_text('<!doctype html>\n<meta charset="utf-8">\n<script src="dist/main.js"></script>\n')
+    (here / "page.html").write_text(PAGE.format(script='<script src="dist/main.js"></script>'))
     with serving(here) as origin:
         assert_ran_in_chromium(origin, "page.html", expected)
 
