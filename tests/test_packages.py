@@ -251,6 +251,30 @@ def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -
 
 
 @pytest.fixture(scope="module")
+def venv_with_extras(dists: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Another fresh environment: the wheel with the adapters' extras (OpenSpiel, PettingZoo and
+    what they need, from PyPI). Returns its bin folder."""
+    folder = tmp_path_factory.mktemp("extras")
+    python = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
+    run([python, "-m", "venv", str(folder / "venv")], cwd=folder, env=clean_environment())
+    bin_ = folder / "venv" / "bin"
+    wheel = f"tictactoe-book[openspiel,pettingzoo] @ {dists['wheel'].as_uri()}"
+    run([str(bin_ / "python"), "-m", "pip", "install", "--quiet", wheel], cwd=folder, env=clean_environment())
+    return bin_
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in (ROOT / "examples").glob("*.py")))
+def test_the_examples_run_with_the_installed_package(venv_with_extras: Path, example: str) -> None:
+    """examples/ as a user runs them after ``pip install 'tictactoe-book[...]'``, away from the
+    checkout (tests/test_examples.py checks that they use the public API only)."""
+    script = venv_with_extras.parent.parent / example
+    shutil.copy(ROOT / "examples" / example, script)
+    done = in_venv(venv_with_extras, "python", str(script))
+    assert done.returncode == 0, done.stderr
+    assert "'loss': 0" in done.stdout or "loss    0  expected     0.0" in done.stdout
+
+
+@pytest.fixture(scope="module")
 def headers(venv: Path) -> Path:
     """The single headers the installed ``ttt-book`` writes: the book, and each side's strategy."""
     folder = venv.parent.parent / "headers"
