@@ -9,13 +9,18 @@ starts Chromium).
   ``ttt-play --moves``, ``ttt-book query``, the README's library snippet, and ``ttt-book export
   --single-header``, whose headers (the book, and both strategies) compile from two C files
   each with -Wall -Wextra -Werror (tests/c_build.py, as tests/test_exports.py builds them from
-  the repository).
+  the repository); the wheel with its extras in another fresh environment runs examples/.
 * The npm package: ``npm pack`` (tests/npm_package.py), the tarball's files and version, the
   tarball installed into a fresh project that has nothing else, where a Node script plays a game
-  (the package README's examples, as printed), ``tsc --noEmit`` type-checks the README's
-  TypeScript and a file of misuses each types must refuse (TypeScript 5.9 and 7 from npm), the
-  types declare exactly the module's exports, the packaged books go through the reader's proof,
+  (the package README's examples, as printed, and the issue's example of the game state and a
+  book imported as JSON), ``tsc --noEmit`` type-checks the README's TypeScript and a file of
+  misuses each types must refuse (TypeScript 5.9 and 7 from npm), the types declare exactly the
+  exports of both entries (node.js, index.js), the packaged books go through the reader's proof,
   and a plain HTML page imports the package through an import map in Chromium (Debian's).
+* Bundlers (pinned versions from npm): the package README's recipes for Vite (dev server and
+  build), esbuild (a page, Node) and webpack 5, each built and run in Chromium or Node, with the
+  README's book imported as JSON and with loadPackagedBook; Vite 7's dev server without and
+  with the setting the README gives for it.
 * One version: the wheel, the installed commands, the tarball and pyproject.toml agree.
 """
 
@@ -242,7 +247,7 @@ def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
 
 def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
     block = game_block("python")
-    assert len(block.text.strip().splitlines()) == 3  # the three lines a game developer copies
+    assert "player.Position" in block.text and "book.best_moves" in block.text  # the book and the game
     done = in_venv(venv, "python", "-c", block.text)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
