@@ -308,6 +308,15 @@ def test_the_export_and_a_game_compile_in_each_language_and_answer_alike(
     assert ask(program, questions) == ask(c_driver, questions)
 
 
+def cpp_caller(folder: Path, implementation: Path) -> list[str]:
+    """tests/exports/cpp_caller.cpp compiled by g++, linked with ``implementation`` (an object
+    compiled as C), and run: the lines it prints."""
+    program = folder / "caller"
+    sources = [str(DRIVERS / "cpp_caller.cpp"), str(implementation)]
+    subprocess.run([*CPP, "-I", str(folder), "-o", str(program), *sources], check=True)
+    return subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
+
+
 def test_a_cpp_program_links_against_the_c_implementation(tmp_path: Path) -> None:
     """The implementation compiled by gcc as C, the caller by g++: the header's extern "C" makes
     the names match (without it: undefined reference to ttt_choose(char const*, int, ...))."""
@@ -317,20 +326,7 @@ def test_a_cpp_program_links_against_the_c_implementation(tmp_path: Path) -> Non
         ["gcc", "-std=c99", *STRICT, "-c", str(folder / "tictactoe_book.c"), "-o", str(folder / "book.o")],
         check=True,
     )
-    program = folder / "caller"
-    subprocess.run(
-        [
-            *CPP,
-            "-I",
-            str(folder),
-            "-o",
-            str(program),
-            str(DRIVERS / "cpp_caller.cpp"),
-            str(folder / "book.o"),
-        ],
-        check=True,
-    )
-    lines = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
+    lines = cpp_caller(folder, folder / "book.o")
     assert len(lines) == 10 and lines[-2].count(".") == 0  # nine moves: perfect play fills the board
     assert lines[-1] == f'outcome={DRAW} line=0 name="illegal-move"'
 
@@ -343,21 +339,7 @@ def test_a_cpp_program_uses_a_single_header_implemented_in_a_c_file(tmp_path: Pa
     subprocess.run(
         ["gcc", "-std=c89", *STRICT, "-c", str(implementation), "-o", str(folder / "book.o")], check=True
     )
-    program = folder / "caller"
-    subprocess.run(
-        [
-            *CPP,
-            "-I",
-            str(folder),
-            "-o",
-            str(program),
-            str(DRIVERS / "cpp_caller.cpp"),
-            str(folder / "book.o"),
-        ],
-        check=True,
-    )
-    done = subprocess.run([str(program)], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines()[-1] == f'outcome={DRAW} line=0 name="illegal-move"'
+    assert cpp_caller(folder, folder / "book.o")[-1] == f'outcome={DRAW} line=0 name="illegal-move"'
 
 
 # ---------------------------------------------------------------- every header
