@@ -77,17 +77,21 @@ test-big: $(STAMP)
 
 # The book exported as C and Rust (ttt-book export), compiled with gcc (strict, and under
 # AddressSanitizer and UBSan) and rustc, run against every board vector; the strategy tables
-# played against every opposing line through the compiled C. Needs gcc, size and rustc on PATH.
+# played against every opposing line through the compiled C; the game state and the levels of
+# both (tests/test_export_game.py: C89, C99, C++, 10,000 games a level, the crate's cargo test).
+# Needs gcc, g++, size, rustc and cargo on PATH (no crate is downloaded).
 test-exports: $(STAMP)
 	$(BIN)/python -m pytest -m exports
 
 # What a game developer installs, built and used away from the repository (tests/test_packages.py):
 # the npm package packed and installed into a fresh project (a Node game, tsc, a page with an
-# import map in Chromium), the sdist and the wheel built by `python -m build` and checked by
-# twine, the wheel in a fresh virtual environment (ttt-play, ttt-book, the README's snippet, the
-# single headers it exports compiled from two C files each). Installs build and twine from PyPI,
-# TypeScript from npm and Chromium from Debian (web/setup-browser.sh); needs npm and gcc. Its
-# projects, environments and builds go under one temporary folder, removed at the end.
+# import map in Chromium, the README's recipes for Vite, esbuild and webpack built and run), the
+# sdist and the wheel built by `python -m build` and checked by twine, the wheel in a fresh
+# virtual environment (ttt-play, ttt-book, the README's snippet, the single headers it exports
+# compiled from two C files each) and in another with its extras (examples/). Installs build and
+# twine, OpenSpiel and PettingZoo from PyPI, TypeScript and the bundlers from npm and Chromium
+# from Debian (web/setup-browser.sh); needs npm and gcc. Its projects, environments and builds go
+# under one temporary folder, removed at the end.
 test-packages: $(STAMP)
 	bash web/setup-browser.sh $(BIN)
 	$(BIN)/python -m pip install --quiet -e ".[dist]"

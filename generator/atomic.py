@@ -402,18 +402,21 @@ def folder_target(folder: str | Path) -> Path:
 
 def write_into(folder: str | Path, files: Mapping[str, bytes]) -> None:
     """Write each ``name: data`` of ``files`` into ``folder``, all or none (``write_files``),
-    creating the folder and any missing parent first; a failure removes the folders it made."""
+    creating the folder and any missing parent first, and the folders within it that a name
+    holds (``src/lib.rs``); a failure removes the folders it made."""
     real = folder_target(folder)
     missing = []
     while not os.path.lexists(real):
         missing.append(real)
         real = real.parent
+    within = sorted({parent for name in files for parent in Path(name).parents if parent != Path(".")})
     made: list[Path] = []
     try:
         try:
-            for path in reversed(missing):
-                os.mkdir(path)
-                made.append(path)
+            for path in [*reversed(missing), *(Path(folder) / inner for inner in within)]:
+                if not os.path.lexists(path):
+                    os.mkdir(path)
+                    made.append(path)
         except OSError as error:
             raise OutputError(folder, _reason(error)) from None
         write_files({Path(folder) / name: data for name, data in files.items()})

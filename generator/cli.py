@@ -456,7 +456,8 @@ def audit(
     "--lang",
     type=click.Choice(["c", "rust"], case_sensitive=False),
     required=True,
-    help="c: tictactoe_book.h and .c (C99); rust: tictactoe_book.rs (no crates).",
+    help="c: tictactoe_book.h and .c (C89 or later, C++ too); rust: a crate, Cargo.toml, "
+    "src/lib.rs and tests/ (no dependencies).",
 )
 @click.option(
     "--strategy",

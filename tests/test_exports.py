@@ -44,28 +44,35 @@ def run(*args: str) -> tuple[int, str]:
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     return folder
 
 
-def compile_rust(folder: Path) -> Path:
+def compile_rust(folder: Path, driver: str = "vectors_driver") -> Path:
+    """The crate's library compiled by rustc (no warning allowed), and a driver of
+    tests/exports/ linked with it."""
     tool("rustc")
+    library = folder / "libtictactoe_book.rlib"
+    if not library.exists():
+        source = folder / "src" / "lib.rs"
+        subprocess.run(
+            [
+                *RUSTC,
+                "--crate-type",
+                "lib",
+                "--crate-name",
+                "tictactoe_book",
+                "--out-dir",
+                str(folder),
+                str(source),
+            ],
+            check=True,
+        )
+    program = folder / f"{driver}_rs"
     subprocess.run(
-        [*RUSTC, "--crate-type", "lib", "--out-dir", str(folder), str(folder / "tictactoe_book.rs")],
-        check=True,
-    )
-    program = folder / "vectors_driver_rs"
-    subprocess.run(
-        [
-            *RUSTC,
-            "--extern",
-            f"tictactoe_book={folder / 'libtictactoe_book.rlib'}",
-            "-o",
-            str(program),
-            str(DRIVERS / "vectors_driver.rs"),
-        ],
+        [*RUSTC, "--extern", f"tictactoe_book={library}", "-o", str(program), str(DRIVERS / f"{driver}.rs")],
         check=True,
     )
     return program
@@ -450,18 +457,22 @@ def test_export_is_deterministic(tmp_path: Path) -> None:
                 code, out = run("export", *args, "--single-header", "-o", str(tmp_path / folder / "single"))
                 assert code == 0, out
     names = sorted(str(p.relative_to(tmp_path / "a")) for p in (tmp_path / "a").rglob("*.*"))
-    assert names == [
-        "single/tictactoe_book.h",
-        "single/tictactoe_o.h",
-        "single/tictactoe_x.h",
-        "tictactoe_book.c",
-        "tictactoe_book.h",
-        "tictactoe_book.rs",
-        "tictactoe_o.c",
-        "tictactoe_o.h",
-        "tictactoe_x.c",
-        "tictactoe_x.h",
-    ]
+    assert names == sorted(
+        [
+            "single/tictactoe_book.h",
+            "single/tictactoe_o.h",
+            "single/tictactoe_x.h",
+            "Cargo.toml",
+            "src/lib.rs",
+            "tests/game.rs",
+            "tictactoe_book.c",
+            "tictactoe_book.h",
+            "tictactoe_o.c",
+            "tictactoe_o.h",
+            "tictactoe_x.c",
+            "tictactoe_x.h",
+        ]
+    )
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     fresh = parse_book((ROOT / "book" / "tictactoe.json").read_bytes())

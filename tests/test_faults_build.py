@@ -445,7 +445,15 @@ def test_export_creates_its_folder_and_writes_into_it(tmp_path: Path) -> None:
     assert text(process.stdout).splitlines()[0].startswith("wrote new/sub/tictactoe_book.c: ")
     again = run(BOOK_CLI, "export", "--lang", "rust", "-o", "new/sub", cwd=tmp_path)  # it exists now
     assert again.returncode == 0, text(again.stderr)
-    assert sorted(os.listdir(tmp_path / "new" / "sub"))[-1] == "tictactoe_book.rs"
+    # the crate beside the C, its own folders (src/, tests/) made in the folder
+    assert sorted(os.listdir(tmp_path / "new" / "sub")) == [
+        "Cargo.toml",
+        "src",
+        "tests",
+        "tictactoe_book.c",
+        "tictactoe_book.h",
+    ]
+    assert os.listdir(tmp_path / "new" / "sub" / "src") == ["lib.rs"]
 
 
 @pytest.mark.parametrize("name", ["keep.json/", "keep.json", "keep.json/inside"])
@@ -482,6 +490,30 @@ def test_reliability_md_says_one_thing_of_export_into_a_missing_folder(tmp_path:
     assert process.returncode == 0, text(process.stderr)
     written = sorted(path.name for path in (tmp_path / "new" / "deeper").iterdir())
     assert written == ["tictactoe_book.c", "tictactoe_book.h"]
+def test_a_rust_export_that_fails_removes_the_crates_folders_it_made(tmp_path: Path) -> None:
+    # the crate's second file (src/lib.rs) meets a full device: no file written, neither new/sub
+    # nor the src/ and tests/ made inside it left
+    process = run(
+        BOOK_CLI,
+        "export",
+        "--lang",
+        "rust",
+        "-o",
+        "new/sub",
+        preamble=ENOSPC_ON_SECOND_TEMPORARY,
+        cwd=tmp_path,
+    )
+    assert_one_line(process, 4, "No space left on device")
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_rust_export_over_a_file_where_its_folder_goes_is_refused_and_the_file_kept(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "src").write_bytes(KEEP)  # a file where the crate's src/ goes
+    before = snapshot(tmp_path)
+    process = run(BOOK_CLI, "export", "--lang", "rust", "-o", "out", cwd=tmp_path)
+    assert process.returncode == 4 and len(text(process.stderr).splitlines()) == 1, text(process.stderr)
+    assert snapshot(tmp_path) == before
 
 
 def test_export_refuses_a_folder_it_cannot_make_before_any_work(tmp_path: Path) -> None:

@@ -16,9 +16,10 @@
   name the installed package's module, and its module script runs in Node in that project
   (tests/test_packages.py opens the page itself in Chromium).
 * The ```c and ```rust blocks ("Use it in your game") are compiled against the source the ```sh
-  line beside them exports (gcc with warnings as errors, rustc with no warning at all) and run;
-  a ``// → text`` comment is a line the program prints. They need gcc and rustc, so they are
-  marked ``exports`` and run by make test-exports.
+  line beside them exports (gcc with warnings as errors; the Rust as a game's crate that adds
+  the exported crate with ``cargo add --path``, with no warning at all) and run; a ``// → text``
+  comment is a line the program prints. They need gcc and cargo, so they are marked ``exports``
+  and run by make test-exports.
 """
 
 from __future__ import annotations
@@ -297,18 +298,25 @@ def test_the_c_example_compiles_without_a_warning_and_prints_what_it_says(tmp_pa
 
 @pytest.mark.exports
 def test_the_rust_example_compiles_without_a_warning_and_prints_what_it_says(tmp_path: Path) -> None:
+    """A new binary crate (cargo new) that adds the exported crate as the README says (cargo add
+    --path, offline: it has no dependencies), its src/main.rs the README's; warnings refused."""
     block = game_block("rust")
-    folder = exported("rust", tmp_path)
-    (folder / "main.rs").write_text(block.text)
-    built = subprocess.run(
-        [tool("rustc"), "--edition", "2021", "main.rs"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
+    crate = exported("rust", tmp_path)
+    (path,) = re.findall(r"`cargo add --path (\S+)`", README.read_text())
+    assert Path(for_this_test(path, tmp_path)) == crate
+    game = tmp_path / "mygame"
+    cargo = tool("cargo")
+    env = {**os.environ, "CARGO_TARGET_DIR": str(tmp_path / "target"), "RUSTFLAGS": "-D warnings"}
+    for command in (
+        ["new", "--vcs", "none", "--quiet", str(game)],
+        ["add", "--offline", "--path", str(crate)],
+    ):
+        subprocess.run([cargo, *command], cwd=tmp_path if command[0] == "new" else game, env=env, check=True)
+    (game / "src" / "main.rs").write_text(block.text)
+    done = subprocess.run(
+        [cargo, "run", "--offline", "--quiet"], cwd=game, env=env, capture_output=True, text=True, timeout=600
     )
-    assert built.returncode == 0 and built.stderr == "", built.stderr  # not even a warning
-    done = subprocess.run([str(folder / "main")], capture_output=True, text=True, check=True, timeout=TIMEOUT)
+    assert done.returncode == 0 and done.stderr == "", done.stderr  # not even a warning
     assert done.stdout.splitlines() == expected_lines(block)
 
 

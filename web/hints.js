@@ -4,10 +4,12 @@
 // the terminal's. tests/test_web_hints.py compares this sentence with player.hints.why on every
 // position of the 3x3 books and of 3x4; change the two together.
 //
-// Built on the reader's public API only (evaluate, winners, rules). The chances are exact, as in
-// Python: integers (BigInt) over a common scale, one division at the end.
+// Built on the reader's public API only (evaluate, rules, and Position for who won, the legal moves
+// and a move played). The chances are exact, as in Python: integers (BigInt) over a common
+// scale, one division at the end.
 //
 // Cells are the reader's: 0 to cells - 1. The sentence shows them as people do, c + 1.
+import { Position } from '../clients/js/tictactoe-book.js';
 import { cellsAnd, other, words } from './analysis.js';
 
 /** New positions each opponent's walk may visit for one hint (player/hints.py HINT_BUDGET). */
@@ -107,22 +109,17 @@ export class PlayOut {
   walk(board) {
     let known = this.memo.get(board);
     if (known) return known;
-    const free = empties(board);
-    const whole = this.scale ** BigInt(free);
-    const owners = this.book.winners(board);
-    if (owners.size) {
-      const owner = [...owners][0];
-      const won = this.book.rules.misere ? other(owner) : owner;
-      known = won === 'X' ? [whole, 0n, 0n] : [0n, 0n, whole];
-    } else if (!free) {
-      known = [0n, whole, 0n];
+    const whole = this.scale ** BigInt(empties(board));
+    const position = new Position(board, this.book.rules, this.first);
+    const ended = position.outcome(); // who won by the rules: under misère, not who made the line
+    if (ended !== null) {
+      known = ended.winner === 'X' ? [whole, 0n, 0n] : ended.winner === 'O' ? [0n, 0n, whole] : [0n, whole, 0n];
     } else {
-      const turn = sideToMove(board, this.first);
-      const options = this.players[turn](board);
+      const options = this.players[position.turn](board);
       const share = this.scale / BigInt(options.length);
       let [x, draw, o] = [0n, 0n, 0n];
       for (const cell of options) {
-        const child = this.walk(board.slice(0, cell) + turn + board.slice(cell + 1));
+        const child = this.walk(position.play(cell).board);
         [x, draw, o] = [x + child[0], draw + child[1], o + child[2]];
       }
       known = [x * share, draw * share, o * share];
@@ -178,12 +175,13 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
     }
     limits[name] = budget === null ? null : walks.get(key).memo.size + budget;
   }
+  const position = new Position(board, book.rules, first);
   const chance = (name, cell) => {
-    const after = board.slice(0, cell) + me + board.slice(cell + 1);
+    const after = position.play(cell).board;
     return walks.get(`${name} ${me}`).outcome(after, me, { limit: limits[name] }).win;
   };
   const chances = new Map();
-  for (const cell of legalMoves(board)) chances.set(cell, { novice: chance('novice', cell), random: chance('random', cell) });
+  for (const cell of position.legalMoves()) chances.set(cell, { novice: chance('novice', cell), random: chance('random', cell) });
   return chances;
 }
 
@@ -195,7 +193,8 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
  * (a move of the top tier)}. Empty when the game is over.
  */
 export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) {
-  if (book.winners(board).size || !board.includes('.')) return [];
+  const position = new Position(board, book.rules, first);
+  if (position.isOver) return [];
   const evaluation = book.evaluate(board, { first });
   let chances = null;
   try {
@@ -204,7 +203,7 @@ export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) 
     if (!(error instanceof TooManyLines)) throw error; // early on a big board: no chances
   }
   const top = new Set(evaluation.tiers[0]);
-  return legalMoves(board).map((cell) => {
+  return position.legalMoves().map((cell) => {
     const outcome = evaluation.outcome(cell);
     const { text, kind } = words(outcome);
     return { cell, ...outcome, words: text, kind, chances: chances ? chances.get(cell) : null, book: top.has(cell) };

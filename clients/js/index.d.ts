@@ -63,8 +63,13 @@ export interface LoadOptions {
   source?: string;
 }
 
-/** A book file: its bytes (checked as UTF-8 without a byte-order mark), or its text already decoded. */
-export type BookInput = Uint8Array | ArrayBuffer | string;
+/**
+ * A book file: its bytes (checked as UTF-8 without a byte-order mark), its text already decoded,
+ * or the object parsed from it (JSON.parse's, or `import book from
+ * 'tictactoe-book/books/tictactoe.json' with { type: 'json' }`), written back as JSON and proven
+ * like the text.
+ */
+export type BookInput = Uint8Array | ArrayBuffer | string | object;
 
 /** Prove a book and return a reader for it; throws BookError with the first failing step's code. */
 export declare function loadBook(input: BookInput, options?: LoadOptions | null): Reader;
@@ -146,6 +151,63 @@ export interface ChooseOptions extends EvaluateOptions {
   random?: () => number;
 }
 
+/** Rules that describe no board the reader plays (rows, cols, k, misere out of bounds). */
+export declare class RulesError extends Error {
+  constructor(message: string);
+}
+
+/** A move off the board, onto a taken cell, or after the game is over. */
+export declare class IllegalMoveError extends Error {
+  constructor(message: string);
+}
+
+/** The rules of a Position: the game's shape and whether completing a line loses. */
+export interface PositionRules {
+  readonly rows: number;
+  readonly cols: number;
+  readonly k: number;
+  readonly misere: boolean;
+}
+
+/**
+ * How a game ended, by the rules: `winner` 'X', 'O' or null for a draw (under misère the side
+ * that completed the line loses, so the other wins), and the completed line's cells (the first
+ * of the rules' lines it owns; empty for a draw).
+ */
+export interface GameOutcome {
+  readonly winner: Mark | null;
+  readonly line: readonly number[];
+}
+
+/**
+ * A position of a game, immutable: its board (rows * cols characters in reading order, 'X',
+ * 'O', '.'), its rules (3x3, three in a row, by default) and the mark that moved first ('X' by
+ * default). The board is checked as the reader checks one (BoardError: length, character,
+ * counts, unreachable), a finished game included; bad rules throw RulesError.
+ */
+export declare class Position {
+  constructor(board: string, rules?: GameRules, first?: Mark);
+  /** The start of a game. */
+  static empty(rules?: GameRules, first?: Mark): Position;
+  readonly board: string;
+  readonly rules: PositionRules;
+  readonly first: Mark;
+  /** The mark to move next. */
+  readonly turn: Mark;
+  /** True once a line is complete or no cell is free. */
+  readonly isOver: boolean;
+  /** The free cells in increasing order; none once the game is over. */
+  legalMoves(): number[];
+  /** A new position with `cell` taken by the side to move; throws IllegalMoveError. */
+  play(cell: number): Position;
+  /** null while the game goes on, else who won by the rules and the completed line. */
+  outcome(): GameOutcome | null;
+  toString(): string;
+}
+
+/** A board as a string, or a Position (its rules must be the book's). */
+export type BoardInput = string | Position;
+
 /** A proven book, as loadBook and loadPackagedBook return it. */
 export interface Reader {
   /** whom the trap order is ranked to beat first: 'novice' or 'random' */
@@ -159,15 +221,16 @@ export interface Reader {
   canonical(board: string): { key: string; index: number };
   /** Throws BoardError unless `board` is playable in a game `first` began. */
   check(board: string, first: Mark): void;
-  evaluate(board: string, options?: EvaluateOptions | null): Evaluation;
+  /** The book's answer for a board, or a Position of the book's rules (its `first` is used). */
+  evaluate(board: BoardInput, options?: EvaluateOptions | null): Evaluation;
   /** The top tier of the trap order: the moves the perfect level chooses among. */
-  bestMoves(board: string, options?: EvaluateOptions | null): number[];
+  bestMoves(board: BoardInput, options?: EvaluateOptions | null): number[];
   /** Every optimal move. */
-  optimalMoves(board: string, options?: EvaluateOptions | null): number[];
+  optimalMoves(board: BoardInput, options?: EvaluateOptions | null): number[];
   /** The cells `level` chooses among, uniformly. */
   candidates(evaluation: Evaluation, level: Level): number[];
   /** The computer's move at a level. */
-  chooseMove(board: string, options?: ChooseOptions | null): number;
+  chooseMove(board: BoardInput, options?: ChooseOptions | null): number;
 }
 
 /** A book the package ships. */

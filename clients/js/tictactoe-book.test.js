@@ -228,7 +228,8 @@ test('without rules, a book is read by its own rules (misère, 3x4), as Python l
 
 // [name, expected code, () => input, options]
 const REFUSED = [
-  ['a parsed object', 'unreadable', () => JSON.parse(bookText)],
+  ['a number', 'unreadable', () => 627],
+  ['null', 'unreadable', () => null],
   ['no input', 'unreadable', () => undefined],
   ['over 64 MiB of white space', 'limits', () => bookText + ' '.repeat(MAX_BYTES - bookText.length + 1)],
   ['over 64 MiB as bytes', 'limits', () => Buffer.concat([bookBytes, Buffer.alloc(MAX_BYTES, 0x20)])],
@@ -350,6 +351,15 @@ const REFUSED = [
   ['the score of a loss in 1 ply (no loss is that quick in normal play)', 'entry-inconsistent', () => withEntry('.......OX', '-9 2,4,5')],
   ['a normal book that says it is misère', 'entry-inconsistent', () => damaged((d) => { d.rules.misere = true; }), { rules: MISERE }],
   ['a misère book that says it is normal', 'entry-inconsistent', () => damaged((d) => { d.rules.misere = false; }, misereText)],
+  // A parsed object (JSON.parse's, or `import ... with { type: 'json' }`) is proven as its text would be.
+  ['a parsed object with a non-optimal move in its tiers', 'entry-inconsistent', () => { const d = realDoc(); d.entries['........X'] = '0 4 0'; return d; }],
+  ['a parsed object without an entry', 'missing-entry', () => { const d = realDoc(); removeEntry(d, '........X'); return d; }],
+  ['a parsed object of another format', 'format', () => ({ ...realDoc(), format: 'chess-book' })],
+  ['a parsed object holding a fraction in an unknown member', 'json', () => ({ ...realDoc(), zz: 1.5 })],
+  ['a parsed object holding an integer beyond 2^53 - 1', 'json', () => ({ ...realDoc(), zz: 2 ** 53 })],
+  ['a parsed object holding a BigInt', 'json', () => ({ ...realDoc(), zz: 1n })],
+  ['a parsed object 33 deep in an unknown member', 'json', () => ({ ...realDoc(), zz: JSON.parse(`${'['.repeat(32)}${']'.repeat(32)}`) })],
+  ['a parsed object that holds itself', 'json', () => { const d = realDoc(); d.zz = { again: d, and: d }; return d; }],
 ];
 
 function assertRefused(input, code, options, name = code) {
@@ -500,6 +510,7 @@ function reversedKeys(value) {
 const LOADS = [
   ['the bytes (Buffer)', () => bookBytes],
   ['the bytes (ArrayBuffer)', () => new Uint8Array(bookBytes).buffer],
+  ['the object JSON.parse made of it (as `import ... with { type: \'json\' }` gives)', () => JSON.parse(bookText)],
   ['re-indented', () => JSON.stringify(JSON.parse(bookText), null, 2)],
   ['keys in reverse order', () => reversedKeys(JSON.parse(bookText))],
   ['unknown members at the top level, in rules, in a symmetry, in counts', () => damaged((d) => {

@@ -1,7 +1,7 @@
 #define TTT_READ_KEY(p) ${read_key}(p)
 
-/* 1 if `mark` owns a whole line of `board`. */
-static int ttt_owns_line(const char *board, char mark)
+/* The first line (in ttt_lines order) whose every cell holds `mark` on `board`, or -1. */
+static int ttt_first_line(const char *board, char mark)
 {
     int line;
     int i;
@@ -9,10 +9,16 @@ static int ttt_owns_line(const char *board, char mark)
         for (i = 0; i < TTT_K && board[TTT_READ_U8(&ttt_lines[line][i])] == mark; i++) {
         }
         if (i == TTT_K) {
-            return 1;
+            return line;
         }
     }
-    return 0;
+    return -1;
+}
+
+/* 1 if `mark` owns a whole line of `board`. */
+static int ttt_owns_line(const char *board, char mark)
+{
+    return ttt_first_line(board, mark) >= 0;
 }
 
 /* The mark to move on a board with legal counts: X when the marks are level. */
