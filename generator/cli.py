@@ -498,9 +498,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
       $ ttt-book export --lang c --strategy X --single-header -o c-x
       $ ttt-book export --lang rust -o rust-book
     """
-    from generator.export.c import c_book, c_strategy
-    from generator.export.rust import rust_book
-    from generator.export.tables import full_table, strategy_table
+    from generator.export import export_files
 
     lang = lang.lower()
     if strategy is not None and lang != "c":
@@ -510,11 +508,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
     folder_target(folder)  # before the proof and the tables: a file in the way, no write access
     book = open_book(book_path)
     with book_in_use(book):
-        if strategy is not None:
-            files = c_strategy(strategy_table(book, strategy.upper()), single_header=single_header)
-        else:
-            table = full_table(book)
-            files = c_book(table, single_header=single_header) if lang == "c" else rust_book(table)
+        files = export_files(book, lang, strategy=strategy and strategy.upper(), single_header=single_header)
     with finish_once_written():
         write_into(folder, {name: text.encode() for name, text in sorted(files.items())})
         for name, text in sorted(files.items()):

@@ -490,6 +490,8 @@ def test_reliability_md_says_one_thing_of_export_into_a_missing_folder(tmp_path:
     assert process.returncode == 0, text(process.stderr)
     written = sorted(path.name for path in (tmp_path / "new" / "deeper").iterdir())
     assert written == ["tictactoe_book.c", "tictactoe_book.h"]
+
+
 def test_a_rust_export_that_fails_removes_the_crates_folders_it_made(tmp_path: Path) -> None:
     # the crate's second file (src/lib.rs) meets a full device: no file written, neither new/sub
     # nor the src/ and tests/ made inside it left
