@@ -5,9 +5,9 @@
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, loadBookCached } from '../clients/js/tictactoe-book.js';
+import { BookError, OPPONENTS, loadBookCached, opponentNamed } from '../clients/js/tictactoe-book.js';
 import { analyse, cellList, chart, forYou, other, resultWords, standing, turningPoints, VALUE_WORDS } from './analysis.js';
-import { OPPONENT_WORDS, moveHints, why } from './hints.js';
+import { moveHints, why } from './hints.js';
 import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
@@ -547,7 +547,7 @@ async function chooseOpponent(against, started) {
     } catch (error) {
       select.value = state.against;
       select.disabled = false;
-      note(`The book for playing against ${OPPONENT_WORDS[against]} could not be loaded: ${error.message}`);
+      note(`The book for playing against ${opponentNamed(against).words} could not be loaded: ${error.message}`);
       return;
     }
     select.disabled = false;
@@ -559,7 +559,7 @@ async function chooseOpponent(against, started) {
   }
   state.against = against;
   select.value = against;
-  const who = OPPONENT_WORDS[against];
+  const who = opponentNamed(against).words;
   note(started ? `The computer plays to beat ${who} from its next move.` : `The computer plays to beat ${who}.`);
 }
 
@@ -640,14 +640,14 @@ async function start() {
   }
   state.against = state.book.against;
   state.rankings = { [state.book.against]: state.book };
-  const others = Object.keys(OPPONENT_WORDS).filter((name) => name !== state.book.against && twinUrl(name));
+  const others = OPPONENTS.map((o) => o.name).filter((name) => name !== state.book.against && twinUrl(name));
   // The choice is offered where the book has a twin ranked against the other opponent (the
   // packaged books); another book plays as it is ranked.
   $('against-choice').hidden = others.length === 0;
-  // Who a novice is (player.play.novice_choice, in ttt-book levels' words): misère's avoids lines.
-  $('against-help').textContent = rules.misere
-    ? 'A novice plays at random, never completing a line of its own if it can avoid it.'
-    : 'A novice wins if it can, else blocks, else plays at random.';
+  // Who the default opponent, a novice, is under these rules (the reader's OPPONENTS, in ttt-book levels' words).
+  const [novice] = OPPONENTS;
+  const plays = rules.misere ? novice.playsMisere : novice.plays;
+  $('against-help').textContent = `${novice.words[0].toUpperCase()}${novice.words.slice(1)} ${plays}.`;
   $('against').value = state.book.against;
   if (params.get('against') && params.get('against') !== state.book.against && others.includes(params.get('against'))) {
     await chooseOpponent(params.get('against'), false);

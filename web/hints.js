@@ -1,5 +1,5 @@
 // The hint as ttt-play gives it, mirrored from player/hints.py (and the play-outs of
-// player/rates.py, player.play's novice): every free cell's outcome, the book's move (the top
+// player/rates.py, against the reader's OPPONENTS): every free cell's outcome, the book's move (the top
 // tier of the trap order, what the perfect level plays) and one sentence of why, word for word
 // the terminal's. tests/test_web_hints.py compares this sentence with player.hints.why on every
 // position of the 3x3 books and of 3x4; change the two together.
@@ -9,16 +9,15 @@
 // scale, one division at the end.
 //
 // Cells are the reader's: 0 to cells - 1. The sentence shows them as people do, c + 1.
-import { Position } from '../clients/js/tictactoe-book.js';
+import { OPPONENTS, Position, opponentMoves, opponentNamed, ranking as rankingOf } from '../clients/js/tictactoe-book.js';
 import { cellsAnd, other, words } from './analysis.js';
 
 /** New positions each opponent's walk may visit for one hint (player/hints.py HINT_BUDGET). */
 export const HINT_BUDGET = 10_000;
 /** Why a hint gives no chances against `opponent` (early on a big board). */
 export const uncounted = (opponent) =>
-  `how often each move wins against ${OPPONENT_WORDS[opponent]} is not counted: too many lines of ` +
+  `how often each move wins against ${opponentNamed(opponent).words} is not counted: too many lines of ` +
   'play this early on this board (ask again later in the game)';
-const OPPONENTS = ['novice', 'random'];
 
 /** A walk would visit more positions than its budget allows (player.errors.TooManyLines). */
 export class TooManyLines extends Error {}
@@ -131,49 +130,26 @@ export class PlayOut {
 }
 
 const empties = (board) => board.split('.').length - 1;
-const sideToMove = (board, first) => (board.split('X').length === board.split('O').length ? first : other(first));
-const legalMoves = (board) => [...board].flatMap((mark, cell) => (mark === '.' ? [cell] : []));
 
-/** The free cells where `mark` would complete a line (player.game.completing). */
-function completing(book, board, mark) {
-  return legalMoves(board).filter((cell) =>
-    book.rules.lines.some((line) => line.includes(cell) && line.every((c) => c === cell || board[c] === mark)),
-  );
-}
-
-/** The moves the novice picks among (player.play.novice_moves): win, else block, else any; under misère, any that does not complete its own line. */
-function noviceMoves(book, board, mark) {
-  const free = legalMoves(board);
-  const wins = completing(book, board, mark);
-  if (book.rules.misere) {
-    const safe = free.filter((c) => !wins.includes(c));
-    return safe.length ? safe : free;
-  }
-  const blocks = completing(book, board, other(mark));
-  return wins.length ? wins : blocks.length ? blocks : free;
-}
-
-function opponentPolicy(book, name, first) {
-  if (name === 'random') return legalMoves;
-  return (board) => noviceMoves(book, board, sideToMove(board, first));
-}
+/** The reference opponent `opponent` as a player of a game `first` began: board -> its cells. */
+const opponentPolicy = (book, opponent, first) => (board) => opponentMoves(opponent, new Position(board, book.rules, first));
 
 /**
  * For each legal move of the side to move on `board`: its chance of winning if it plays that
  * move and the book's top tier after it, against each opponent (player.hints.win_chances): a
- * Map cell -> {novice, random}. `walks` (a Map kept for a game) holds the play-outs between
+ * Map cell -> {name: chance} for each opponent of OPPONENTS. `walks` (a Map kept for a game) holds the play-outs between
  * calls; TooManyLines when a walk would visit more than `budget` positions not walked before.
  */
 export function winChances(book, board, { first = 'X', budget = null, walks = new Map() } = {}) {
   const me = book.evaluate(board, { first }).turn;
   const limits = {};
-  for (const name of OPPONENTS) {
-    const key = `${name} ${me}`;
+  for (const opponent of OPPONENTS) {
+    const key = `${opponent.name} ${me}`;
     if (!walks.has(key)) {
       const top = (b) => book.evaluate(b, { first }).tiers[0];
-      walks.set(key, new PlayOut(book, { [me]: top, [other(me)]: opponentPolicy(book, name, first) }, { first }));
+      walks.set(key, new PlayOut(book, { [me]: top, [other(me)]: opponentPolicy(book, opponent, first) }, { first }));
     }
-    limits[name] = budget === null ? null : walks.get(key).memo.size + budget;
+    limits[opponent.name] = budget === null ? null : walks.get(key).memo.size + budget;
   }
   const position = new Position(board, book.rules, first);
   const chance = (name, cell) => {
@@ -181,7 +157,9 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
     return walks.get(`${name} ${me}`).outcome(after, me, { limit: limits[name] }).win;
   };
   const chances = new Map();
-  for (const cell of position.legalMoves()) chances.set(cell, { novice: chance('novice', cell), random: chance('random', cell) });
+  for (const cell of position.legalMoves()) {
+    chances.set(cell, Object.fromEntries(OPPONENTS.map((o) => [o.name, chance(o.name, cell)])));
+  }
   return chances;
 }
 
@@ -189,7 +167,7 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
 
 /**
  * Every free cell's hint for the side to move (player.hints.move_hints), in cell order: {cell,
- * value, plies, words, kind, chances ({novice, random} or null when too costly to count), book
+ * value, plies, words, kind, chances ({name: chance} of each opponent, or null when too costly to count), book
  * (a move of the top tier)}. Empty when the game is over.
  */
 export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) {
@@ -222,9 +200,8 @@ export function percent(chance, ...others) {
   return `${fixed(value(chance), 2)}%`;
 }
 
-/** How a sentence names each reference opponent (player.hints.OPPONENT_WORDS). */
-export const OPPONENT_WORDS = { novice: 'a novice', random: 'a random player' };
-const against = (opponent, chance, ...others) => `${percent(chance, ...others)} of games against ${OPPONENT_WORDS[opponent]}`;
+const wordsOf = (name) => opponentNamed(name).words;
+const against = (opponent, chance, ...others) => `${percent(chance, ...others)} of games against ${wordsOf(opponent)}`;
 const distinct = (ratios) => ratios.filter((r, i) => ratios.findIndex((s) => s.equals(r)) === i).length;
 const atMost = (rivals, opponent) => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
 const count = (items, noun) => `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
@@ -251,13 +228,13 @@ export function why(hints, ranking = 'novice') {
     const tail = slower.length ? '; the other wins take longer' : '';
     return `${named} win${verb} against any defence in ${best.plies} moves, both sides' counted${tail}.`;
   }
-  if (!Object.hasOwn(OPPONENT_WORDS, ranking)) {
+  if (!OPPONENTS.some((o) => o.name === ranking)) {
     const ranked = `this book ranks its moves against ${ranking}`;
     if (best.value === 0) return `${named} keep${verb} the draw; ${ranked}.`;
     return `Every move loses against best play; ${named} hold${verb} out longest (${best.words}); ${ranked}.`;
   }
-  const first = ranking; // the chance the book ranks by first, and the one that breaks its ties
-  const second = Object.keys(OPPONENT_WORDS).find((name) => name !== first);
+  // the chance the book ranks by first, and the one that breaks its ties
+  const [first, second] = rankingOf(ranking).map((o) => o.name);
   const lead = best.chances === null ? null : best.chances[first];
   const leads = lead !== null && lead.n;
   let start;
@@ -319,12 +296,12 @@ export function why(hints, ranking = 'novice') {
   if (!lead.n) {
     // then no other move of the same outcome beats the first opponent either
     beaten = same;
-    start += `; no ${noun} here beats ${OPPONENT_WORDS[first]}, but against ${OPPONENT_WORDS[second]} ${theyWin}`;
+    start += `; no ${noun} here beats ${wordsOf(first)}, but against ${wordsOf(second)} ${theyWin}`;
   } else {
     beaten = same.filter((h) => h.chances[first].equals(lead));
     start +=
       `${link}win${verb} ${against(first, lead)}, as ${cells(beaten.map((h) => h.cell))} ` +
-      `${doVerb(beaten)}; against ${OPPONENT_WORDS[second]} ${theyWin}`;
+      `${doVerb(beaten)}; against ${wordsOf(second)} ${theyWin}`;
   }
   const others = beaten.length === same.length ? draws : cells(beaten.map((h) => h.cell));
   const [mine, theirs] = [best.chances[second], rival[second]];

@@ -206,6 +206,29 @@ export declare class Position {
 }
 
 /** A board as a string, or a Position (its rules must be the book's). */
+/**
+ * A reference opponent (player/opponents.py's registry): its name, how a sentence names it, who
+ * it is under each rules, and its preference on sets of cells as bits (bit c for cell c): the
+ * free cells, those completing a line of its own, those completing one of the other side's.
+ */
+export interface Opponent {
+  readonly name: string;
+  readonly words: string;
+  readonly plays: string;
+  readonly playsMisere: string;
+  prefers(free: number, wins: number, blocks: number): number;
+  prefersMisere(free: number, wins: number, blocks: number): number;
+}
+
+/** The reference opponents, in the order the trap order breaks ties (the first is the default). */
+export declare const OPPONENTS: readonly Opponent[];
+/** The reference opponent called `name`; RangeError otherwise. */
+export declare function opponentNamed(name: string): Opponent;
+/** The opponents a trap order ranked against `against` compares by, `against` first. */
+export declare function ranking(against: string): Opponent[];
+/** The cells `opponent` picks among (uniformly) when it is to move in `position`. */
+export declare function opponentMoves(opponent: Opponent, position: Position): number[];
+
 export type BoardInput = string | Position;
 
 /** A proven book, as loadBook and loadPackagedBook return it. */

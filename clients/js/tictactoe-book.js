@@ -873,6 +873,71 @@ function outcomeOf(board, tables) {
   return Object.freeze({ winner, line: Object.freeze([...tables.lines[i]]) });
 }
 
+// ---------------------------------------------------------------- the reference opponents
+
+/**
+ * The reference opponents, player/opponents.py's registry mirrored in one table: the fallible
+ * players a book's trap order is ranked against, in the order it breaks ties (the first is the
+ * one a book is ranked against unless it says otherwise). Each picks uniformly among the cells
+ * its preference leaves: a function of three sets of cells as bits (bit c for cell c), the free
+ * cells, those completing a line of its own and those completing one of the other side's;
+ * `prefersMisere` under misère rules. `words` name it in a sentence; `plays` and `playsMisere`
+ * say who it is. Adding an opponent is a row here and one in Python (docs/architecture.md).
+ */
+export const OPPONENTS = Object.freeze([
+  Object.freeze({
+    name: 'novice',
+    words: 'a novice',
+    plays: 'wins if it can, else blocks, else plays at random',
+    playsMisere: 'plays at random, never completing a line of its own if it can avoid it',
+    prefers: (free, wins, blocks) => wins || blocks || free,
+    prefersMisere: (free, wins) => free & ~wins || free,
+  }),
+  Object.freeze({
+    name: 'random',
+    words: 'a random player',
+    plays: 'plays any free cell',
+    playsMisere: 'plays any free cell',
+    prefers: (free) => free,
+    prefersMisere: (free) => free,
+  }),
+]);
+
+/** The reference opponent called `name`; a RangeError naming the choices otherwise. */
+export function opponentNamed(name) {
+  const found = OPPONENTS.find((o) => o.name === name);
+  if (!found) throw new RangeError(`unknown opponent ${show(name)}; choose one of ${OPPONENTS.map((o) => o.name).join(', ')}`);
+  return found;
+}
+
+/**
+ * The opponents a trap order ranked against `against` compares by: it first, then the others
+ * in the table's order (player.opponents.ranking).
+ */
+export function ranking(against) {
+  const first = opponentNamed(against);
+  return [first, ...OPPONENTS.filter((o) => o !== first)];
+}
+
+/** The cells `opponent` picks among, in increasing order, when it is to move in `position` (not over). */
+export function opponentMoves(opponent, position) {
+  const { board, turn } = position;
+  const tables = tablesOf(position.rules);
+  const completing = (mark) => {
+    let found = 0;
+    for (let cell = 0; cell < tables.cells; cell++) {
+      if (board[cell] !== '.') continue;
+      const completes = (line) => line.includes(cell) && line.every((c) => c === cell || board[c] === mark);
+      if (tables.lines.some(completes)) found |= 1 << cell;
+    }
+    return found;
+  };
+  const free = position.legalMoves().reduce((found, cell) => found | (1 << cell), 0);
+  const prefers = position.rules.misere ? opponent.prefersMisere : opponent.prefers;
+  const chosen = prefers(free, completing(turn), completing(turn === 'X' ? 'O' : 'X'));
+  return position.legalMoves().filter((cell) => chosen & (1 << cell));
+}
+
 // ---------------------------------------------------------------- entries
 
 /**
