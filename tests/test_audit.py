@@ -496,3 +496,27 @@ def test_a_process_that_left_the_programs_session_does_not_outlive_the_audit() -
     for pid in left:  # a failed run's leftovers, ended by their ids (SIGKILL came before exit)
         os.kill(pid, signal.SIGKILL)
     assert left == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_an_audit_ended_by_a_signal_ends_its_program_first(signum: int) -> None:
+    """SIGTERM or SIGHUP ended the audit at once and left the program running (in a session of
+    its own, no hangup reaches it): now the audit ends it, then ends by the signal (issue 32,
+    item 8)."""
+    seconds = f"300.{uuid.uuid4().int % 10**9:09d}"  # a sleep no other process runs
+    audit_run = subprocess.Popen(
+        [TTT_BOOK, "audit", "--timeout", "1", "--", "sleep", seconds],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while not processes_running(["sleep", seconds]) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the program started, and is asked its first board
+    audit_run.send_signal(signum)
+    out, err = audit_run.communicate(timeout=60)
+    left = processes_running(["sleep", seconds])
+    for pid in left:  # a failed run's leftovers, ended by their ids
+        os.kill(pid, signal.SIGKILL)
+    assert (audit_run.returncode, out, err) == (-signum, b"", b"")
+    assert left == []

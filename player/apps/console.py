@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from player.apps.signals import ended_by_signals
 from player.errors import (
     MAX_ECHOED,
     MAX_ECHOED_PATH,
@@ -513,6 +514,7 @@ def run_cli(command: click.Command, prog_name: str, argv: list[str] | None = Non
     collection the same way.
     """
     closed = prepare_streams()
-    status = _status(command, prog_name, argv, closed)
+    with ended_by_signals():  # SIGTERM, SIGHUP: as Ctrl-C, then by the signal (player/apps/signals.py)
+        status = _status(command, prog_name, argv, closed)
     gc.freeze()
     sys.exit(status)
