@@ -789,6 +789,12 @@ def _header_cases(b: _Builder) -> None:
         b.change(("rules",), {**rules, "first": "x"}),
     )
     b.add(
+        "rules-empty-mark-wrong",
+        "rules",
+        'empty is "-", not ".": the entries\' keys still use ".", but a reader must not take another mark.',
+        b.change(("rules",), {**rules, "empty": "-"}),
+    )
+    b.add(
         "rules-rows-true",
         "rules",
         "rows is true: not an integer (true is not 1).",
