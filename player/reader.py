@@ -856,10 +856,14 @@ _WORKER: EntryChecker | None = None
 def _start_worker(
     checker: EntryChecker, parent: int, abandoned: Event, checked: Synchronized[int] | None
 ) -> None:
-    """A worker's start: ignore Ctrl-C, watch the parent, keep the checker, and count the
-    entries it checks in ``checked`` (if the parent shows a proof's progress)."""
+    """A worker's start: ignore Ctrl-C, SIGTERM and SIGHUP, which a terminal or a supervisor
+    sends the whole group (the parent ends the proof on them, player/apps/signals.py, and this
+    worker with it; one ended while it held the lock of ``abandoned`` or ``checked`` would hang
+    the parent), watch the parent, keep the checker, and count the entries it checks in
+    ``checked`` (if the parent shows a proof's progress)."""
     global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     threading.Thread(target=_watch, args=(parent, abandoned), daemon=True).start()
     if checked is not None:

@@ -593,6 +593,7 @@ def _limits_and_json_cases(b: _Builder) -> None:
         ("lone-high-surrogate", "\\ud800", "a high surrogate with no low one after it"),
         ("lone-low-surrogate", "\\udc00", "a low surrogate with no high one before it"),
         ("reversed-surrogate-pair", "\\ude00\\ud83d", "a low surrogate then a high one: two lone ones"),
+        ("two-low-surrogates", "\\udc00\\ude00", "a low surrogate then another: no pair begins low"),
     ):
         b.add(
             name,
@@ -683,6 +684,12 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "json",
         "A raw tab character inside a symmetry name: control characters must be escaped in JSON strings.",
         b.tweak(("symmetries", 0), '"identity"', '"iden\ttity"'),
+    )
+    b.add(
+        "raw-unit-separator-in-string",
+        "json",
+        "A raw U+001F, the last control character, inside a symmetry name: it must be escaped too.",
+        b.tweak(("symmetries", 0), '"identity"', '"iden\x1ftity"'),
     )
     b.add(
         "raw-tab-in-entry",
@@ -803,6 +810,12 @@ def _header_cases(b: _Builder) -> None:
         "rules",
         'first is "x" (lower case), not "X".',
         b.change(("rules",), {**rules, "first": "x"}),
+    )
+    b.add(
+        "rules-empty-mark-wrong",
+        "rules",
+        'empty is "-", not ".": the entries\' keys still use ".", but a reader must not take another mark.',
+        b.change(("rules",), {**rules, "empty": "-"}),
     )
     b.add(
         "rules-rows-true",

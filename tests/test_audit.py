@@ -16,6 +16,7 @@ import sys
 import time
 import tracemalloc
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -191,10 +192,12 @@ def test_the_rule_list_misses_a_fork_block(book: Book, cached_oracle: Any) -> No
     assert [(x["board"], x["played"], x["wins"]) for x in report["missed_wins"]] == [("XO..X...O", 2, [3, 6])]
 
 
-@pytest.mark.parametrize("name", ["perfect", "rules_based", "no_immediate_win"])
+@pytest.mark.parametrize("name", ["perfect", "rules_based", "no_immediate_win", "misses_second_tier"])
 def test_how_exploitable_is_the_best_never_losing_players_win_rate(name: str) -> None:
     """tests/oracles/best_response.py works it out apart from the product: as X the program faces the
-    best never-losing O, as O the best never-losing X."""
+    best never-losing O, as O the best never-losing X. That player may play any optimal move, not
+    only the book's top tier: misses_second_tier loses only to O's second-tier reply 7 (the best
+    response over the top tier alone, applied by hand, says 0 as X; issue 32, surviving mutants)."""
     _, report = run_audit(*python_engine(name))
     choose = engine(name)
     program: Callable[[str], tuple[int, ...]] = lambda board: (int(choose(board)),)  # noqa: E731
@@ -336,6 +339,83 @@ def test_a_callable_that_raises_or_answers_nonsense(book: Book) -> None:
     report = audit(CallableProgram(choose), book)
     kinds = sorted({x["kind"] for x in report.failures})
     assert kinds == ["crash", "unreadable"] and len(report.failures) == 10
+
+
+def varying(board: str, asked: Counter[str]) -> int:
+    """A program whose answers vary over eleven askings (eleven does not divide 2,520, the
+    most 3x3's own splits need): on the empty board 4 of 11 times the corner, 7 the centre;
+    where O answers the centre, 5 of 11 times the edge 1 (a loss), else the corner 0; elsewhere
+    tests/audit_engines/perfect.py."""
+    turn = asked[board] % 11
+    asked[board] += 1
+    if board == ".........":
+        return 0 if turn < 4 else 4
+    if board == "....X....":
+        return 1 if turn < 5 else 0
+    return int(engine("perfect")(board))
+
+
+def weighted_rates(
+    program: dict[str, Counter[int]], opponent: Callable[[str], tuple[int, ...]], mark: str
+) -> Any:
+    """(win, draw, loss) of ``program`` (each board's answers, as often as each came) playing
+    ``mark`` against ``opponent`` (uniform among its cells), in Fractions: apart from the product."""
+    from functools import cache
+
+    @cache
+    def chances(board: str) -> tuple[Fraction, Fraction, Fraction]:
+        won = winner(board)
+        if won is not None:
+            return (
+                (Fraction(1), Fraction(0), Fraction(0))
+                if won == mark
+                else (Fraction(0), Fraction(0), Fraction(1))
+            )
+        if "." not in board:
+            return Fraction(0), Fraction(1), Fraction(0)
+        mover = to_move(board)
+        weights = program[board] if mover == mark else Counter(opponent(board))
+        total = sum(weights.values())
+        found = [Fraction(0)] * 3
+        for cell, times in weights.items():
+            after = chances(board[:cell] + mover + board[cell + 1 :])
+            found = [f + Fraction(times, total) * a for f, a in zip(found, after, strict=True)]
+        return found[0], found[1], found[2]
+
+    return chances("." * 9)
+
+
+def test_exact_rates_weigh_each_answer_with_a_repeat_that_does_not_divide_2520(book: Book) -> None:
+    """--repeat 11: each answer weighs 1/11, which 3x3's own denominators (up to 9!) cannot hold;
+    the rates are exact only if the play-out's scale counts the repeats (applied by hand: a scale
+    of lcm(1..9) alone, and the rates came out wrong). Checked against Fractions computed here."""
+    asked: Counter[str] = Counter()
+    report = audit(CallableProgram(lambda board: varying(board, asked)), book, repeat=11)
+    assert report.exact is False and {v["board"] for v in report.varies} == {".........", "....X...."}
+    program: dict[str, Counter[int]] = {}
+    for board in asked:
+        seen: Counter[str] = Counter()
+        program[board] = Counter(varying(board, seen) for _ in range(11))
+    for name, opponent in (("random", random_player), ("novice", novice_player)):
+        for mark in ("X", "O"):
+            win, draw, loss = weighted_rates(program, opponent, mark)
+            assert report.rates[name][f"as {mark}"] == {"win": win, "draw": draw, "loss": loss}, (name, mark)
+    # the edge reply to the centre loses to best play, 5 times in 11 (tests/oracles/best_response.py)
+    answers = {board: tuple(times.elements()) for board, times in program.items()}
+    assert report.exploitable["as O"] == best_response(lambda board: answers[board], "X") == Fraction(5, 11)
+
+
+@pytest.mark.parametrize("answer", ["\u0663", "\u00b3", "\uff13", "\u0033\u0663", "-3", "+3", "3.0"])
+def test_an_answer_in_digits_other_than_ascii_is_unreadable(book: Book, answer: str) -> None:
+    """Arabic-Indic three, superscript three, a full-width three: Python's int() reads the first
+    and the last as 3, but the contract asks for a cell in ASCII digits (issue 32, surviving
+    mutants: an answer checked with isdigit() alone was played)."""
+    assert CallableProgram(lambda board: answer).ask(".........") == Failure("unreadable", answer)
+    program = ProcessProgram([sys.executable, "-c", f"input(); print({answer!r}, flush=True)"], timeout=5)
+    try:
+        assert program.ask(".........") == Failure("unreadable", answer)
+    finally:
+        program.close()
 
 
 def test_repeat_reports_a_program_that_varies(book: Book) -> None:
@@ -513,4 +593,28 @@ def test_a_process_that_left_the_programs_session_does_not_outlive_the_audit() -
     left = processes_running(["sleep", seconds])
     for pid in left:  # a failed run's leftovers, ended by their ids (SIGKILL came before exit)
         os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+def test_an_audit_ended_by_a_signal_ends_its_program_first(signum: int) -> None:
+    """SIGTERM or SIGHUP ended the audit at once and left the program running (in a session of
+    its own, no hangup reaches it): now the audit ends it, then ends by the signal (issue 32,
+    item 8)."""
+    seconds = f"300.{uuid.uuid4().int % 10**9:09d}"  # a sleep no other process runs
+    audit_run = subprocess.Popen(
+        [TTT_BOOK, "audit", "--timeout", "1", "--", "sleep", seconds],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while not processes_running(["sleep", seconds]) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the program started, and is asked its first board
+    audit_run.send_signal(signum)
+    out, err = audit_run.communicate(timeout=60)
+    left = processes_running(["sleep", seconds])
+    for pid in left:  # a failed run's leftovers, ended by their ids
+        os.kill(pid, signal.SIGKILL)
+    assert (audit_run.returncode, out, err) == (-signum, b"", b"")
     assert left == []

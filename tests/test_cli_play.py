@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from oracles.oracle import to_move, winner
 
 from player import Book, Rules, load_book
 from player.apps.cli import main
@@ -619,3 +620,47 @@ def test_against_is_whom_the_perfect_level_plays_to_beat_everywhere() -> None:
     readme = " ".join((root / "README.md").read_text().split())
     assert "**Whom the computer plays to beat.**" in readme and "Whom you face" not in readme
     assert "Plays to beat" in (root / "web" / "index.html").read_text()
+def level_options(board: str, level: str) -> list[int]:
+    """What ``level`` chooses among on a 3x3 board, worked out apart from the player
+    (tests/oracles/oracle.py's lines): easy, a move that wins at once, else any free cell;
+    medium, that, else the moves after which the opponent cannot win at once (a single one when
+    it must block), else any."""
+    mover = to_move(board)
+    free = [cell for cell in range(9) if board[cell] == "."]
+
+    def wins_at_once(board: str, mark: str) -> list[int]:
+        cells = [cell for cell in range(9) if board[cell] == "."]
+        return [cell for cell in cells if winner(board[:cell] + mark + board[cell + 1 :]) == mark]
+
+    wins = wins_at_once(board, mover)
+    if wins or level == "easy":
+        return wins or free
+    other = "O" if mover == "X" else "X"
+    safe = [cell for cell in free if not wins_at_once(board[:cell] + mover + board[cell + 1 :], other)]
+    return safe or free
+
+
+def seeded_game(seed: int, levels: dict[str, str]) -> list[int]:
+    """The cells (from 0) of a game between ``levels`` with ``seed``: one draw of
+    random.Random(seed).choice per move with more than one option, none for a forced move."""
+    rng, board, moves = random.Random(seed), "." * 9, []
+    while winner(board) is None and "." in board:
+        options = level_options(board, levels[to_move(board)])
+        cell = options[0] if len(options) == 1 else rng.choice(options)
+        board = board[:cell] + to_move(board) + board[cell + 1 :]
+        moves.append(cell)
+    return moves
+
+
+@pytest.mark.parametrize("levels", [{"X": "easy", "O": "easy"}, {"X": "medium", "O": "medium"}], ids=str)
+@pytest.mark.parametrize("seed", [0, 1, 7, 42, 2**64 - 1])
+def test_a_seeded_game_plays_the_moves_its_seed_draws(seed: int, levels: dict[str, str]) -> None:
+    """A --seed game is the same game wherever it is replayed: one draw per choice among two or
+    more moves, none for a forced one (medium's blocks), so an extra draw changes it; before, no
+    test pinned a seeded game to moves worked out apart from the player (issue 32, surviving
+    mutants)."""
+    options = ["--x-level", levels["X"], "--o-level", levels["O"], "--seed", str(seed), "--json"]
+    code, out = invoke(["--watch", *options], stdout_only=True)
+    transcript = json.loads(out)
+    assert code == 0 and transcript["seed"] == seed
+    assert [move["cell"] - 1 for move in transcript["moves"]] == seeded_game(seed, levels)

@@ -245,6 +245,25 @@ def test_an_error_repeats_a_long_value_cut(engine: Engine, member: str, value: o
     assert f"... ({len(str(value)):,} characters)" in message, message
 
 
+def test_a_seeded_choice_is_the_seeds_one_draw_among_the_levels_moves(
+    engine: Engine, reachable: tuple[set[str], set[str]]
+) -> None:
+    """Every position, easy level, seeds 0 to 2: the cell random.Random(seed).choice draws among
+    easy's moves, worked out apart from the player (a win at once, else any free cell; the one
+    move when there is one). The test above compares the engine with choose_move, which an extra
+    draw changes alike (issue 32, surviving mutants)."""
+    unfinished, _ = reachable
+    for board in sorted(unfinished):
+        mover = "X" if board.count("X") == board.count("O") else "O"
+        free = [cell for cell in range(9) if board[cell] == "."]
+        wins = [c for c in free if oracle.winner(board[:c] + mover + board[c + 1 :]) == mover]
+        options = wins or free
+        for seed in range(3):
+            wanted = options[0] if len(options) == 1 else random.Random(seed).choice(options)
+            answer = ask(engine, {"op": "choose", "board": board, "level": "easy", "seed": seed})
+            assert answer == {"ok": True, "cell": wanted}, (board, seed)
+
+
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:
     answer = ask(
         engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 18446744073709551615}

@@ -13,6 +13,7 @@ from oracles.enumerate_games import Policy, match, novice_player, random_player
 from player import Book, Rules, load_book
 from player.apps.lines import hint_text
 from player.apps.session import Game
+from player.errors import TooManyLines
 from player.game import EMPTY, other
 from player.hints import Chances, move_hints, percent, why, win_chances
 
@@ -375,3 +376,27 @@ def test_a_lost_position_says_which_moves_hold_out_longest_only_when_others_lose
             "Every move loses against best play (loss in 7 each); 4 and 7 win 39% of games "
             "against a novice; the other moves win at most 35%."
         )
+def test_the_hint_budget_counts_the_positions_each_call_walks_anew(book: Book) -> None:
+    """A game's hints share their walks (``walks``), and the budget (HINT_BUDGET in play) is the
+    positions one hint may add, not the walks' size: only 4x4 tests met it, so a budget counted
+    across calls passed the default suite (issue 32, surviving mutants). On 3x3, X's hint on
+    the empty board, then on X...O.... with a budget of just the positions that second hint adds
+    (one fewer: TooManyLines)."""
+    # X . .
+    # . O .      X to move, after X's first hint was asked on the empty board
+    # . . .
+    free: dict[Any, Any] = {}
+    win_chances(book, "." * 9, walks=free)
+    before = {key: len(walk.memo) for key, walk in free.items()}
+    wanted = win_chances(book, "X...O....", walks=free)
+    added = max(len(walk.memo) - before[key] for key, walk in free.items())
+    assert 0 < added < max(before.values())  # the second hint walks some positions anew
+
+    def hinted(second_budget: int) -> dict[int, Any]:
+        walks: dict[Any, Any] = {}
+        win_chances(book, "." * 9, walks=walks, budget=max(before.values()))
+        return win_chances(book, "X...O....", walks=walks, budget=second_budget)
+
+    assert hinted(added) == wanted
+    with pytest.raises(TooManyLines):
+        hinted(added - 1)

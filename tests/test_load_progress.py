@@ -220,6 +220,38 @@ def test_on_a_terminal_the_proof_shows_how_far_it_is_and_ctrl_c_ends_it(tmp_path
     assert gone(workers, within=2.0)
 
 
+@pytest.mark.parametrize(
+    ("signum", "to_group"),
+    [(signal.SIGTERM, False), (signal.SIGHUP, True)],
+    ids=["SIGTERM to the process", "SIGHUP to its group, as a hangup sends it"],
+)
+def test_sigterm_or_sighup_during_the_proof_erases_the_bar_and_ends_by_the_signal(
+    tmp_path: Path, signum: int, to_group: bool
+) -> None:
+    """Either signal ended the process at once, leaving the bar on the screen and the cursor
+    hidden (issue 32, item 8): now the bar is erased and the cursor shown, as Ctrl-C does, no
+    worker is left, and the process ends by the signal, as it would have (nothing said: the
+    shell says "Terminated" or "Hangup")."""
+    book = tmp_path / "big.json"
+    book.write_bytes(BIG)
+    child, screen, stream = spawn_slow_play(book)
+    read_until(child, stream, screen, r"Proving [1-9]\d* of 627 entries +\[#*-+\]")
+    assert screen.cursor.hidden  # (click's bar hides it while it draws)
+    workers = workers_of(child.pid)
+    assert len(workers) == 2 and all(running(pid) for pid in workers)
+    if to_group:
+        os.killpg(child.pid, signum)  # the terminal's foreground group: the workers too
+    else:
+        child.kill(signum)
+    child.expect(pexpect.EOF)
+    stream.feed(child.before or b"")
+    child.close()
+    assert [line for line in screen.display if line.strip()] == []  # erased
+    assert not screen.cursor.hidden
+    assert (child.exitstatus, child.signalstatus) == (None, signum)
+    assert gone(workers, within=2.0)
+
+
 def test_the_progress_is_erased_before_the_game_and_a_pipe_gets_none(tmp_path: Path) -> None:
     book = tmp_path / "big.json"
     book.write_bytes(BIG)

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from oracles.negamax import Negamax
 from vector_check import failures, js_failures
 
+from generator.cli import main as book_cli
 from generator.solve import Retrograde
 from generator.trap import trap_arrays
 from generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
@@ -92,6 +94,25 @@ def test_a_big_board_gets_a_sample_both_readers_pass(sampled_3x4: tuple[Path, Pa
     assert len(vectors["valid"]) == SAMPLE + RANDOM_ORIENTATIONS
     assert "." * 12 in {v["board"] for v in vectors["valid"][:SAMPLE]}
     assert {v["error"] for v in vectors["invalid"]} == {"length", "character", "counts"}
+    assert failures(parse_book(book_path.read_bytes(), book_path), vectors) == []
+    assert js_failures(book_path, vectors_path) == []
+
+
+def test_a_16_cell_book_is_read_and_answered_alike_by_both_readers(tmp_path: Path) -> None:
+    """No test of the default suite gave the JavaScript reader a book of 16 cells, the most a
+    book holds, so a reader refusing every 4x4 book went unseen (issue 32, surviving mutants).
+    4x4 with k=2 is built in a second; its sampled vectors are answered by both readers."""
+    book_path, vectors_path = tmp_path / "4x4k2.json", tmp_path / "4x4k2.vectors.json"
+    result = CliRunner().invoke(
+        book_cli, ["build", "--rules", "4x4:2", "-o", str(book_path), "--vectors", str(vectors_path)]
+    )
+    assert result.exit_code == 0, result.output
+    vectors = json.loads(vectors_path.read_text())
+    assert (
+        vectors["rules"] == {"rows": 4, "cols": 4, "k": 2, "misere": False}
+        and vectors["every_board"] is False
+    )
+    assert "." * 16 in {v["board"] for v in vectors["valid"]}
     assert failures(parse_book(book_path.read_bytes(), book_path), vectors) == []
     assert js_failures(book_path, vectors_path) == []
 

@@ -155,7 +155,8 @@ test('strict JSON: what the parser accepts and refuses', () => {
   assert.deepEqual(Object.keys(proto), ['__proto__', 'b']);
   assert.equal({}.polluted, undefined);
   for (const bad of ['{"a":1,"a":1}', '8.0', '8e0', '1E2', '01', '9007199254740992', '"\\ud800"', '"\\udc00\\ud800"',
-    '"\ud800"', '[1,]', '{"a":1,}', "'a'", 'NaN', '\ufeff{}', '{} x', '"\t"', '', ' ', 'nul', '"\\x41"']) {
+    '"\ud800"', '[1,]', '{"a":1,}', "'a'", 'NaN', '\ufeff{}', '{} x', '"\t"', '', ' ', 'nul', '"\\x41"',
+    '"\u001f"', '"\u0000"', '"a\u001fb"', '"\\udc00\\udc00"', '"\\udfff\\ude00"', '"\\udc00\\u0041"']) {
     assert.throws(() => parseStrictJSON(bad), SyntaxError, JSON.stringify(bad));
   }
   assert.equal(parseStrictJSON('-9007199254740991'), -9007199254740991);

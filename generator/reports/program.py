@@ -290,28 +290,38 @@ def _process_ids() -> list[int]:
 
 
 def _end_if_marked(pid: int, wanted: bytes) -> bool:
-    """SIGKILL process ``pid`` if its environment holds ``wanted``. It is held by a pidfd
-    before its environment is read, so a process id reused meanwhile gets no signal."""
+    """SIGKILL process ``pid`` if its environment holds ``wanted``. One that does is held by a
+    pidfd and its environment read again before the signal, so that a process id reused
+    meanwhile gets none (most processes are not marked: they cost one read)."""
+    if not _marked(pid, wanted):
+        return False
     try:
-        handle: int | None = os.pidfd_open(pid)
+        handle = os.pidfd_open(pid)
     except ProcessLookupError:
         return False
     except (AttributeError, OSError):  # a kernel before 5.3: by its id, as os.kill does
-        handle = None
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as environ:
-            if wanted not in environ.read().split(b"\0"):
-                return False
-        if handle is None:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        else:
-            signal.pidfd_send_signal(handle, signal.SIGKILL)
         return True
-    except OSError:  # gone meanwhile, or another user's
+    try:
+        if not _marked(pid, wanted):
+            return False
+        signal.pidfd_send_signal(handle, signal.SIGKILL)
+        return True
+    except OSError:  # gone meanwhile
         return False
     finally:
-        if handle is not None:
-            os.close(handle)
+        os.close(handle)
+
+
+def _marked(pid: int, wanted: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``wanted`` (False for one gone, or another
+    user's)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return wanted in environ.read().split(b"\0")
+    except OSError:
+        return False
 
 
 class CallableProgram:

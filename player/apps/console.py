@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from player.apps.signals import ended_by_signals
 from player.errors import (
     MAX_ECHOED,
     MAX_ECHOED_PATH,
@@ -127,19 +128,23 @@ class Context(click.Context):
     formatter_class = HelpFormatter
 
 
-def _cut_words(error: click.UsageError, args: list[str]) -> click.UsageError:
-    """click's own message for a bad command line (an unknown option, an extra argument, a
-    value one of its types refuses) with each word longer than MAX_ECHOED that it repeats cut
-    as ``echoed`` cuts a value: click repeats the word whole, however long."""
-    long = set()
+@contextlib.contextmanager
+def long_words_cut(args: list[str]) -> Iterator[None]:
+    """click's own messages for a bad command line (an unknown option, an extra argument, a
+    value one of its types refuses), raised within, with each word of ``args`` longer than
+    MAX_ECHOED that they repeat cut as ``echoed`` cuts a value: click repeats a word whole."""
+    words = set()
     for word in args:
-        long.add(word)
+        words.add(word)
         if word.startswith("-") and "=" in word:  # --option=VALUE: click names either half
-            long.update(word.split("=", 1))
-    for word in sorted((w for w in long if len(w) > MAX_ECHOED), key=len, reverse=True):
-        cut = error.message.replace(repr(word), echoed(word)).replace(word, echoed(word, str))
-        error.message = cut  # type: ignore[misc]  # (Final in click's types; its own message)
-    return error
+            words.update(word.split("=", 1))
+    try:
+        yield
+    except click.UsageError as error:
+        for word in sorted((w for w in words if len(w) > MAX_ECHOED), key=len, reverse=True):
+            cut = error.message.replace(repr(word), echoed(word)).replace(word, echoed(word, str))
+            error.message = cut  # type: ignore[misc]  # (Final in click's types; its own message)
+        raise
 
 
 class Command(click.Command):
@@ -149,11 +154,8 @@ class Command(click.Command):
     context_class = Context
 
     def make_context(self, info_name: str | None, args: list[str], *more: Any, **extra: Any) -> click.Context:
-        words = list(args)
-        try:
+        with long_words_cut(args):
             return super().make_context(info_name, args, *more, **extra)
-        except click.UsageError as error:
-            raise _cut_words(error, words) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -168,20 +170,14 @@ class Group(click.Group):
     context_class = Context
 
     def make_context(self, info_name: str | None, args: list[str], *more: Any, **extra: Any) -> click.Context:
-        words = list(args)
-        try:
+        with long_words_cut(args):
             return super().make_context(info_name, args, *more, **extra)
-        except click.UsageError as error:
-            raise _cut_words(error, words) from None
 
     def resolve_command(
         self, ctx: click.Context, args: list[str]
     ) -> tuple[str | None, click.Command | None, list[str]]:
-        words = list(args)
-        try:
+        with long_words_cut(args):  # "No such command 'NAME'."
             return super().resolve_command(ctx, args)
-        except click.UsageError as error:  # "No such command 'NAME'."
-            raise _cut_words(error, words) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -513,6 +509,7 @@ def run_cli(command: click.Command, prog_name: str, argv: list[str] | None = Non
     collection the same way.
     """
     closed = prepare_streams()
-    status = _status(command, prog_name, argv, closed)
+    with ended_by_signals():  # SIGTERM, SIGHUP: as Ctrl-C, then by the signal (player/apps/signals.py)
+        status = _status(command, prog_name, argv, closed)
     gc.freeze()
     sys.exit(status)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import click
 
 from player.apps.console import echo, is_terminal
+from player.errors import StreamError
 from player.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
@@ -84,8 +85,10 @@ def progress(
 
 
 def erase_line() -> None:
-    """Erase the line a progress report is on, on standard error, and show the cursor again."""
-    echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)
+    """Erase the line a progress report is on, on standard error, and show the cursor again; a
+    terminal that has gone (SIGHUP) cannot be, and is not, erased."""
+    with contextlib.suppress(StreamError):
+        echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)
 
 
 @contextlib.contextmanager
