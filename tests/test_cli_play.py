@@ -620,6 +620,8 @@ def test_against_is_whom_the_perfect_level_plays_to_beat_everywhere() -> None:
     readme = " ".join((root / "README.md").read_text().split())
     assert "**Whom the computer plays to beat.**" in readme and "Whom you face" not in readme
     assert "Plays to beat" in (root / "web" / "index.html").read_text()
+
+
 def level_options(board: str, level: str) -> list[int]:
     """What ``level`` chooses among on a 3x3 board, worked out apart from the player
     (tests/oracles/oracle.py's lines): easy, a move that wins at once, else any free cell;

@@ -376,6 +376,8 @@ def test_a_lost_position_says_which_moves_hold_out_longest_only_when_others_lose
             "Every move loses against best play (loss in 7 each); 4 and 7 win 39% of games "
             "against a novice; the other moves win at most 35%."
         )
+
+
 def test_the_hint_budget_counts_the_positions_each_call_walks_anew(book: Book) -> None:
     """A game's hints share their walks (``walks``), and the budget (HINT_BUDGET in play) is the
     positions one hint may add, not the walks' size: only 4x4 tests met it, so a budget counted
