@@ -251,15 +251,23 @@ def play(board: str, cell: Cell, first: str = FIRST) -> str:
 
 
 @cache
-def line_owners(rules: Rules) -> Callable[[str], str]:
-    """A fast ``board -> the marks owning a complete line``: ``""``, ``"X"``, ``"O"`` or ``"XO"``.
-    One item getter reads every line at once, each followed by a separator (the character after
-    the board), so a mark owns a line when ``k`` of it stand in a row in what it reads."""
+def read_lines(rules: Rules) -> Callable[[str], str]:
+    """A fast ``board -> every line's marks``: one item getter reads every line at once, each
+    followed by a separator (the character after the board), so a mark owns a line when ``k``
+    of it stand in a row in what it reads, the line numbered ``at // (k + 1)`` where they start."""
     read = itemgetter(*[cell for line in rules.lines for cell in (*line, rules.cells)])
+    return lambda board: "".join(read(board + "|"))
+
+
+@cache
+def line_owners(rules: Rules) -> Callable[[str], str]:
+    """A fast ``board -> the marks owning a complete line``: ``""``, ``"X"``, ``"O"`` or ``"XO"``
+    (``read_lines``)."""
+    read = read_lines(rules)
     first_full, second_full = FIRST * rules.k, SECOND * rules.k
 
     def owners(board: str) -> str:
-        lines = "".join(read(board + "|"))
+        lines = read(board)
         return (FIRST if first_full in lines else "") + (SECOND if second_full in lines else "")
 
     return owners
@@ -294,11 +302,11 @@ DRAW = Outcome(None)
 def outcome(rules: Rules, board: str) -> Outcome | None:
     """``board``'s ``Outcome`` under ``rules``, or None while the game goes on. ``board`` holds
     marks only, with at most one mark owning lines (``check_reachable``)."""
-    owners = line_owners(rules)(board)
-    if owners:
-        owner = owners[0]
-        line = next(line for line in rules.lines if all(board[c] == owner for c in line))
-        return Outcome(line_winner(rules, owner), line, owner)
+    lines = read_lines(rules)(board)
+    for owner in (FIRST, SECOND):
+        at = lines.find(owner * rules.k)
+        if at >= 0:
+            return Outcome(line_winner(rules, owner), rules.lines[at // (rules.k + 1)], owner)
     return None if EMPTY in board else DRAW
 
 
@@ -307,13 +315,15 @@ def is_over(rules: Rules, board: str) -> bool:
     return EMPTY not in board or bool(line_owners(rules)(board))
 
 
-def completing(rules: Rules, board: str, mark: str) -> list[Cell]:
-    """The free cells where ``mark`` would complete a line, in increasing order."""
-    return [
-        cell
-        for cell in legal_moves(board)
-        if any(all(board[c] == mark or c == cell for c in line) for line in rules.lines_through[cell])
-    ]
+def completing(rules: Rules, board: str, mark: str) -> int:
+    """The free cells where ``mark`` would complete a line, as a set of bits (bit ``c`` for
+    cell ``c``): the lines holding ``k - 1`` of ``mark`` and one empty cell (``read_lines``)."""
+    lines, k, found = read_lines(rules)(board), rules.k, 0
+    for at, line in enumerate(rules.lines):
+        seen = lines[at * (k + 1) : at * (k + 1) + k]
+        if seen.count(mark) == k - 1 and EMPTY in seen:
+            found |= 1 << line[seen.index(EMPTY)]
+    return found
 
 
 def transform(board: str, symmetry: Symmetry) -> str:

@@ -57,12 +57,11 @@ class Opponent:
 
     def moves(self, rules: Rules, board: str, mark: str) -> list[Cell]:
         """The cells it picks among (uniformly) when ``mark`` is to move on ``board``."""
+        free = legal_moves(board)
         chosen = self.preference(rules)(
-            cell_set(legal_moves(board)),
-            cell_set(completing(rules, board, mark)),
-            cell_set(completing(rules, board, other(mark))),
+            cell_set(free), completing(rules, board, mark), completing(rules, board, other(mark))
         )
-        return [cell for cell in range(rules.cells) if chosen >> cell & 1]
+        return [cell for cell in free if chosen >> cell & 1]
 
     def policy(self, rules: Rules, *, first: str = FIRST) -> Policy:
         """It, as a player of a game ``first`` began (``player.game.Policy``)."""
