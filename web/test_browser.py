@@ -14,7 +14,9 @@ marked (the independent trap order's top tier) with ttt-play's sentence of why, 
 colour, the analysis on the game's own board, the last move, a disabled New game, the words
 left to the details about the book; then what the page's screenshots showed: every select's words
 whole, who a novice is under the rules played, the analysis said and coloured by what it means for you,
-the words at a cell's foot clear of its frame, no word alone on a status's last line.
+the words at a cell's foot clear of its frame, no word alone on a status's last line. Issue 33:
+the next game's board and status in view (Play again, New game), buttons that stay put when
+hints or the analysis open, the analysis's chart shown when it opens on a phone.
 Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
