@@ -205,14 +205,13 @@ export declare class Position {
   toString(): string;
 }
 
-/** A board as a string, or a Position (its rules must be the book's). */
 /**
  * A reference opponent (player/opponents.py's registry): its name, how a sentence names it, who
  * it is under each rules, and its preference on sets of cells as bits (bit c for cell c): the
  * free cells, those completing a line of its own, those completing one of the other side's.
  */
-export interface Opponent {
-  readonly name: string;
+export interface ReferenceOpponent {
+  readonly name: Opponent;
   readonly words: string;
   readonly plays: string;
   readonly playsMisere: string;
@@ -221,14 +220,15 @@ export interface Opponent {
 }
 
 /** The reference opponents, in the order the trap order breaks ties (the first is the default). */
-export declare const OPPONENTS: readonly Opponent[];
+export declare const OPPONENTS: readonly ReferenceOpponent[];
 /** The reference opponent called `name`; RangeError otherwise. */
-export declare function opponentNamed(name: string): Opponent;
+export declare function opponentNamed(name: string): ReferenceOpponent;
 /** The opponents a trap order ranked against `against` compares by, `against` first. */
-export declare function ranking(against: string): Opponent[];
+export declare function ranking(against: string): ReferenceOpponent[];
 /** The cells `opponent` picks among (uniformly) when it is to move in `position`. */
-export declare function opponentMoves(opponent: Opponent, position: Position): number[];
+export declare function opponentMoves(opponent: ReferenceOpponent, position: Position): number[];
 
+/** A board as a string, or a Position (its rules must be the book's). */
 export type BoardInput = string | Position;
 
 /** A proven book, as loadBook and loadPackagedBook return it. */
