@@ -26,15 +26,15 @@ from tools import (
     tree_peak_kib,
 )
 
-from generator.atomic import write_atomically
-from generator.solve import solve
-from generator.trap import trap_arrays
-from generator.vectors import every_board
-from generator.writer import book_document, encode
-from player import reader
-from player.game import STANDARD, Rules
-from player.play import choose_move
-from player.reader import Book
+from tictactoe_book import reader
+from tictactoe_book.game import STANDARD, Rules
+from tictactoe_book.generator.atomic import write_atomically
+from tictactoe_book.generator.solve import solve
+from tictactoe_book.generator.trap import trap_arrays
+from tictactoe_book.generator.vectors import every_board
+from tictactoe_book.generator.writer import book_document, encode
+from tictactoe_book.play import choose_move
+from tictactoe_book.reader import Book
 
 
 def generator_costs(rules: Rules) -> dict[str, Any]:

@@ -15,9 +15,9 @@ from typing import Any
 
 from tools import BIN, BOOK, JS_BENCH, ROOT, alternate_calls
 
-from player import reader
-from player.game import STANDARD
-from player.reader import parse_book
+from tictactoe_book import reader
+from tictactoe_book.game import STANDARD
+from tictactoe_book.reader import parse_book
 
 #: The optional 3x4 row is measured only if the whole bench stays within about this long.
 BUDGET_S = 90.0

@@ -1,21 +1,27 @@
 """``ttt-book``'s part for a program run under the audit's contract: the options ``audit`` and
-``build --against-program`` share, and ``build --against-program`` (generator/reports/target.py
-does the work; this checks the options and prints what it found).
+``build --against-program`` share, the audit (generator/reports/audit.py does the work) and
+``build --against-program`` (generator/reports/target.py does it): each checks its options and
+prints what it found.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from generator import build_tools
-from generator.atomic import fingerprint, finish_once_written, target, write_files, written
-from generator.reports import MAX_CELLS, STARTUP
-from player.apps.console import echo
-from player.apps.options import Seconds
-from player.errors import echoed
-from player.game import Rules
+from tictactoe_book.apps.console import echo
+from tictactoe_book.apps.options import Seconds
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import Rules
+from tictactoe_book.generator import build_tools
+from tictactoe_book.generator.atomic import fingerprint, finish_once_written, target, write_files, written
+from tictactoe_book.generator.reports import MAX_CELLS, STARTUP
+
+if TYPE_CHECKING:
+    from tictactoe_book.reader import Book
 
 REPEAT_OPTION = click.option(
     "--repeat",
@@ -68,8 +74,8 @@ def build_against_program(
         )
     target(Path(output))  # a folder in the way, no write access: before the solve and the program
     writer = build_tools()  # numpy, which the target's solve needs, or one line naming its install
-    from generator.reports.program import ProcessProgram
-    from generator.reports.target import render, target_program
+    from tictactoe_book.generator.reports.program import ProcessProgram
+    from tictactoe_book.generator.reports.target import render, target_program
 
     targeted = target_program(
         ProcessProgram(list(command), timeout=timeout, startup=startup),
@@ -82,3 +88,35 @@ def build_against_program(
         before = fingerprint(Path(output))
         write_files({Path(output): data})
         echo(f"{written(output, before, data)}: {len(data):,} bytes, {render(targeted, repeat)}")
+
+
+def audit_program(
+    book: Book,
+    command: tuple[str, ...],
+    function: str | None,
+    repeat: int,
+    timeout: float,
+    startup: float,
+    *,
+    as_json: bool,
+    max_lines: int,
+) -> bool:
+    """``audit``: ``command`` (or the Python ``function``, MODULE:NAME) judged against ``book``,
+    its report printed; whether it can lose."""
+    from tictactoe_book.apps.console import book_in_use
+    from tictactoe_book.generator.reports.audit import audit, render
+    from tictactoe_book.generator.reports.program import CallableProgram, ProcessProgram, load_callable
+
+    if function is not None:
+        program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
+        name = function
+    else:
+        program = ProcessProgram(list(command), timeout=timeout, startup=startup)
+        name = " ".join(command)
+    with book_in_use(book):
+        report = audit(program, book, repeat=repeat)
+    if as_json:
+        echo(json.dumps({"program": name, **report.as_json()}, sort_keys=True))
+    else:
+        echo(render(report, name, max_lines=max_lines))
+    return report.can_lose

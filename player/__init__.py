@@ -4,25 +4,40 @@ Nothing here searches the game tree: every answer is a look-up in a book that wa
 consistent when it was loaded (docs/book-format.md, "A valid book")::
 
     import random
-    import player
+    from tictactoe_book import Position, choose_move, load_book
 
-    book = player.load_book()                      # the packaged 3x3 book; a path for another
-    position = player.Position("X...O....")        # a game in progress, under its rules
-    book.evaluate(position).optimal                # optimal moves, in the board's orientation
-    player.choose_move(book, position, "hard", rng=random.Random(1))
-    position.play(8).outcome()                     # None while the game goes on
+    book = load_book()                      # the packaged 3x3 book; a path for another
+    position = Position("X...O....")        # a game in progress, under its rules
+    book.evaluate(position).optimal         # optimal moves, in the board's orientation
+    choose_move(book, position, "hard", rng=random.Random(1))
+    position.play(8).outcome()              # None while the game goes on
 
 Every error subclasses a built-in one: ``BookError``, ``BoardError``, ``IllegalMoveError``,
 ``RulesError`` and ``OpponentError`` are ``ValueError``s. docs/architecture.md says which module
 holds what.
+
+Importing the package imports none of its modules: each public name is imported from its
+module when first asked for (``__getattr__``), so that the commands' entry points
+(``tictactoe_book.commands``) start, and catch Ctrl-C, before anything else is imported.
 """
 
-from player.errors import BOOK_REASONS, BoardError, BookError, IllegalMoveError, OpponentError, RulesError
-from player.game import Outcome, Position, Rules
-from player.play import LEVELS, choose_move
-from player.reader import Book, Evaluation, load_book, parse_book
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-__version__ = "2.0.0"
+if TYPE_CHECKING:
+    from tictactoe_book.errors import (
+        BOOK_REASONS,
+        BoardError,
+        BookError,
+        IllegalMoveError,
+        OpponentError,
+        RulesError,
+    )
+    from tictactoe_book.game import Outcome, Position, Rules
+    from tictactoe_book.play import LEVELS, choose_move
+    from tictactoe_book.reader import Book, Evaluation, load_book, parse_book
+
+__version__ = "3.0.0"
 
 __all__ = [
     "BOOK_REASONS",
@@ -42,3 +57,36 @@ __all__ = [
     "load_book",
     "parse_book",
 ]
+
+#: The module that defines each public name.
+_HOMES = {
+    "BOOK_REASONS": "errors",
+    "BoardError": "errors",
+    "BookError": "errors",
+    "IllegalMoveError": "errors",
+    "OpponentError": "errors",
+    "RulesError": "errors",
+    "Outcome": "game",
+    "Position": "game",
+    "Rules": "game",
+    "LEVELS": "play",
+    "choose_move": "play",
+    "Book": "reader",
+    "Evaluation": "reader",
+    "load_book": "reader",
+    "parse_book": "reader",
+}
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module when first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

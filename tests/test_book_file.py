@@ -11,10 +11,10 @@ import jsonschema
 import orjson
 import pytest
 
-from generator.writer import write_book
-from player import Book, Rules, load_book, parse_book
-from player.codes import canonical
-from player.game import legal_moves
+from tictactoe_book import Book, Rules, load_book, parse_book
+from tictactoe_book.codes import canonical
+from tictactoe_book.game import legal_moves
+from tictactoe_book.generator.writer import write_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -132,7 +132,7 @@ def test_rules_that_are_not_rules_are_the_callers_type_error(rules: object) -> N
     what a caller's rules must be."""
     raw = (ROOT / "book" / "tictactoe.json").read_bytes()
     for load in (lambda: load_book(rules=rules), lambda: parse_book(raw, rules=rules)):
-        with pytest.raises(TypeError, match=r"^rules must be a player\.Rules or None, got "):
+        with pytest.raises(TypeError, match=r"^rules must be a tictactoe_book\.Rules or None, got "):
             load()  # type: ignore[arg-type]
 
 

@@ -1,7 +1,8 @@
-"""examples/ use the public API only: ``import player`` and the names of ``player.__all__``, and
-each adapter's documented entry point (``make_bot``, ``BookPolicy``); nothing of a module the
-README calls internal (player.game, player.play, player.rates, ...). make test-packages runs
-each example in a fresh environment with the wheel and the adapters' extras installed."""
+"""examples/ use the public API only: ``import tictactoe_book`` and the names of its
+``__all__``, and each adapter's documented entry point (``make_bot``, ``BookPolicy``); nothing of
+a module the README calls internal (tictactoe_book.game, .play, .rates, ...). make
+test-packages runs each example in a fresh environment with the wheel and the adapters' extras
+installed."""
 
 from __future__ import annotations
 
@@ -10,36 +11,40 @@ from pathlib import Path
 
 import pytest
 
-import player
+import tictactoe_book
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+PACKAGE = "tictactoe_book"
 #: The adapters' modules and the names the README gives a user of each.
-ADAPTERS = {"player.integrations.openspiel": {"make_bot"}, "player.integrations.pettingzoo": {"BookPolicy"}}
+ADAPTERS = {
+    f"{PACKAGE}.integrations.openspiel": {"make_bot"},
+    f"{PACKAGE}.integrations.pettingzoo": {"BookPolicy"},
+}
 
 
-def uses_of_player(tree: ast.Module) -> list[str]:
+def uses_of_the_package(tree: ast.Module) -> list[str]:
     """Every way a module reaches into the package: ``import x``, ``from x import y`` (as
-    ``x.y``), and ``player.name`` read as an attribute."""
+    ``x.y``), and ``tictactoe_book.name`` read as an attribute."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names if alias.name.split(".")[0] == "player"]
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "player":
+            found += [alias.name for alias in node.names if alias.name.split(".")[0] == PACKAGE]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == PACKAGE:
             found += [f"{node.module}.{alias.name}" for alias in node.names]
         elif (
-            isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "player"
+            isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == PACKAGE
         ):
-            found.append(f"player.{node.attr}")
+            found.append(f"{PACKAGE}.{node.attr}")
     return found
 
 
 def public(use: str) -> bool:
     module, _, name = use.rpartition(".")
-    if use == "player":
+    if use == PACKAGE:
         return True
-    if module == "player":
-        return name in player.__all__
+    if module == PACKAGE:
+        return name in tictactoe_book.__all__
     return name in ADAPTERS.get(module, set())
 
 
@@ -49,14 +54,17 @@ def test_there_are_examples() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name)
 def test_an_example_uses_the_public_api_only(example: Path) -> None:
-    uses = uses_of_player(ast.parse(example.read_text()))
+    uses = uses_of_the_package(ast.parse(example.read_text()))
     assert uses, "an example of this package uses it"
     assert [use for use in uses if not public(use)] == []
 
 
 def test_the_check_finds_what_is_internal() -> None:
     internal = (
-        "import player\nfrom player.game import other\nfrom player.play import level_policy\nplayer.rates\n"
+        "import tictactoe_book\n"
+        "from tictactoe_book.game import other\n"
+        "from tictactoe_book.play import level_policy\n"
+        "tictactoe_book.rates\n"
     )
-    found = [use for use in uses_of_player(ast.parse(internal)) if not public(use)]
-    assert found == ["player.game.other", "player.play.level_policy", "player.rates"]
+    found = [use for use in uses_of_the_package(ast.parse(internal)) if not public(use)]
+    assert found == ["tictactoe_book.game.other", "tictactoe_book.play.level_policy", "tictactoe_book.rates"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_versions import project_version
 
-from player.reader import PACKAGED
+from tictactoe_book.reader import PACKAGED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,26 +45,33 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-        assert "player/tictactoe.json" in names
+        assert "tictactoe_book/tictactoe.json" in names
         # the CRC-32 of each book's bytes, 8 lowercase hex digits and a newline
-        recorded = archive.read("player/tictactoe.json.crc32").decode()
+        recorded = archive.read("tictactoe_book/tictactoe.json.crc32").decode()
         assert recorded == f"{zlib.crc32((ROOT / 'book' / 'tictactoe.json').read_bytes()):08x}\n"
         misere = (ROOT / "book" / "tictactoe-misere.json").read_bytes()
-        assert archive.read("player/tictactoe-misere.json") == misere
-        assert archive.read("player/tictactoe-misere.json.crc32").decode() == f"{zlib.crc32(misere):08x}\n"
+        assert archive.read("tictactoe_book/tictactoe-misere.json") == misere
+        recorded = archive.read("tictactoe_book/tictactoe-misere.json.crc32").decode()
+        assert recorded == f"{zlib.crc32(misere):08x}\n"
         for name in ("tictactoe-vs-random.json", "tictactoe-misere-vs-random.json"):  # --against random
             raw = (ROOT / "book" / name).read_bytes()
-            assert archive.read(f"player/{name}") == raw
-            assert archive.read(f"player/{name}.crc32").decode() == f"{zlib.crc32(raw):08x}\n"
-        assert "player/py.typed" in names
-        assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
+            assert archive.read(f"tictactoe_book/{name}") == raw
+            assert archive.read(f"tictactoe_book/{name}.crc32").decode() == f"{zlib.crc32(raw):08x}\n"
+        assert "tictactoe_book/py.typed" in names
+        book = (ROOT / "book" / "tictactoe.json").read_bytes()
+        assert archive.read("tictactoe_book/tictactoe.json") == book
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = archive.read(entry_points).decode()
-        assert "ttt-play = ttt_commands:ttt_play" in text and "ttt-book = ttt_commands:ttt_book" in text
-        # the two packages, the entry points' module beside them, and the wheel's own metadata
+        assert (
+            "ttt-play = tictactoe_book.commands:ttt_play" in text
+            and "ttt-book = tictactoe_book.commands:ttt_book" in text
+        )
+        # one package, with the build and the entry points inside it, and the wheel's metadata
         tops = {name.split("/")[0] for name in names}
         dist_info = f"tictactoe_book-{project_version()}.dist-info"
-        assert tops == {"player", "generator", "ttt_commands.py", dist_info}
+        assert tops == {"tictactoe_book", dist_info}
+        assert {"tictactoe_book/commands.py", "tictactoe_book/generator/cli.py"} <= names
+        assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
         # the licence file, where PEP 639 puts it
         assert archive.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
 
@@ -75,7 +82,7 @@ def test_the_wheel_carries_the_export_templates(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     assert {"book.c", "lib.rs", "Cargo.toml", "state.c"} <= set(templates)
-    assert [n for n in templates if f"generator/export/templates/{n}" not in names] == []
+    assert [n for n in templates if f"tictactoe_book/generator/export/templates/{n}" not in names] == []
 
 
 @pytest.fixture(scope="module")
@@ -93,15 +100,15 @@ def test_installed_player_runs_from_any_directory(installed: Path, tmp_path: Pat
     env = {**os.environ, "PYTHONPATH": str(target)}
     env.pop("TTT_BOOK", None)
     code = (
-        "import sys, player, player.reader\n"
-        "print(player.__file__)\nprint(player.reader.default_book_path())\n"
+        "import sys, tictactoe_book, tictactoe_book.reader\n"
+        "print(tictactoe_book.__file__)\nprint(tictactoe_book.reader.default_book_path())\n"
         "sys.argv = ['ttt-play', '--moves', '5', '--seed', '1']\n"
-        "from player.apps.cli import run\nrun()\n"
+        "from tictactoe_book.apps.cli import run\nrun()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=env, capture_output=True, text=True)
     lines = run.stdout.splitlines()
     assert lines[0].startswith(str(target)), lines[0]
-    assert lines[1] == str(target / "player" / "tictactoe.json")
+    assert lines[1] == str(target / "tictactoe_book" / "tictactoe.json")
     assert run.returncode == 1 and "Unfinished" in run.stdout  # one move given: the game goes on
 
 
@@ -113,9 +120,9 @@ def install(wheel: Path, target: Path) -> None:
     )
 
 
-TRUST = "import player; b = player.load_book(); print(b.trust, len(b))"
+TRUST = "import tictactoe_book; b = tictactoe_book.load_book(); print(b.trust, len(b))"
 MISERE_TRUST = (
-    "from player.reader import load_book; from player.game import Rules\n"
+    "from tictactoe_book.reader import load_book; from tictactoe_book.game import Rules\n"
     "b = load_book(rules=Rules(3, 3, 3, misere=True)); print(b.trust, b.rules)"
 )
 
@@ -145,7 +152,7 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(
     # A hand edit of the installed book: after X's corner, O's centre made a loser and every
     # other cell claimed as a draw. The bytes no longer match the record, so the book is
     # proven, and refused.
-    installed = target / "player" / "tictactoe.json"
+    installed = target / "tictactoe_book" / "tictactoe.json"
     data = json.loads(installed.read_bytes())
     data["entries"]["........X"] = "0 0,1,2,3,5,6,7"
     installed.write_text(json.dumps(data))
@@ -155,7 +162,7 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(
     assert refused.returncode != 0
     assert "[entry-inconsistent]" in refused.stderr
     # The same bytes with the record removed are proven too: still refused.
-    (target / "player" / "tictactoe.json.crc32").unlink()
+    (target / "tictactoe_book" / "tictactoe.json.crc32").unlink()
     again = subprocess.run(
         [sys.executable, "-c", TRUST], env=env, capture_output=True, text=True, cwd=tmp_path
     )
@@ -217,7 +224,7 @@ def test_a_misere_book_for_other_rules_fails_the_build(tmp_path: Path) -> None:
 
 
 def test_the_npm_package_ships_the_books_the_wheel_ships() -> None:
-    """clients/js/index.js's PACKAGED_BOOKS mirrors player.reader.PACKAGED: the same files for
+    """clients/js/index.js's PACKAGED_BOOKS mirrors tictactoe_book.reader.PACKAGED: the same files for
     the same (misère, opponent), so loadPackagedBook and load_book open the same book."""
     node = shutil.which("node")
     assert node is not None

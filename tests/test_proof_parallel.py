@@ -25,8 +25,8 @@ from typing import Any
 import pytest
 from oracles import book_oracle
 
-from player import BookError, Rules, reader
-from player.game import EMPTY, transform
+from tictactoe_book import BookError, Rules, reader
+from tictactoe_book.game import EMPTY, transform
 
 RULES = Rules(3, 3, 3)
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,7 +153,7 @@ def test_spans_cover_the_book_once_and_even_out_the_work() -> None:
 #: written to the file named second.
 SLOW_POOL = """
 import os, sys, time
-from player import reader
+from tictactoe_book import reader
 reader.PARALLEL_ABOVE = 0
 checked = reader.EntryChecker.check
 book, pids = sys.argv[1:]
@@ -164,7 +164,7 @@ def slowly(self, span):
     return checked(self, span)
 reader.EntryChecker.check = slowly
 sys.argv = ["ttt-book", "verify", book]
-from generator.cli import run
+from tictactoe_book.generator.cli import run
 run()
 """
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main as book_cli
-from generator.writer import prove_for_record
-from player import BookError, Rules, load_book, parse_book, reader, trust
+from tictactoe_book import BookError, Rules, load_book, parse_book, reader, trust
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.generator.writer import prove_for_record
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

@@ -1,8 +1,11 @@
-"""The library API is typed for its users: code calling ``player`` passes ``mypy --strict``, and
-a wrong use is caught (so the names are not typed ``object`` or ``Any``)."""
+"""The library API is typed for its users: code calling ``tictactoe_book`` passes ``mypy
+--strict``, and a wrong use is caught (so the names are not typed ``object`` or ``Any``). mypy
+reads the package as a wheel holds it, laid out as links to the checkout (hatch_build.link_tree:
+mypy cannot see through an editable install's import finder)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,29 +15,35 @@ ROOT = Path(__file__).resolve().parent.parent
 USER_CODE = """\
 import random
 
-import player
+import tictactoe_book
 
-book: player.Book = player.load_book()
+book: tictactoe_book.Book = tictactoe_book.load_book()
 best: tuple[int, ...] = book.best_moves("X...O....")
-answer: player.Evaluation = book.evaluate("X...O....", first="X")
+answer: tictactoe_book.Evaluation = book.evaluate("X...O....", first="X")
 scores: dict[int, int] = answer.scores
-move: int = player.choose_move(book, "X...O....", "hard", rng=random.Random(1))
-start = player.Position.empty(player.Rules(3, 3, 3)).play(4)
-codes: tuple[str, ...] = player.BOOK_REASONS
+move: int = tictactoe_book.choose_move(book, "X...O....", "hard", rng=random.Random(1))
+start = tictactoe_book.Position.empty(tictactoe_book.Rules(3, 3, 3)).play(4)
+codes: tuple[str, ...] = tictactoe_book.BOOK_REASONS
 try:
-    player.parse_book(b"{}", "x")
-except player.BookError as error:
+    tictactoe_book.parse_book(b"{}", "x")
+except tictactoe_book.BookError as error:
     code: str = error.code
 """
 
 WRONG = """\
-import player
+import tictactoe_book
 
-name: str = player.load_book()
+name: str = tictactoe_book.load_book()
 """
 
 
 def test_user_code_is_type_checked_against_the_real_signatures(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    try:
+        from hatch_build import link_tree
+    finally:
+        sys.path.remove(str(ROOT))
+    link_tree(str(ROOT), str(tmp_path / "site"))
     (tmp_path / "right.py").write_text(USER_CODE)
     (tmp_path / "wrong.py").write_text(WRONG)
     result = subprocess.run(
@@ -42,6 +51,7 @@ def test_user_code_is_type_checked_against_the_real_signatures(tmp_path: Path) -
         capture_output=True,
         text=True,
         cwd=tmp_path,
+        env={**os.environ, "MYPYPATH": str(tmp_path / "site")},
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert errors == [

@@ -12,9 +12,18 @@ from typing import Any
 import pytest
 from oracles import oracle
 
-from player import BOOK_REASONS, BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
-from player.game import STANDARD
-from player.reader import prove
+from tictactoe_book import (
+    BOOK_REASONS,
+    BoardError,
+    Book,
+    BookError,
+    Rules,
+    choose_move,
+    load_book,
+    parse_book,
+)
+from tictactoe_book.game import STANDARD
+from tictactoe_book.reader import prove
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -361,7 +370,7 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
 
 
 def test_a_book_is_read_by_its_own_rules_unless_the_caller_names_others(tmp_path: Path) -> None:
-    from generator.writer import write_book
+    from tictactoe_book.generator.writer import write_book
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))
