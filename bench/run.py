@@ -64,12 +64,12 @@ def measure(started: float) -> dict[str, Any]:
     figures["engine"] = measure_engine.engine_rate(boards)
     figures["arrays"] = measure_builds.array_costs(Rules())
     with tempfile.TemporaryDirectory(prefix="ttt-bench-build-") as folder:
-        builds = []
-        for spec, runs in (("3x4:3", 3), ("4x4:4", 1)):
-            step(started, f"ttt-book build --rules {spec}, {runs} run{'s' if runs > 1 else ''}")
-            builds.append(measure_builds.build_costs(spec, runs, Path(folder)))
-        step(started, "the 4x4 book's proof, one worker and two")
-        figures["proof_workers"] = measure_proofs.proof_workers(Path(builds[-1].pop("path")))
+        step(started, "ttt-book build --rules 3x4:3, 3 runs")
+        builds = [measure_builds.build_costs("3x4:3", 3, Path(folder))]
+        step(started, "ttt-book build --rules 4x4:4, 1 run, its stages timed")
+        builds.append(measure_builds.build_costs("4x4:4", 1, Path(folder), stages=True))
+        step(started, "the 4x4 book's first load, Python against JavaScript, three alternated pairs")
+        figures["first_loads"] = measure_proofs.first_loads(Path(builds[-1].pop("path")))
         builds[0].pop("path")
     figures["builds"] = builds
     figures["bench_seconds"] = time.perf_counter() - started

@@ -96,7 +96,6 @@ def loading(path: str | None) -> Iterator[Progress]:
     """A ``progress`` for ``tictactoe_book.reader.load_book`` that shows on standard error, only when it
     is a terminal, what loading a big book is doing: "Reading NAME (35 MB)..." while its bytes
     are parsed (one call of the standard parser, which tells nothing), then a bar of its entries
-    sorted for the proof ("Reading 412,345 of 1,135,214 entries"), then a bar of its entries
     proven ("Proving 412,345 of 1,135,214 entries"). A book of up to 1 MB (trust.RECORD_ABOVE:
     one that proves in well under a second) shows a bar only if its stage takes PROGRESS_AFTER
     seconds. Erased when the load ends, however it ends."""
@@ -104,7 +103,7 @@ def loading(path: str | None) -> Iterator[Progress]:
         yield lambda stage, done, total: None
         return
     name = os.path.basename(path) if path else "the book"
-    labels = {"index": "Reading", "prove": "Proving"}  # (the file's name was said: 80 columns)
+    labels = {"prove": "Proving"}  # a bar per stage (the file's name was said: 80 columns)
     reading = big = False
     stage_now = ""
     advance: Advance = unshown
