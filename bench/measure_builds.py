@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import gzip
 import random
+import resource
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import naive
 import orjson
@@ -26,15 +28,17 @@ from tools import (
     tree_peak_kib,
 )
 
-from generator.atomic import write_atomically
+from generator.atomic import write_atomically, write_files
 from generator.solve import solve
 from generator.trap import trap_arrays
 from generator.vectors import every_board
-from generator.writer import book_document, encode
+from generator.writer import book_document, encode, prove_for_record
 from player import reader
 from player.game import STANDARD, Rules
 from player.play import choose_move
 from player.reader import Book
+
+T = TypeVar("T")
 
 
 def generator_costs(rules: Rules) -> dict[str, Any]:
@@ -91,13 +95,16 @@ def array_costs(rules: Rules) -> dict[str, Any]:
 
 def build_costs(spec: str, runs: int, folder: Path) -> dict[str, Any]:
     """``ttt-book build --rules spec`` as a process (no vectors), writing into ``folder``: median
-    wall time of ``runs``, the largest peak memory of the build's processes together
-    (``tree_peak_kib``: a big book is proven by a pool of them), and the book's size and path."""
-    seconds, peaks = [], []
+    wall and CPU time of ``runs``, the largest peak memory of the build's processes together
+    (``tree_peak_kib``), and the book's size and path."""
+    seconds, cpu, peaks = [], [], []
     book = folder / f"{spec.replace(':', '_')}.json"
     argv = [str(BIN / "ttt-book"), "build", "--rules", spec, "-o", str(book), "--no-vectors"]
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         took, peak = tree_peak_kib(argv, clean_env(TTT_PROVEN_RECORD=""), folder)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         seconds.append(took)
         peaks.append(peak)
     raw = book.read_bytes()
@@ -108,6 +115,7 @@ def build_costs(spec: str, runs: int, folder: Path) -> dict[str, Any]:
         "path": str(book),
         "runs": runs,
         "build_s": build_s,
+        "build_cpu_s": statistics.median(cpu),
         "peak_kib": peak_kib,
         "bytes": len(raw),
         "gzip_bytes": len(gzip.compress(raw, 6)),
@@ -116,6 +124,35 @@ def build_costs(spec: str, runs: int, folder: Path) -> dict[str, Any]:
         "goal_kib": goal_kib,
         "meets_goal": build_s <= goal_s and (goal_kib is None or peak_kib <= goal_kib),
     }
+
+
+#: Issue 34's goal: ``ttt-book build`` of 4x4 within this many times the CPU time of its solve,
+#: trap order and writing stages.
+BUILD_STAGES_GOAL = 3.0
+
+
+def build_stages(rules: Rules) -> dict[str, Any]:
+    """The CPU time of each stage of ``ttt-book build`` for ``rules``, in this process, one
+    after the other as the build runs them (generator/writer.py, ``write_book``): solve, trap
+    order, writing (the document's entry strings, its bytes, the atomic write), then the proof
+    the build runs on those bytes before it writes them, and the gzipped size its report gives."""
+    stages: dict[str, float] = {}
+
+    def timed(name: str, work: Callable[[], T]) -> T:
+        start = time.process_time()
+        done = work()
+        stages[name] = stages.get(name, 0.0) + time.process_time() - start
+        return done
+
+    solved = timed("solve", lambda: solve(rules))
+    traps = timed("trap_order", lambda: trap_arrays(solved))
+    document = timed("writing", lambda: book_document(traps))
+    data = timed("writing", lambda: encode(document))
+    proven = bool(timed("prove", lambda: prove_for_record(data, "<bench>")))
+    with tempfile.TemporaryDirectory() as folder:
+        timed("writing", lambda: write_files({Path(folder) / "book.json": data}))
+    timed("gzip", lambda: gzip.compress(data, 6))
+    return {"rules": str(rules), "proven": proven, **{f"{name}_cpu_s": s for name, s in stages.items()}}
 
 
 def choose_costs(book: Book, boards: list[str]) -> dict[str, Any]:

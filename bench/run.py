@@ -62,8 +62,9 @@ def main(argv: list[str] | None = None) -> None:
             measure_builds.build_costs(spec, runs, Path(folder))
             for spec, runs in (("3x4:3", 3), ("4x4:4", 1))
         ]
-        figures["proof_workers"] = measure_proofs.proof_workers(Path(builds[-1].pop("path")))
+        figures["first_loads"] = measure_proofs.first_loads(Path(builds[-1].pop("path")))
         builds[0].pop("path")
+    figures["build_stages"] = measure_builds.build_stages(Rules(4, 4, 4))
     figures["builds"] = builds
     figures["bench_seconds"] = time.perf_counter() - started
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -99,6 +100,15 @@ def paired_ratio(measured: list[float], baseline: list[float]) -> float:
     of the two medians takes them from different moments and moves with the load.
     """
     return statistics.median(m / b for m, b in zip(measured, baseline, strict=True))
+
+
+def child_cpu_seconds(argv: list[str], env: dict[str, str]) -> float:
+    """Run ``argv`` (it must succeed): the CPU time it took, user and system, with any process it
+    started and waited for (the kernel's account of the children this process has waited for)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run_checked(argv, env=env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
 def tree_peak_kib(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, int]:

@@ -5,7 +5,7 @@ docs/book-format.md, step for step beside clients/js/tictactoe-book.js.
 2. and 3. strict JSON within limits (``parse_json``);
 4. to 11. the header: format, version, canonical rule, rules, and the winning lines and
    symmetries the reader derives from the rules and compares with the file's (``check_header``);
-12. to 15. every entry on its own (``EntryChecker``): its key is a board with a move to make, in
+12. to 15. the entries (``check_entries``): each key is a board with a move to make, in
    canonical form; its string follows the grammar of *An entry* (``parse_entry``); every
    successor that does not finish the game has an entry; and each move's score, the successor's
    stored best score one ply back (``player.game.one_ply_back``), makes the entry's best score and
@@ -17,10 +17,9 @@ from the successors' entries, and maps the answer back onto the board's own orie
 marks. ``load_book`` reads a file (the packaged book by default) and proves it, unless its exact
 bytes were proven before (player/trust.py); ``parse_book`` proves bytes.
 
-An entry's check reads only its successors' stored strings, so a big book's entries are
-checked in independent spans by a pool of processes (``concurrent.futures``), one worker per
-core; the finding is the first failing step's, naming the first entry in file order that fails
-it, whichever worker found it.
+The entries are checked over whole lists of them, a layer of keys (one number of marks) at a
+time, against the index of the images of the layer above; the finding is the first failing
+step's, naming the first entry in file order that fails it, in the exact rule's words.
 """
 
 from __future__ import annotations
@@ -31,17 +30,19 @@ import gc
 import json
 import os
 import re
-import signal
 import stat
-import threading
+import sys
+from array import array
 from bisect import bisect_right
+from collections import deque
 from dataclasses import dataclass
-from functools import cache
-from itertools import accumulate, chain, repeat
+from functools import cache, reduce
+from itertools import accumulate, compress, repeat
+from operator import add, and_, floordiv, itemgetter, mod, ne
 from typing import TYPE_CHECKING, Any
 
 from player import trust
-from player.errors import BOOK_REASONS, BookError, EntryShapeError, RulesError
+from player.errors import BookError, EntryShapeError, RulesError
 from player.game import (
     EMPTY,
     FIRST,
@@ -49,7 +50,7 @@ from player.game import (
     Cell,
     Rules,
     Symmetry,
-    board_codes,
+    after_line,
     canonical,
     check_playable,
     decode_score,
@@ -63,8 +64,6 @@ from player.game import (
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-    from multiprocessing.sharedctypes import Synchronized
-    from multiprocessing.synchronize import Event
 
     Fail = Callable[[str, str], BookError]
     #: How far a load has gone, for an app to show: ``progress(stage, done, total)``, the
@@ -97,12 +96,6 @@ PACKAGED = {
     (False, "random"): "tictactoe-vs-random.json",
     (True, "random"): "tictactoe-misere-vs-random.json",
 }
-#: Books of more entries than this are proven by a pool of processes, one per core.
-PARALLEL_ABOVE = 100_000
-#: A proof's progress is told after each run of this many entries checked, and from a pool every
-#: PROGRESS_SECONDS: about 280 steps for 4x4, none but the last for 3x3 (627 entries).
-PROGRESS_ENTRIES = 4096
-PROGRESS_SECONDS = 0.1
 
 
 # ---------------------------------------------------------------- step 1: the bytes
@@ -338,15 +331,20 @@ def parse_entry(text: str, cells: int) -> tuple[int, Tiers]:
         best = _integer(head)
     if not space:
         raise EntryShapeError("has no tier after its best score")
-    cell_of = _cell_numbers(cells)
-    tiers: list[tuple[Cell, ...]] = []
-    for part in rest.split(" "):
-        if "," not in part:
-            cell = cell_of.get(part)
-            if cell is None:
-                raise EntryShapeError(_bad_cell(part, cells))
-            tiers.append((cell,))
-            continue
+    return best, tuple(map(_tiers(cells).__getitem__, rest.split(" ")))
+
+
+class _Tiers(dict[str, tuple[Cell, ...]]):
+    """The tiers of a board of ``cells`` cells by their text, each text read once: a text that
+    is no tier raises EntryShapeError and is not kept, so this holds at most one item per set of
+    cells (65,535 on 16 cells; a 4x4 book uses about 9,000)."""
+
+    def __init__(self, cells: int) -> None:
+        super().__init__()
+        self.cells = cells
+
+    def __missing__(self, part: str) -> tuple[Cell, ...]:
+        cells, cell_of = self.cells, _cell_numbers(self.cells)
         tier: list[Cell] = []
         for item in part.split(","):
             cell = cell_of.get(item)
@@ -355,8 +353,13 @@ def parse_entry(text: str, cells: int) -> tuple[int, Tiers]:
             if tier and cell <= tier[-1]:
                 raise EntryShapeError(f"has tier {_show(part)}, not in increasing order")
             tier.append(cell)
-        tiers.append(tuple(tier))
-    return best, tuple(tiers)
+        found = self[part] = tuple(tier)
+        return found
+
+
+@cache
+def _tiers(cells: int) -> _Tiers:
+    return _Tiers(cells)
 
 
 def entry_text(best: int, tiers: Tiers | list[list[Cell]]) -> str:
@@ -401,320 +404,531 @@ def _show(text: str, limit: int = 40) -> str:
 # ---------------------------------------------------------------- steps 12 to 15: the entries
 
 
-def prove(
-    data: Any,
-    source: object,
-    expected: Rules | None,
-    *,
-    workers: int | None = None,
-    progress: Progress | None = None,
-) -> Rules:
+def prove(data: Any, source: object, expected: Rules | None, *, progress: Progress | None = None) -> Rules:
     """Steps 4 to 15 on parsed JSON ``data``: the rules the book is for, or BookError with the
     first failing step's code.
 
     ``expected`` is the game the caller plays (``None``: any rules the file states).
-    ``workers``: how many processes check the entries (None: one per core for a book of more
-    than PARALLEL_ABOVE entries, else this process alone). ``progress`` is told the entries
-    checked (stage ``"prove"``).
+    ``progress`` is told the entries checked (stage ``"prove"``).
     """
 
     def fail(code: str, reason: str) -> BookError:
         return BookError(source, code, reason)
 
     rules = check_header(data, fail, expected)
-    checker = EntryChecker(rules, data["entries"])
-    if workers is None:
-        workers = cores() if len(checker.keys) > PARALLEL_ABOVE else 1
-    total = len(checker.keys)
+    texts = data["entries"]
+    total = len(texts)
     if progress is not None:
         progress("prove", 0, total)
-    found = checker.check_all(
-        workers, None if progress is None else lambda done: progress("prove", done, total)
-    )
+    told = None if progress is None else lambda done: progress("prove", done, total)
+    found = check_entries(rules, texts, told)
     if found is not None:
-        raise fail(found[2], found[3])
+        raise fail(*found)
     return rules
 
 
-#: What an entry's check finds wrong: the rank of its step, the entry's place in the file, the
-#: reason code and the message. The smallest is the book's (``min``: the first step, then the
-#: first entry).
-Finding = tuple[int, int, str, str]
-_RANK = {code: rank for rank, code in enumerate(BOOK_REASONS)}
+def check_entries(
+    rules: Rules, texts: dict[str, Any], progress: Callable[[int], None] | None = None
+) -> tuple[str, str] | None:
+    """Steps 12 to 15 on the entries of a book for ``rules``: the first failing step's reason
+    code and message, naming the first entry in file order that fails it; None if every entry
+    passes. ``progress`` is told how many entries are checked, now and then, up to all of them
+    (the proof takes two passes over them: each counts for half)."""
+    with _collector_paused():
+        return _EntryProof(rules, texts).finding(progress)
+
+
+#: The entries are taken a run of at most this many at a time, and the proof's progress told
+#: after each: about 560 times for 4x4 (two passes), twice for 3x3.
+PROGRESS_ENTRIES = 4096
 _NOT_MARKS = str.maketrans("", "", FIRST + SECOND + EMPTY)
-#: Not scores (a score is within 2**53 - 1): what a look-up of a successor gives when it is no
-#: image of an entry, and when it is one of a misshapen entry (step 13 refuses the book then,
-#: whatever the other entries say). Both are beyond every score, so a key's largest move score
-#: tells whether it met either.
-_UNKNOWN = 2**62
-_MISSHAPEN = 2**61
-_NOT_PARSED: tuple[int, list[Cell], int] = (0, [], 0)  # (by identity: a string not parsed yet)
+#: A board's cells as the digits of its rank (``.`` 0, ``O`` 1, ``X`` 2), in ASCII, then as bytes.
+_TO_RANK = bytes.maketrans((EMPTY + SECOND + FIRST).encode(), b"012")
+_FROM_RANK = bytes.maketrans(b"012", b"\0\1\2")
+#: A cell's digit as 1 where the cell is free, holds O, holds X (``_Boards``); 0xff where it is
+#: free; 0x80 where it is not, which makes a byte of 0 to 2 one of ``_OFF``.
+_COUNTS = tuple(bytes.maketrans(b"\0\1\2", bytes(int(digit == d) for d in range(3))) for digit in range(3))
+_KEEP_FREE = bytes.maketrans(b"\0\1\2", b"\xff\0\0")
+_TAKEN = bytes.maketrans(b"\0\1\2", b"\0\x80\x80")
+_OFF = b"\x80\x81\x82"
+#: A tier's byte (0 or 1) as one that is not 0, and back: so that the bytes of occupied cells,
+#: made 0, can be dropped.
+_NONZERO = bytes.maketrans(b"\0\1", b"\2\3")
+_FROM_NONZERO = bytes.maketrans(b"\2\3", b"\0\1")
+#: A move's score as the proof's bytes hold it, one byte a move: ``_LEVEL + score`` for a score
+#: within ``_NEAR`` of 0 (every move of a book of up to 16 cells scores within 17), and two
+#: bytes that are no score: ``_NO_ENTRY`` (the successor is neither finished nor an entry) and
+#: ``_FAR`` (the successor's best score is no nearer: the exact rule decides that entry). An
+#: entry's best score within ``_NEAR`` is ``_LEVEL + best``, another ``_LEVEL``; a move's byte
+#: less its entry's best byte, plus ``_LEVEL``, is then within 1 to 255, so the subtraction of
+#: two runs of bytes read as integers borrows across no byte.
+_LEVEL = 128
+_NEAR = 62
+_NO_ENTRY = _LEVEL - _NEAR - 2
+_FAR = _LEVEL + _NEAR + 1
+#: A move's byte as looked up (0 where no entry has the successor) as the proof holds it.
+_UNFOUND = bytes.maketrans(b"\0", bytes((_NO_ENTRY,)))
+#: ``score - best + _LEVEL`` read as the move's verdict: 1 if it scores the best score, 0 if
+#: less, 2 if more (no tier can make that entry consistent).
+_VERDICT = bytes(0 if byte < _LEVEL else 1 if byte == _LEVEL else 2 for byte in range(256))
+#: Per best score within ``_NEAR`` (one more for a move onto it): its byte, and a move's onto it.
+_BEST = {best: _LEVEL + best for best in range(-_NEAR, _NEAR + 1)}
+_ONTO = {best: _LEVEL + one_ply_back(best) for best in range(-_NEAR - 1, _NEAR + 2)}
 
 
-#: Part of the entries, by place in ``EntryChecker.order``: ``(start, stop)``.
-Span = tuple[int, int]
+@cache
+def _one_at(byte: int) -> bytes:
+    """A translation of ``byte`` to 1 and of every other byte to 0."""
+    return bytes(int(other == byte) for other in range(256))
 
 
-class EntryChecker:
-    """Steps 12 to 15 for the entries of one book, in spans (``check``).
+class _EntryProof:
+    """Steps 12 to 15 for the entries of one book, over whole runs of them.
 
-    A successor has one mark more than its key, so checking the keys with ``m`` marks needs
-    only the entries with ``m + 1``. The checker takes the keys layer by layer, the fullest
-    first (``order``), and keeps the layer above indexed: each of its entries under every image
-    of its key (``onto``), with the score of a move onto it. A move's score is then one look-up
-    of the successor as it stands: found, it is an image of that entry's key, so its canonical
-    key is that one; not found, it finishes the game or has no entry. Checking a layer indexes
-    it for the next; a span that starts inside a layer indexes the layer above it, and the
-    part of its own first layer it does not check, before it starts.
+    The keys are read as one string of their cells' digits (``.`` 0, ``O`` 1, ``X`` 2, a key's
+    row after another, each followed by a newline). A board's *rank* reads its digits in base
+    3: ranks compare as boards do, and every board of ``cells`` cells has one below ``3 **
+    cells``. So one table of ``3 ** cells`` bytes (43 MB for 16 cells) holds, at the rank of
+    every image of every key, the score of a move onto it: the first pass, a run of keys at a
+    time in file order, puts them there, and checks step 12: the ranks of the images
+    (``_Images``) show which keys are not canonical, and the cells' columns of digits
+    (``_Boards``) which are finished. A successor has one mark more than its key, so in the
+    second pass a move's score is the table's byte at the key's rank plus the mark's place
+    value: an image of an entry with one mark more (other boards have other ranks), or 0 if
+    the move finishes the game (the columns show where, line by line) or reaches no entry. The
+    moves' scores are held against the entries' best scores and tiers all at once, a run of
+    entries with the same side to move at a time (``_moves``).
+
+    Each distinct entry string is parsed once (``_facts``). An entry next to a best score beyond
+    the bytes' reach is checked by the exact rule, and every message is the exact rule's
+    (``_key_problem``, ``_missing``, ``_inconsistency``).
     """
 
     def __init__(self, rules: Rules, texts: dict[str, Any]) -> None:
         self.rules = rules
         self.texts = texts
-        #: the keys in file order: a finding names the first one
+        #: the keys and their entries, in file order: a finding names the first that fails
         self.keys = list(texts)
-        cells = rules.cells
-        layers: list[list[int]] = [[] for _ in range(cells + 1)]
-        for index, key in enumerate(self.keys):  # (a key that is no board: anywhere)
-            layers[max(0, min(cells - key.count(EMPTY), cells))].append(index)
-        #: the places of the keys in ``keys``, the fullest layer first, file order within one
-        self.order = [index for layer in reversed(layers) for index in layer]
-        #: where the layer of each number of marks starts and ends in ``order``
-        self.starts = [sum(map(len, layers[marks + 1 :])) for marks in range(rules.cells + 1)]
-        self.ends = [start + len(layer) for start, layer in zip(self.starts, layers, strict=True)]
-        self._codes = board_codes(rules)
-        self._code, self._images = self._codes.code, self._codes.images
-        self._owners = line_owners(rules)
-        # a code's occupied cells, one bit each (the low bit of the cell's digit)
-        self._low_bits = int("01" * rules.cells, 2)
-        #: per set of occupied cells: the free cells, and what a move on each adds to a code
-        self._moves: dict[int, tuple[list[Cell], list[int]]] = {}
-        #: per distinct entry string: its best score, its optimal moves in increasing order,
-        #: and the score of a move onto its key (None: not a string of the grammar)
-        self._facts: dict[str, tuple[int, list[Cell], int] | None] = {}
-        #: told how many more entries ``check`` has checked, after each PROGRESS_ENTRIES (None:
-        #: nobody asked; in a pool's worker, the count the parent reads)
-        self.advance: Callable[[int], None] | None = None
+        self.values = list(texts.values())
+        self.images = _Images(rules)
+        #: ``_Boards.lead`` (``cells`` + #X - #O) as 0 where a key has as many X as O or one
+        #: more, else 1
+        self.unlike = bytes(0 if lead in (rules.cells, rules.cells + 1) else 1 for lead in range(256))
+        #: per distinct entry string of the grammar: the byte of a move onto its key, the byte
+        #: of its best score, and a byte per cell, 1 on its tiers' cells
+        self.onto: dict[str, int] = {}
+        self.best: dict[str, int] = {}
+        self.tiers: dict[str, bytes] = {}
+        #: the entry strings inconsistent whatever their successors say (a cell in two tiers, a
+        #: best score no move of the board can have), unless the exact rule decides their entry
+        self.wrong: set[str] = set()
 
-    def check_all(self, workers: int, progress: Callable[[int], None] | None = None) -> Finding | None:
-        """The book's finding over every entry (and the empty board's), or None if it proves.
+    def finding(self, progress: Callable[[int], None] | None) -> tuple[str, str] | None:
+        """The first failing step's code and message (see ``check_entries``)."""
+        keys, values, cells = self.keys, self.values, self.rules.cells
+        tell = progress or (lambda done: None)
+        if not all(map(cells.__eq__, map(len, keys))) or "".join(keys).translate(_NOT_MARKS):
+            return "entry-key", next(filter(None, map(self._key_problem, keys)))
+        misshapen = self._facts()
+        total, width = len(keys), cells + 1
+        ranked = ("\n".join(keys) + "\n").encode().translate(_TO_RANK)
+        digits = ranked.translate(_FROM_RANK)
+        onto = bytes(map(self.onto.__getitem__, values)) if misshapen is None else b""
+        table = bytearray(3**cells)
+        # the first pass: step 12 (13 held over), and every image of every key in the table
+        unfit: list[int] = []  # keys failing step 12
+        ranks: list[int] = []
+        leads = []
+        for start in range(0, total, PROGRESS_ENTRIES):
+            stop = min(start + PROGRESS_ENTRIES, total)
+            images = self.images.of(ranked[start * width : stop * width])
+            board = _Boards.of(digits[start * width : stop * width], cells)
+            ranks.extend(images[0])
+            leads.append(board.lead)
+            unfit.extend(start + row for row in self._unfit(board, images))
+            if not unfit and misshapen is None:
+                for image in images:
+                    deque(map(table.__setitem__, image, onto[start:stop]), maxlen=0)
+            tell(stop // 2)
+        if unfit or misshapen is not None:
+            tell(total)
+            if unfit:
+                return "entry-key", self._key_problem(keys[min(unfit)]) or ""
+            assert misshapen is not None
+            return "entry-shape", f"entry {keys[misshapen]!r}: {_misshapen(values[misshapen], cells)}"
+        # the second pass: steps 14 and 15, every move looked up in the table
+        missing, apart, wrong = self._moves(digits, ranks, b"".join(leads), table, tell)
+        if missing:
+            return "missing-entry", _missing(self.rules, self.texts, keys[min(missing)])
+        if EMPTY * cells not in self.texts:
+            return "missing-entry", "has no entry for the empty board"
+        if self.wrong:
+            wrong.update(place for place, text in enumerate(values) if text in self.wrong)
+        wrong -= apart  # (the exact rule decides those)
+        wrong.update(place for place in apart if _inconsistency(self.rules, self.texts, keys[place]))
+        if wrong:
+            return "entry-inconsistent", _inconsistency(self.rules, self.texts, keys[min(wrong)]) or ""
+        return None
 
-        With more than one worker, the entries are cut into as many spans of equal size and
-        checked in a pool of processes (``_in_pool``). ``progress`` is told the number of
-        entries checked so far, now and then."""
-        found: list[Finding | None] = []
-        if EMPTY * self.rules.cells not in self.texts:
-            found.append(
-                (_RANK["missing-entry"], len(self.keys), "missing-entry", "has no entry for the empty board")
-            )
-        spans = self.spans(workers)
-        pooled = _in_pool(self, spans, workers, progress) if workers > 1 else None
-        if pooled is None:  # one worker, or no pool could be had
-            self.advance = None if progress is None else _running_total(progress)
-            try:
-                pooled = [self.check(span) for span in spans]
-            finally:
-                self.advance = None
-        found.extend(pooled)
-        return min((finding for finding in found if finding is not None), default=None)
+    def _unfit(self, board: _Boards, images: list[list[int]]) -> list[int]:
+        """Step 12 for a run of keys (``board``, whose ranks under every symmetry are
+        ``images``): the rows of those with other counts of X and O than a move to make allows,
+        finished, or not canonical."""
+        count = len(images[0])
+        found = _places(board.lead.translate(self.unlike), None)
+        found.extend(_places(board.free, 0))  # a full board
+        for line in self.rules.lines:
+            full = reduce(and_, map(board.lanes.__getitem__, line))  # a lane of 2 (all X) or 1 (all O)
+            if full:
+                found.extend(_places(full.to_bytes(count), None))
+        # an image ranked below its key: each list of ranks as one integer, a lane of at least 32
+        # bits a rank, the image's with the lane's top bit set, less the key's: that bit stays
+        # where the image is not below
+        guards, width = _guards(count), array(_RANKS).itemsize
+        keys = int.from_bytes(array(_RANKS, images[0]).tobytes(), sys.byteorder)
+        for image in images[1:]:
+            ahead = (int.from_bytes(array(_RANKS, image).tobytes(), sys.byteorder) | guards) - keys
+            below = (ahead & guards) ^ guards
+            if below:
+                found.extend(
+                    at // width for at in _places(below.to_bytes(width * count, sys.byteorder), None)
+                )
+        return found
 
-    def spans(self, workers: int) -> list[Span]:
-        """``order`` cut into at most ``workers`` spans of about equal work, counted in the
-        dictionary operations of ``check``: per key checked, one look-up per free cell and one
-        entry per image; per key indexed only (the layer above a span's start, and its first
-        layer's keys before it), one entry per image."""
-        count, images = len(self.order), len(self.rules.symmetries)
-        if workers <= 1 or count == 0:
-            return [(0, count)]
+    def _key_problem(self, key: str) -> str | None:
+        """Step 12 for one key, as the exact rule: what is wrong with it, or None."""
         cells = self.rules.cells
-        per_key = (repeat(images + cells - m, self.ends[m] - self.starts[m]) for m in range(cells, -1, -1))
-        work = [0, *accumulate(chain.from_iterable(per_key))]  # of the keys before each place
-
-        def overhead(start: int) -> int:
-            """The work of indexing what a span from ``start`` does not check itself."""
-            marks = self._marks_at(start)
-            above = self.ends[marks + 1] - self.starts[marks + 1] if marks < self.rules.cells else 0
-            return images * (above + start - self.starts[marks])
-
-        def cut(most: int) -> list[Span]:
-            """Spans of at most ``most`` work each (one key at least), as long as they can be."""
-            spans, start = [], 0
-            while start < count:
-                stop = bisect_right(work, work[start] + most - overhead(start)) - 1
-                spans.append((start, max(stop, start + 1)))
-                start = spans[-1][1]
-            return spans
-
-        low, high = work[count] // workers, work[count]
-        while low < high:  # the least work per span that needs no more than ``workers`` spans
-            middle = (low + high) // 2
-            if len(cut(middle)) <= workers:
-                high = middle
-            else:
-                low = middle + 1
-        return cut(low)
-
-    def _marks_at(self, place: int) -> int:
-        """The number of marks of the key at ``place`` in ``order``."""
-        return next(m for m in range(self.rules.cells + 1) if self.starts[m] <= place < self.ends[m])
-
-    def check(self, span: Span) -> Finding | None:
-        """The first finding among the entries of ``span`` (by step, then by place)."""
-        start, stop = span
-        first: Finding | None = None
-        if start >= stop:
-            return first
-        marks = self._marks_at(start)
-        with _collector_paused():
-            above = marks + 1
-            onto = self._index(self.starts[above], self.ends[above]) if above <= self.rules.cells else {}
-            while start < stop:
-                end = min(stop, self.ends[marks])  # where this layer ends in the span
-                # the next layer's successors are this whole layer: the part before the span
-                # indexed now, the rest as it is checked (none for the span's last layer)
-                below = None if end == stop else self._index(self.starts[marks], start)
-                advance = self.advance
-                step = PROGRESS_ENTRIES if advance is not None else max(end - start, 1)
-                for run in range(start, end, step):  # (one run when no one is told)
-                    for place in range(run, min(run + step, end)):
-                        index = self.order[place]
-                        found = self._entry(index, onto, below)
-                        if found is not None:
-                            finding = (_RANK[found[0]], index, *found)
-                            if first is None or finding < first:
-                                first = finding
-                    if advance is not None:
-                        advance(min(run + step, end) - run)
-                onto, start, marks = below or {}, end, marks - 1
-        return first
-
-    def _index(self, start: int, stop: int) -> dict[int, int]:
-        """Every image of the keys at places ``start`` to ``stop - 1`` of ``order``, each with
-        the score of a move onto it (``_MISSHAPEN`` for a misshapen entry; a key that is no
-        board is skipped: its own check finds it)."""
-        onto: dict[int, int] = {}
-        for place in range(start, stop):
-            key = self.keys[self.order[place]]
-            if len(key) == self.rules.cells and not key.translate(_NOT_MARKS):
-                self._add(onto, key, self._codes.images(self._codes.code(key)))
-        return onto
-
-    def _add(self, onto: dict[int, int], key: str, orbit: list[int]) -> None:
-        """Index ``key`` (whose images are ``orbit``) in ``onto``."""
-        facts = self._facts_of(self.texts[key])
-        score = _MISSHAPEN if facts is None else facts[2]
-        for image in orbit:
-            onto[image] = score
-
-    def _entry(
-        self, index: int, onto: dict[int, int], below: dict[int, int] | None
-    ) -> tuple[str, str] | None:
-        """What is wrong with the entry at ``index`` at its earliest failing step, as a reason
-        code and a message; None if nothing is. ``onto`` indexes the layer above; the entry's
-        key is indexed in ``below`` if given."""
-        key = self.keys[index]
-        cells = self.rules.cells
-        # step 12: the key is a board with a move to make, in canonical form
         if len(key) != cells or key.translate(_NOT_MARKS):
-            return "entry-key", f"has entry key {_short(key)}, not {cells} cells of X, O and ."
-        code = self._code(key)
-        low_bits = self._low_bits
-        x, o = (code >> 1 & low_bits).bit_count(), (code & low_bits).bit_count()  # X is 2, O is 1
+            return f"has entry key {_short(key)}, not {cells} cells of X, O and ."
+        x, o = key.count(FIRST), key.count(SECOND)
         if x - o not in (0, 1):
-            return "entry-key", f"has entry key {key!r} with {x} X and {o} O"
-        if x + o == cells or self._owners(key):
-            return "entry-key", f"has entry key {key!r}, a finished board"
-        orbit = self._images(code)
-        text = self.texts[key]
-        facts = self._facts.get(text, _NOT_PARSED) if type(text) is str else None
-        if facts is _NOT_PARSED:
-            facts = self._facts_of(text)
-        if below is not None:
-            score = _MISSHAPEN if facts is None else facts[2]
-            for image in orbit:
-                below[image] = score
-        if min(orbit) < code:
-            return "entry-key", f"has entry key {key!r}, which is not in canonical form"
-        # step 13: the string follows the grammar
-        if facts is None:
-            return "entry-shape", f"entry {key!r}: {_misshapen(text, cells)}"
-        # step 14: every successor that does not finish the game has an entry; step 15: each
-        # move scores its successor's best score one ply back (or as the game ends there), and
-        # the entry is the best of them and the moves that reach it
-        occupied = (code | code >> 1) & low_bits
-        free, added = self._moves.get(occupied) or self._free_moves(occupied, key, x == o)
-        look_up = onto.get
-        scores = [look_up(code + move, _UNKNOWN) for move in added]
-        truth = max(scores)
-        if truth >= _MISSHAPEN:
-            mover = FIRST if x == o else SECOND
-            for at, cell in enumerate(free):
-                if scores[at] == _UNKNOWN:
-                    ends = end_score(self.rules, key[:cell] + mover + key[cell + 1 :])
-                    if ends is None:
-                        return "missing-entry", self._missing(key, cell, mover)
-                    scores[at] = ends
-            truth = max(scores)
-            if truth >= _MISSHAPEN:
-                return None  # a successor's entry is misshapen: step 13 refuses the book
-        best, flat, _ = facts
-        if best == truth and flat == [
-            cell for cell, score in zip(free, scores, strict=True) if score == best
-        ]:
-            return None
-        return "entry-inconsistent", self._inconsistency(key, text, free, scores)
+            return f"has entry key {key!r} with {x} X and {o} O"
+        if x + o == cells or line_owners(self.rules)(key):
+            return f"has entry key {key!r}, a finished board"
+        if canonical(self.rules, key)[0] != key:
+            return f"has entry key {key!r}, which is not in canonical form"
+        return None
 
-    def _free_moves(self, occupied: int, key: str, x_to_move: bool) -> tuple[list[Cell], list[int]]:
-        """The free cells of the boards with ``key``'s occupied cells, and what a move of the
-        side to move there adds to a code."""
-        mark = FIRST if x_to_move else SECOND
-        free = [cell for cell, mark in enumerate(key) if mark == EMPTY]
-        moves = self._moves[occupied] = free, [self._codes.placed(mark, cell) for cell in free]
-        return moves
-
-    def _facts_of(self, text: Any) -> tuple[int, list[Cell], int] | None:
-        """An entry string's best score, its optimal moves in increasing order and the score of
-        a move onto its key; None if it is not a string of the grammar (each distinct string
-        parsed once)."""
-        if type(text) is not str:
-            return None
-        facts = self._facts.get(text, _NOT_PARSED)
-        if facts is not _NOT_PARSED:
-            return facts
+    def _facts(self) -> int | None:
+        """Step 13: parse each distinct entry string once, keeping what the proof needs of it;
+        the place of the first entry that is not a string of the grammar, or None."""
+        values, cells = self.values, self.rules.cells
+        strings = values if set(map(type, values)) <= {str} else [v for v in values if type(v) is str]
+        distinct = list(dict.fromkeys(strings))  # (in file order: the strings lie in memory so)
         try:
-            best, tiers = parse_entry(text, self.rules.cells)
-        except EntryShapeError:
-            facts = None
-        else:
-            # each tier is increasing (the grammar), so once sorted and equal to a key's optimal
-            # moves in increasing order, the tiers hold each of them exactly once
-            flat = list(tiers[0]) if len(tiers) == 1 else sorted(c for tier in tiers for c in tier)
-            facts = best, flat, one_ply_back(best)
-        self._facts[text] = facts
-        return facts
+            parsed = list(map(parse_entry, distinct, repeat(cells)))
+            texts = distinct
+        except EntryShapeError:  # (then find every misshapen one)
+            maybe = list(map(_parsed, distinct, repeat(cells)))
+            texts = list(compress(distinct, maybe))
+            parsed = [found for found in maybe if found is not None]
+        bests = list(map(itemgetter(0), parsed))
+        tiers = list(map(itemgetter(1), parsed))
+        masks = list(map(sum, map(map, repeat(_TierMasks().__getitem__), tiers)))
+        self.onto = dict(zip(texts, map(_ONTO.get, bests, repeat(_FAR)), strict=True))
+        self.best = dict(zip(texts, map(_BEST.get, bests, repeat(_LEVEL)), strict=True))
+        self.tiers = dict(zip(texts, map(_TierRows(cells).__getitem__, masks), strict=True))
+        # inconsistent whatever the successors say: a best score beyond every move's, or a cell
+        # in two tiers (then the tiers' sum of bits is not their union)
+        sizes = map(sum, map(map, repeat(len), tiers))
+        self.wrong = {text for text, best in zip(texts, bests, strict=True) if best not in _BEST}
+        self.wrong.update(compress(texts, map(ne, map(int.bit_count, masks), sizes)))
+        if len(texts) == len(distinct) and len(strings) == len(values):
+            return None
+        return next(
+            place for place, text in enumerate(values) if type(text) is not str or text not in self.onto
+        )
 
-    def _missing(self, key: str, cell: Cell, mover: str) -> str:
-        """Step 14's message: the successor of ``key`` by ``cell`` has no entry."""
-        successor = key[:cell] + mover + key[cell + 1 :]
-        absent = canonical(self.rules, successor)[0]
-        return f"has no entry {absent!r} for {successor!r}, the successor of {key!r} by cell {cell}"
+    def _moves(
+        self, digits: bytes, ranks: list[int], leads: bytes, table: bytearray, tell: Callable[[int], None]
+    ) -> tuple[set[int], set[int], set[int]]:
+        """Steps 14 and 15 for every entry (``digits`` and ``ranks``: their keys; ``leads``: each
+        key's ``_Boards.lead``), its moves looked up in ``table``: the places of the entries
+        with a successor that is no entry, of those next to a best score beyond the bytes'
+        reach (``_FAR``), and of the others inconsistent with their successors. The entries with
+        X to move are taken apart from those with O to move, each in runs."""
+        cells, total = self.rules.cells, len(ranks)
+        bests = bytes(map(self.best.__getitem__, self.values))
+        tiers = b"".join(map(self.tiers.__getitem__, self.values))
+        found: tuple[set[int], set[int], set[int]] = set(), set(), set()
+        done = 0
+        for mover, lead in ((2, cells), (1, cells + 1)):  # X's digit, then O's
+            chosen = leads.translate(_one_at(lead))
+            places = list(compress(range(total), chosen))
+            if not places:
+                continue
+            their_digits = _rows_where(digits, cells + 1, chosen)
+            their_tiers = _rows_where(tiers, cells, chosen)
+            their_ranks = list(compress(ranks, chosen))
+            their_bests = bytes(compress(bests, chosen))
+            for start in range(0, len(places), PROGRESS_ENTRIES):
+                stop = min(start + PROGRESS_ENTRIES, len(places))
+                rows = self._run_moves(
+                    mover,
+                    _Boards.of(their_digits[start * (cells + 1) : stop * (cells + 1)], cells),
+                    their_ranks[start:stop],
+                    their_bests[start:stop],
+                    their_tiers[start * cells : stop * cells],
+                    table,
+                )
+                for places_found, rows_found in zip(found, rows, strict=True):
+                    places_found.update(places[start + row] for row in rows_found)
+                done += stop - start
+                tell((total + done) // 2)
+        return found
 
-    def _inconsistency(self, key: str, text: str, free: list[Cell], scores: list[int]) -> str:
-        """Step 15's message for an entry that does not follow from its moves' scores."""
-        best, tiers = parse_entry(text, self.rules.cells)
-        truth = max(scores)
-        optimal = [cell for cell, score in zip(free, scores, strict=True) if score == truth]
-        if best != truth:
-            return f"entry {key!r}: best score {best}, but its successors make it {truth} (cells {optimal})"
-        shown = [list(tier) for tier in tiers]
-        return f"entry {key!r}: tiers {shown} are not exactly its best moves {optimal}"
+    def _run_moves(
+        self, mover: int, board: _Boards, ranks: list[int], bests: bytes, tiers: bytes, table: bytearray
+    ) -> tuple[set[int], set[int], set[int]]:
+        """``_moves`` for a run of entries with the same side to move (``mover``: its digit), as
+        rows of the run: ``board`` and ``ranks`` their keys, ``bests`` their best scores' bytes,
+        ``tiers`` their tiers' cells (a byte per cell).
+
+        The moves are taken a cell at a time, over the entries on which it is free: their
+        successors' bytes in the table (``moves``), each entry's best byte (``against``) and a
+        byte of its tiers (``wanted``), cell after cell in the same order; the difference of
+        the first two, read as verdicts (``_VERDICT``), must be the third.
+        """
+        rules, cells, count = self.rules, self.rules.cells, len(ranks)
+        ending = bytes.maketrans(bytes((mover,)), bytes((_LEVEL + one_ply_back(after_line(rules)),)))
+        last = int.from_bytes(board.free.translate(_one_at(1)))  # one free cell: the move fills the board
+        everywhere = _lanes(mover, count)
+        frees, scores = [], []
+        for cell, column in enumerate(board.columns):
+            free = column.translate(_COUNTS[0])
+            taken = int.from_bytes(column.translate(_TAKEN))
+            after = memoryview(table)[mover * 3 ** (cells - 1 - cell) :]  # a rank + the mark's place
+            found = bytes(map(after.__getitem__, compress(ranks, free)))
+            after.release()
+            wins = 0  # a lane of ``mover`` where the mover's other marks fill a line through cell
+            for line in rules.lines_through[cell]:
+                wins |= reduce(and_, (board.lanes[other] for other in line if other != cell), everywhere)
+            if wins:
+                won = (wins | taken).to_bytes(count).translate(ending, _OFF)
+                found = (int.from_bytes(found) | int.from_bytes(won)).to_bytes(len(found))
+            if last:
+                drawn = int.from_bytes(found.translate(_one_at(0))) & int.from_bytes(
+                    (last | taken).to_bytes(count).translate(None, _OFF)
+                )
+                if drawn:  # the board full, no line: a draw
+                    found = (int.from_bytes(found) | drawn * _LEVEL).to_bytes(len(found))
+            frees.append(free)
+            scores.append(found.translate(_UNFOUND))
+        moves = b"".join(scores)
+        by_cell = b"".join(board.columns)  # every cell's digits, a cell after another
+        keep = int.from_bytes(by_cell.translate(_KEEP_FREE))
+        marked = b"".join(tiers[cell::cells] for cell in range(cells))  # a cell after another
+        against = (int.from_bytes(bests * cells) & keep).to_bytes(len(marked)).translate(None, b"\0")
+        level = _lanes(_LEVEL, len(moves))
+        seen = (
+            (int.from_bytes(moves) - int.from_bytes(against) + level).to_bytes(len(moves)).translate(_VERDICT)
+        )
+        wanted = (int.from_bytes(marked.translate(_NONZERO)) & keep).to_bytes(len(marked))
+        wanted = wanted.translate(_FROM_NONZERO, b"\0")
+
+        def rows(at: list[int]) -> set[int]:
+            """The entries of the moves at places ``at`` of ``moves``."""
+            starts, found = list(accumulate(map(len, scores), initial=0)), set()
+            for place in at:
+                cell = bisect_right(starts, place) - 1
+                found.add(list(compress(range(count), frees[cell]))[place - starts[cell]])
+            return found
+
+        gaps = rows(_places(moves, _NO_ENTRY))
+        apart = rows(_places(moves, _FAR))
+        wrong: set[int] = set()
+        off_board = int.from_bytes(marked) & ~keep  # a tier on an occupied cell
+        if off_board:
+            wrong.update(at % count for at in _places(off_board.to_bytes(len(marked)), None))
+        if seen != wanted:
+            wrong |= rows(_places((int.from_bytes(seen) ^ int.from_bytes(wanted)).to_bytes(len(moves)), None))
+        return gaps, apart, wrong
+
+
+class _Boards:
+    """A run of boards as columns: per cell, its digit on each board (``columns``, a byte a
+    board; ``lanes``, the same bytes as an integer), and per board, as a byte, ``cells`` plus
+    its X less its O (``lead``), and its free cells (``free``)."""
+
+    __slots__ = ("columns", "free", "lanes", "lead")
+
+    def __init__(self, columns: list[bytes]) -> None:
+        count, cells = len(columns[0]) if columns else 0, len(columns)
+        self.columns = columns
+        self.lanes = [int.from_bytes(column) for column in columns]
+        free, seconds, firsts = (
+            sum(int.from_bytes(column.translate(table)) for column in columns) for table in _COUNTS
+        )
+        self.free = free.to_bytes(count)
+        self.lead = (firsts + _lanes(cells, count) - seconds).to_bytes(count)
+
+    @classmethod
+    def of(cls, digits: bytes, cells: int) -> _Boards:
+        """The boards of ``digits`` (rows of ``cells`` digits 0 to 2, each followed by a byte)."""
+        return cls([digits[cell :: cells + 1] for cell in range(cells)])
+
+
+def _rows_where(data: bytes, width: int, chosen: bytes) -> bytes:
+    """The rows of ``data`` (``width`` bytes each, every byte below 0x80) where ``chosen`` (a
+    byte a row) is 1, the others dropped."""
+    marks = bytearray(len(data))
+    for at in range(width):
+        marks[at::width] = chosen
+    tagged = (int.from_bytes(data) | int.from_bytes(marks) << 7).to_bytes(len(data))
+    return tagged.translate(_UNTAG, _UNTAGGED)
+
+
+#: A byte with its top bit set as the byte without it; the bytes without it (``_rows_where``).
+_UNTAG = bytes(byte & 0x7F for byte in range(256))
+_UNTAGGED = bytes(range(0x80))
+
+
+def _lanes(byte: int, count: int) -> int:
+    """``count`` bytes of ``byte`` as an integer."""
+    return int.from_bytes(bytes((byte,)) * count)
+
+
+#: The array type of a list of ranks (every rank is below 3 ** 16 < 2 ** 26): 32 bits or more.
+_RANKS = "I" if array("I").itemsize >= 4 else "L"
+
+
+@cache
+def _guards(count: int) -> int:
+    """``count`` lanes as ``array(_RANKS).tobytes()`` lays them out, each with its top bit set."""
+    top = 1 << 8 * array(_RANKS).itemsize - 1
+    return int.from_bytes(array(_RANKS, [top] * count).tobytes(), sys.byteorder)
+
+
+class _Images:
+    """The ranks of boards' images under every symmetry of ``rules``, for whole runs of boards.
+
+    A rank reads the board's digits in base 3; an image's is the sum, over the board's cells,
+    of each digit times the place value of the cell it moves to. So the board is cut in two
+    halves of cells, and a table per symmetry and half holds that sum for every way the half's
+    cells can be filled (3 ** 8 = 6,561 of them for 16 cells): an image's rank is two look-ups
+    and an addition.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        cells = rules.cells
+        self.cells = cells
+        #: the place value of the second half's first cell: a rank's two halves are divmod by it
+        self.split = 3 ** (cells - cells // 2)
+        self.tables: list[tuple[list[int], list[int]]] = []
+        for symmetry in rules.symmetries[1:]:
+            halves = []
+            for cells_of_half in (range(cells // 2), range(cells // 2, cells)):
+                table = [0]
+                for cell in cells_of_half:  # the first cell the most significant digit of the index
+                    value = 3 ** (cells - 1 - symmetry.inverse[cell])
+                    table = [partial + digit * value for partial in table for digit in range(3)]
+                halves.append(table)
+            self.tables.append((halves[0], halves[1]))
+
+    def of(self, digits: bytes) -> list[list[int]]:
+        """The ranks of the boards of ``digits`` (rows of ``cells`` digits ``0`` to ``2``, each
+        followed by a newline) and of their images, a list per symmetry in ``rules.symmetries``
+        order (the identity's first)."""
+        rows = digits.split(b"\n")
+        rows.pop()  # (after the last newline)
+        ranks = list(map(int, rows, repeat(3)))
+        firsts = list(map(floordiv, ranks, repeat(self.split)))
+        seconds = list(map(mod, ranks, repeat(self.split)))
+        images = [ranks]
+        for first, second in self.tables:
+            images.append(list(map(add, map(first.__getitem__, firsts), map(second.__getitem__, seconds))))
+        return images
+
+
+def _places(data: bytes, byte: int | None) -> list[int]:
+    """Where ``data`` holds ``byte`` (None: any byte but 0)."""
+    if byte is None:
+        return [match.start() for match in re.finditer(rb"[^\x00]", data)]
+    found, at = [], data.find(byte)
+    while at >= 0:
+        found.append(at)
+        at = data.find(byte, at + 1)
+    return found
+
+
+class _TierMasks(dict[tuple[Cell, ...], int]):
+    """A tier's cells as bits, each tier's once."""
+
+    def __missing__(self, tier: tuple[Cell, ...]) -> int:
+        mask = self[tier] = sum(1 << cell for cell in tier)
+        return mask
+
+
+class _TierRows(dict[int, bytes]):
+    """A set of cells (as bits) as a byte per cell of the board, 1 on each of them."""
+
+    def __init__(self, cells: int) -> None:
+        super().__init__()
+        self.cells = cells
+
+    def __missing__(self, mask: int) -> bytes:
+        row = self[mask] = bytes(mask >> cell & 1 for cell in range(self.cells))
+        return row
+
+
+def _parsed(text: str, cells: int) -> tuple[int, Tiers] | None:
+    """``parse_entry(text, cells)``, or None if ``text`` is not of the grammar."""
+    try:
+        return parse_entry(text, cells)
+    except EntryShapeError:
+        return None
+
+
+#: A move: its cell, the board it makes, that board's canonical key (None if the game ends
+#: there), and its score (None if that key is no entry).
+Move = tuple[Cell, str, str | None, int | None]
+
+
+def _successors(rules: Rules, texts: dict[str, Any], key: str) -> list[Move]:
+    """Each move of the side to move on ``key`` (an entry's key): its cell, the board it makes,
+    that board's canonical key if the game goes on (else None), and the move's score: as the
+    game ends, or the best score stored under that key one ply back (None if it is no entry)."""
+    mover = side_to_move(key)
+    found: list[Move] = []
+    for cell, mark in enumerate(key):
+        if mark == EMPTY:
+            board = key[:cell] + mover + key[cell + 1 :]
+            ends = end_score(rules, board)
+            if ends is not None:
+                found.append((cell, board, None, ends))
+                continue
+            successor = canonical(rules, board)[0]
+            text = texts.get(successor)
+            score = None if text is None else one_ply_back(parse_entry(text, rules.cells)[0])
+            found.append((cell, board, successor, score))
+    return found
+
+
+def _missing(rules: Rules, texts: dict[str, Any], key: str) -> str:
+    """Step 14's message for the entry ``key``, one of whose successors has no entry."""
+    cell, successor, absent, _ = next(move for move in _successors(rules, texts, key) if move[3] is None)
+    return f"has no entry {absent!r} for {successor!r}, the successor of {key!r} by cell {cell}"
+
+
+def _inconsistency(rules: Rules, texts: dict[str, Any], key: str) -> str | None:
+    """Step 15 for the entry ``key``, every successor of which has an entry: what is wrong, or
+    None if its best score is the best of its moves' scores and its tiers exactly those moves."""
+    best, tiers = parse_entry(texts[key], rules.cells)
+    moves = [(cell, score) for cell, _, _, score in _successors(rules, texts, key)]
+    truth = max(score for _, score in moves if score is not None)
+    optimal = [cell for cell, score in moves if score == truth]
+    if best == truth and sorted(cell for tier in tiers for cell in tier) == optimal:
+        return None
+    if best != truth:
+        return f"entry {key!r}: best score {best}, but its successors make it {truth} (cells {optimal})"
+    shown = [list(tier) for tier in tiers]
+    return f"entry {key!r}: tiers {shown} are not exactly its best moves {optimal}"
 
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused. Checking an entry makes a few small lists and
-    tuples and no cycle; the passes the collector made over the millions of them took an eighth
-    of a 4x4 proof's time (docs/benchmarks.md)."""
+    """The cyclic garbage collector paused. The proof makes lists and strings by the run and no
+    cycle; the collector's passes over them are time for nothing."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -733,117 +947,6 @@ def _misshapen(text: Any, cells: int) -> str:
     except EntryShapeError as error:
         return f"{_short(text)} {error}"
     raise AssertionError(f"{text!r} follows the grammar")
-
-
-def cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def _in_pool(
-    checker: EntryChecker, spans: list[Span], workers: int, progress: Callable[[int], None] | None = None
-) -> list[Finding | None] | None:
-    """Each span's finding, in the order of ``spans``, checked by ``workers`` processes; None if
-    no process could be had, or one died (then this process checks them). ``progress`` is told
-    every PROGRESS_SECONDS the entries the workers have checked, which they count in shared
-    memory as they go.
-
-    The workers start with the checker (forked where the platform can: the parsed book is not
-    copied) and ignore Ctrl-C: the parent answers it. Nothing outlives the proof: a worker ends
-    itself when the parent is gone (killed) or abandons the proof (interrupted, or failed).
-    All of them start with the first submission, with SIGINT blocked, so that none is
-    interrupted before it ignores it.
-
-    The pool's modules are imported here, not with the reader: only a book of more than
-    PARALLEL_ABOVE entries needs them, and they would cost every start of the player a fifth
-    of its time (docs/benchmarks.md, "Start-up").
-    """
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-    from concurrent.futures.process import BrokenProcessPool
-    from multiprocessing import get_all_start_methods, get_context
-
-    context = get_context("fork" if "fork" in get_all_start_methods() else None)
-    abandoned = context.Event()
-    checked = None if progress is None else context.Value("q", 0)
-    try:
-        with ProcessPoolExecutor(
-            workers,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(checker, os.getpid(), abandoned, checked),
-        ) as pool:
-            try:
-                blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-                try:
-                    results = [pool.submit(_check_in_worker, span) for span in spans]
-                finally:
-                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-                timeout = None if checked is None else PROGRESS_SECONDS
-                while True:
-                    waited = wait(results, timeout, FIRST_EXCEPTION)
-                    if progress is not None and checked is not None:
-                        progress(checked.value)
-                    if not waited.not_done or any(result.exception() for result in waited.done):
-                        break
-                return [result.result() for result in results]
-            except BaseException:
-                # the workers end themselves within 0.2 s; the pool's thread is joined before the
-                # error goes on (left running, it races the interpreter's exit for its pipe)
-                abandoned.set()
-                pool.shutdown(wait=True, cancel_futures=True)
-                raise
-    except (OSError, BrokenProcessPool):
-        return None
-
-
-def _running_total(progress: Callable[[int], None]) -> Callable[[int], None]:
-    """``advance(entries)``, telling ``progress`` the entries checked so far."""
-    done = 0
-
-    def advance(entries: int) -> None:
-        nonlocal done
-        done += entries
-        progress(done)
-
-    return advance
-
-
-_WORKER: EntryChecker | None = None
-
-
-def _start_worker(
-    checker: EntryChecker, parent: int, abandoned: Event, checked: Synchronized[int] | None
-) -> None:
-    """A worker's start: ignore Ctrl-C, watch the parent, keep the checker, and count the
-    entries it checks in ``checked`` (if the parent shows a proof's progress)."""
-    global _WORKER
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    threading.Thread(target=_watch, args=(parent, abandoned), daemon=True).start()
-    if checked is not None:
-
-        def advance(entries: int) -> None:
-            with checked.get_lock():
-                checked.value += entries
-
-        checker.advance = advance
-    _WORKER = checker
-
-
-def _watch(parent: int, abandoned: Event) -> None:
-    """End this worker at once when its parent is gone or has abandoned the proof (else it
-    would finish its span for nothing, or, orphaned, wait on the pool's queue forever)."""
-    while os.getppid() == parent and not abandoned.wait(0.2):
-        pass
-    os._exit(1)
-
-
-def _check_in_worker(span: Span) -> Finding | None:
-    assert _WORKER is not None
-    return _WORKER.check(span)
 
 
 # ---------------------------------------------------------------- the book's answers
@@ -961,18 +1064,13 @@ class Book:
         best score stored for its successor's canonical key."""
         rules = self.rules
         best, tiers = parse_entry(self._texts[key], rules.cells)
-        mover = side_to_move(key)
         scores: list[int | None] = [None] * rules.cells
-        for cell, mark in enumerate(key):
-            if mark == EMPTY:
-                child = key[:cell] + mover + key[cell + 1 :]
-                ends = end_score(rules, child)
-                if ends is None:
-                    stored = self._texts[canonical(rules, child)[0]]
-                    ends = one_ply_back(parse_entry(stored, rules.cells)[0])
-                scores[cell] = ends
+        for cell, _, successor, score in _successors(rules, self._texts, key):
+            if score is None:
+                raise KeyError(successor)
+            scores[cell] = score
         value, plies = decode_score(best, key.count(EMPTY), rules.cells)
-        return Entry(key, mover, value, plies, tuple(scores), tiers)
+        return Entry(key, side_to_move(key), value, plies, tuple(scores), tiers)
 
     def evaluate(self, board: str, *, first: str = FIRST) -> Evaluation:
         """The book's answer for ``board`` (X moved first unless ``first="O"``).

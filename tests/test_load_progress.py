@@ -2,15 +2,16 @@
 blank terminal for that long looks like a hang.
 
 * The reader tells how far it has gone (``load_book(progress=...)``): ``"read"`` with the file's
-  size, then ``"prove"`` with the entries checked, from 0 to all, alike in one process and from
-  a pool of workers; the verdict is the same with or without anyone told.
+  size, then ``"prove"`` with the entries checked, from 0 to all, in steps; the verdict is the
+  same with or without anyone told.
 * ``ttt-play`` shows it on standard error when that is a terminal, read back here through a
   terminal emulator as a person sees it: "Reading NAME (1 MB)..." at once for a book over
   1 MB, then "Proving N of M entries" with a bar, erased before the game's screen; Ctrl-C ends
-  it with one line, "Interrupted.", status 130 and no worker left. Nothing on a pipe.
+  it with one line, "Interrupted.", status 130 and no process left (the proof starts none).
+  Nothing on a pipe.
 
-The book is the 3x3 book padded over 1 MB, its proof forced into a pool and slowed, so that it
-takes seconds as 4x4's does (building 4x4 takes a gigabyte and most of a minute).
+The book is the 3x3 book padded over 1 MB, its proof cut into runs of 8 entries and slowed, so
+that it takes seconds as 4x4's does (building 4x4 takes a gigabyte and most of a minute).
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from typing import Any
 import pexpect
 import pyte
 import pytest
-from test_proof_parallel import gone, running
 
 from player import BookError, reader, trust
 from player.apps import progress as progress_bars
@@ -38,21 +38,20 @@ RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
 ENTRIES = len(reader.parse_json(RAW, "<3x3>")["entries"])
 # The real book with an unknown member of a million spaces: valid, and over the 1 MB line.
 BIG = RAW.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)
-#: ttt-play with the proof in a pool of two however small the book, reporting every 8 entries,
-#: each entry taking ENTRY_DELAY seconds (10 ms unless the environment says: about 3 s for the
-#: 3x3 book's 627).
+#: ttt-play with the proof in runs of 8 entries, reporting after each, each run of its second
+#: pass taking ENTRY_DELAY seconds an entry (10 ms unless the environment says: about 6 s for
+#: the 3x3 book's 627).
 SLOW_PLAY = """
 import os
 import time
 from player import reader
-reader.PARALLEL_ABOVE = 0
 reader.PROGRESS_ENTRIES = 8
-checked = reader.EntryChecker._entry
+checked = reader._EntryProof._run_moves
 delay = float(os.environ.get("ENTRY_DELAY", "0.01"))
-def slowly(self, *args):
-    time.sleep(delay)
-    return checked(self, *args)
-reader.EntryChecker._entry = slowly
+def slowly(self, mover, board, ranks, *args):
+    time.sleep(delay * len(ranks))
+    return checked(self, mover, board, ranks, *args)
+reader._EntryProof._run_moves = slowly
 from player.apps.cli import run
 run()
 """
@@ -67,17 +66,14 @@ def told(**options: Any) -> tuple[list[tuple[str, int, int]], Any]:
     return calls, rules
 
 
-@pytest.mark.parametrize("workers", [1, 2], ids=["one process", "a pool of two"])
-def test_the_proof_tells_the_entries_checked_from_none_to_all(
-    workers: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(reader, "PROGRESS_ENTRIES", 16)  # (627 entries: some 40 steps)
-    calls, rules = told(workers=workers)
-    assert rules == reader.prove(reader.parse_json(RAW, "<3x3>"), "<3x3>", None, workers=workers)
+def test_the_proof_tells_the_entries_checked_from_none_to_all(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reader, "PROGRESS_ENTRIES", 16)  # (627 entries: some 80 steps in two passes)
+    calls, rules = told()
+    assert rules == reader.prove(reader.parse_json(RAW, "<3x3>"), "<3x3>", None)
     assert {stage for stage, _, _ in calls} == {"prove"} and {total for _, _, total in calls} == {ENTRIES}
     done = [count for _, count, _ in calls]
     assert done[0] == 0 and done[-1] == ENTRIES and done == sorted(done)
-    assert len(set(done)) > 5 if workers == 1 else len(set(done)) >= 2  # (a pool: every 0.1 s)
+    assert len(set(done)) > 60
 
 
 def test_a_book_that_fails_its_proof_fails_the_same_when_told() -> None:
@@ -88,7 +84,7 @@ def test_a_book_that_fails_its_proof_fails_the_same_when_told() -> None:
     verdicts = []
     for progress in (None, lambda *call: None):
         with pytest.raises(BookError) as refused:
-            reader.prove(data, "<3x3>", None, workers=2, progress=progress)
+            reader.prove(data, "<3x3>", None, progress=progress)
         verdicts.append((refused.value.code, str(refused.value)))
     assert verdicts[0] == verdicts[1] and verdicts[0][0] == "entry-inconsistent"
 
@@ -169,7 +165,7 @@ def read_until(child: pexpect.spawn, stream: pyte.ByteStream, screen: pyte.Scree
     return raw
 
 
-def workers_of(pid: int) -> list[int]:
+def children_of(pid: int) -> list[int]:
     """The processes whose parent is ``pid``."""
     found = []
     for entry in Path("/proc").iterdir():
@@ -189,8 +185,7 @@ def test_on_a_terminal_the_proof_shows_how_far_it_is_and_ctrl_c_ends_it(tmp_path
     child, screen, stream = spawn_slow_play(book)
     raw = read_until(child, stream, screen, r"Proving [1-9]\d* of 627 entries +\[#*-+\]")
     assert b"Reading big.json (1 MB)..." in raw  # at once, while the bytes were parsed
-    workers = workers_of(child.pid)
-    assert len(workers) == 2 and all(running(pid) for pid in workers)
+    assert children_of(child.pid) == []  # the proof runs in the process itself
     child.kill(signal.SIGINT)  # Ctrl-C, as the terminal sends it to the foreground process
     child.expect(pexpect.EOF)
     stream.feed(child.before or b"")
@@ -198,7 +193,6 @@ def test_on_a_terminal_the_proof_shows_how_far_it_is_and_ctrl_c_ends_it(tmp_path
     shown = [line.rstrip() for line in screen.display if line.strip()]
     assert shown == ["Interrupted."]  # the progress erased: one line, no traceback
     assert child.exitstatus == 130
-    assert gone(workers, within=2.0)
 
 
 def test_the_progress_is_erased_before_the_game_and_a_pipe_gets_none(tmp_path: Path) -> None:
@@ -212,7 +206,7 @@ def test_the_progress_is_erased_before_the_game_and_a_pipe_gets_none(tmp_path: P
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    env = dict(os.environ, PYTHONPATH=str(ROOT), ENTRY_DELAY="0")  # the pool reports, in no time
+    env = dict(os.environ, PYTHONPATH=str(ROOT), ENTRY_DELAY="0")  # the proof reports, in no time
     piped = subprocess.run(
         [sys.executable, "-c", SLOW_PLAY, "--book", str(book), "--moves", "5", "--seed", "1"],
         env=env,

@@ -12,7 +12,17 @@ from typing import Any
 import pytest
 from oracles import oracle
 
-from player import BOOK_REASONS, BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
+from player import (
+    BOOK_REASONS,
+    BoardError,
+    Book,
+    BookError,
+    Rules,
+    choose_move,
+    load_book,
+    parse_book,
+    reader,
+)
 from player.game import STANDARD
 from player.reader import prove
 
@@ -257,22 +267,23 @@ def test_an_earlier_step_wins_over_a_later_one() -> None:
 @pytest.mark.parametrize(
     ("first", "later"),
     [
-        (".........", ".......OX"),  # the first in the file has fewer marks (checked later)
-        (".......OX", "....X...."),  # the first in the file has more marks (checked earlier)
+        (".........", ".......OX"),  # the first in the file has fewer marks
+        (".......OX", "....X...."),  # the first in the file has more marks
     ],
 )
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("run", [1, 2, 4096], ids=["runs of 1", "runs of 2", "one run"])
 def test_of_two_misshapen_entries_the_message_names_the_first_in_the_file(
-    first: str, later: str, workers: int
+    first: str, later: str, run: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """docs/architecture.md, "the finding ... names the first entry in file order that fails",
-    whichever order (or worker) the proof takes the entries in: the fullest boards first."""
+    however the proof cuts the entries into runs (``reader.PROGRESS_ENTRIES``)."""
+    monkeypatch.setattr(reader, "PROGRESS_ENTRIES", run)
     data = json.loads(RAW)
     keys = list(data["entries"])
     assert keys.index(first) < keys.index(later)
     data["entries"][first] = data["entries"][later] = None
     with pytest.raises(BookError) as caught:
-        prove(data, "<edited>", None, workers=workers)
+        prove(data, "<edited>", None)
     assert str(caught.value) == f"<edited>: entry {first!r}: is null, not a string [entry-shape]"
 
 

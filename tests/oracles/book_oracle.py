@@ -8,8 +8,10 @@ book vectors beside the readers, and to say who is right when the Python and Jav
 disagree on a mutated book.
 
 ``judge(raw)`` returns ``"valid"`` or the reason code of the first failing step;
-``ranking(raw)``, for a valid book, whom its tiers are ranked against (docs/book-format.md,
-"Trap order": ``trap_order.against`` when it is a string, else ``"novice"``).
+``first_failing(raw)`` that code and the first entry in file order that fails the step (an
+entry's step: 12 to 15, the empty board aside); ``ranking(raw)``, for a valid book, whom its
+tiers are ranked against (docs/book-format.md, "Trap order": ``trap_order.against`` when it is a
+string, else ``"novice"``).
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ MAX_INTEGER = 2**53 - 1
 
 
 class Refused(Exception):
-    """The book fails the step named by ``code``."""
+    """The book fails the step named by ``code`` (at the entry ``key``, for an entry's step)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, key: str | None = None) -> None:
         super().__init__(code)
-        self.code = code
+        self.code, self.key = code, key
 
 
 Game = tuple[int, int, int, bool]  # rows, cols, k, misère
@@ -46,6 +48,16 @@ def judge(raw: bytes, rules: Game | None = None) -> str:
     except Refused as refused:
         return refused.code
     return "valid"
+
+
+def first_failing(raw: bytes, rules: Game | None = None) -> tuple[str, str | None]:
+    """``judge``'s code, and the key of the first entry in file order that fails that step
+    (None for a step of the whole book, and for a missing empty board)."""
+    try:
+        _prove(raw, rules)
+    except Refused as refused:
+        return refused.code, refused.key
+    return "valid", None
 
 
 def ranking(raw: bytes) -> str:
@@ -112,22 +124,22 @@ def _prove(raw: bytes, rules: Game | None) -> None:
     line_table, perm_table = tuple(map(tuple, lines)), tuple(map(tuple, perms))
     for key in entries:
         if not _good_key(key, cells, line_table, perm_table):
-            raise Refused("entry-key")
+            raise Refused("entry-key", key)
     parsed = {}
     for key, entry in entries.items():
         read = _read_entry(entry, cells)
         if read is None:
-            raise Refused("entry-shape")
+            raise Refused("entry-shape", key)
         parsed[key] = read
+    successors = {key: _successors(key, cells, line_table, perm_table, misere) for key in entries}
+    for key, moves in successors.items():
+        if any(child is not None and child not in entries for _, child, _ in moves):
+            raise Refused("missing-entry", key)
     if "." * cells not in entries:
         raise Refused("missing-entry")
-    successors = {key: _successors(key, cells, line_table, perm_table, misere) for key in entries}
-    for moves in successors.values():
-        if any(child is not None and child not in entries for _, child, _ in moves):
-            raise Refused("missing-entry")
     for key, (best, tiers) in parsed.items():
         if not _consistent(key, best, tiers, successors[key], parsed, cells):
-            raise Refused("entry-inconsistent")
+            raise Refused("entry-inconsistent", key)
 
 
 class _NotStrict(Exception):
