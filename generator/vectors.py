@@ -47,17 +47,19 @@ Solved = tuple[dict[Cell, int], tuple[Cell, ...]]
 
 
 def build_vectors(
-    traps: TrapArrays, book_bytes: bytes, *, max_cells: int = VECTORS_MAX_CELLS
+    traps: TrapArrays, book_bytes: bytes, *, max_cells: int = VECTORS_MAX_CELLS, book: Book | None = None
 ) -> dict[str, Any]:
     """Every unfinished position as an X-first game (for a board of more than ``max_cells``
     cells, a seeded sample of SAMPLE of them, each in a random orientation, and ``"every_board":
     false``), plus seeded random orientations of random positions, half of them from O-first
-    games, plus invalid boards with the error to report."""
+    games, plus invalid boards with the error to report. ``book`` is ``book_bytes`` proven, if
+    the caller has it (else they are proven here)."""
     rules = traps.result.rules
     every = rules.cells <= max_cells
     found = every_position(traps) if every else sample_positions(traps, SAMPLE)
     boards = sorted(found)
-    book = parse_book(book_bytes, "<built book>", rules=rules)
+    if book is None:
+        book = parse_book(book_bytes, "<built book>", rules=rules)
     valid = [_vector(rules, _image(traps, *found[board])[1], book, board, FIRST) for board in boards]
     rng = random.Random(SEED)
     for _ in range(RANDOM_ORIENTATIONS):

@@ -240,25 +240,25 @@ def write_book(
     data = encode(book_document(traps))
     proven = prove_for_record(data, str(path), progress)
     vectors = None
-    if vectors_path is not None:
-        vectors = encode_vectors(build_vectors(traps, data))
+    if vectors_path is not None:  # (on the book just proven, if it was: one proof, not two)
+        vectors = encode_vectors(build_vectors(traps, data, book=proven))
     files = {targets[0]: data}
     if vectors is not None:
         files[targets[1]] = vectors
     write_files(files)
-    if proven:
+    if proven is not None:
         trust.remember(data)
     return data, vectors
 
 
-def prove_for_record(data: bytes, source: str, progress: Progress | None = None) -> bool:
+def prove_for_record(data: bytes, source: str, progress: Progress | None = None) -> Book | None:
     """For a book larger than 1 MB: prove ``data`` (BookError if it does not prove: a bug in
-    the writer), for ``trust.remember`` once the file is written; whether it was proven.
-    ``progress`` is told how far the proof has gone (stage ``"prove"``)."""
+    the writer), for ``trust.remember`` once the file is written; the proven book, or None for
+    a smaller book (not proven here). ``progress`` is told how far the proof has gone (stage
+    ``"prove"``)."""
     if len(data) <= trust.RECORD_ABOVE:
-        return False
-    parse_book(data, source, rules=None, progress=progress)
-    return True
+        return None
+    return parse_book(data, source, rules=None, progress=progress)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,16 +4,18 @@ per machine; only its exact bytes skip the proof; the record never breaks a load
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import threading
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from generator.cli import main as book_cli
-from generator.writer import prove_for_record
+from generator.writer import prove_for_record, write_book
 from player import BookError, Rules, load_book, parse_book, reader, trust
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -251,3 +253,23 @@ def test_a_forged_record_gives_book_errors_not_tracebacks(record_file: Path, tmp
     with pytest.raises(BookError) as caught:
         book.evaluate("........X")
     assert caught.value.code == "entry-shape"
+
+
+def test_a_big_build_with_vectors_proves_its_bytes_once(
+    record_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build proves a big book before it writes it, and its vectors answer from that proven
+    book: the entries are checked once, not twice (the 3x3 book counted as big here)."""
+    monkeypatch.setattr(trust, "RECORD_ABOVE", 0)
+    proofs: list[int] = []
+    checked = reader.check_entries
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        proofs.append(1)
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "check_entries", counted)
+    data, vectors = write_book(tmp_path / "book.json", Rules(), tmp_path / "vectors.json")
+    assert len(proofs) == 1 and vectors is not None
+    assert json.loads(vectors)["book_sha256"] == hashlib.sha256(data).hexdigest()
+    assert record_file.read_text() == hashlib.sha256(data).hexdigest() + "\n"  # recorded as proven
