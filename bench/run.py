@@ -59,12 +59,11 @@ def main(argv: list[str] | None = None) -> None:
     figures["arrays"] = measure_builds.array_costs(Rules())
     with tempfile.TemporaryDirectory(prefix="ttt-bench-build-") as folder:
         builds = [
-            measure_builds.build_costs(spec, runs, Path(folder))
-            for spec, runs in (("3x4:3", 3), ("4x4:4", 1))
+            measure_builds.build_costs("3x4:3", 3, Path(folder)),
+            measure_builds.build_costs("4x4:4", 1, Path(folder), stages=True),
         ]
         figures["first_loads"] = measure_proofs.first_loads(Path(builds[-1].pop("path")))
         builds[0].pop("path")
-    figures["build_stages"] = measure_builds.build_stages(Rules(4, 4, 4))
     figures["builds"] = builds
     figures["bench_seconds"] = time.perf_counter() - started
 

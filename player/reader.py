@@ -36,9 +36,9 @@ from array import array
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass
-from functools import cache, reduce
+from functools import cache, cached_property, reduce
 from itertools import accumulate, compress, repeat
-from operator import add, and_, floordiv, itemgetter, mod, ne
+from operator import add, and_, floordiv, itemgetter, mod, ne, xor
 from typing import TYPE_CHECKING, Any
 
 from player import trust
@@ -514,11 +514,9 @@ class _EntryProof:
         #: ``_Boards.lead`` (``cells`` + #X - #O) as 0 where a key has as many X as O or one
         #: more, else 1
         self.unlike = bytes(0 if lead in (rules.cells, rules.cells + 1) else 1 for lead in range(256))
-        #: per distinct entry string of the grammar: the byte of a move onto its key, the byte
-        #: of its best score, and a byte per cell, 1 on its tiers' cells
-        self.onto: dict[str, int] = {}
-        self.best: dict[str, int] = {}
-        self.tiers: dict[str, bytes] = {}
+        #: per distinct entry string of the grammar, ``cells + 2`` bytes: the byte of a move
+        #: onto its key, the byte of its best score, and a byte per cell, 1 on its tiers' cells
+        self.facts: dict[str, bytes] = {}
         #: the entry strings inconsistent whatever their successors say (a cell in two tiers, a
         #: best score no move of the board can have), unless the exact rule decides their entry
         self.wrong: set[str] = set()
@@ -530,26 +528,29 @@ class _EntryProof:
         if not all(map(cells.__eq__, map(len, keys))) or "".join(keys).translate(_NOT_MARKS):
             return "entry-key", next(filter(None, map(self._key_problem, keys)))
         misshapen = self._facts()
-        total, width = len(keys), cells + 1
-        ranked = ("\n".join(keys) + "\n").encode().translate(_TO_RANK)
-        digits = ranked.translate(_FROM_RANK)
-        onto = bytes(map(self.onto.__getitem__, values)) if misshapen is None else b""
+        # the keys with X to move (an even number of marks: ``cells + 1`` plus their empty cells
+        # is odd), then those with O to move
+        empties = map(str.count, keys, repeat(EMPTY))
+        x_moves = list(map(and_, map(add, empties, repeat(cells + 1)), repeat(1)))
+        facts = misshapen is None
+        groups = [_Group(self, 2, x_moves, facts), _Group(self, 1, list(map(xor, x_moves, repeat(1))), facts)]
         table = bytearray(3**cells)
+        total, done = len(keys), 0
         # the first pass: step 12 (13 held over), and every image of every key in the table
         unfit: list[int] = []  # keys failing step 12
-        ranks: list[int] = []
-        leads = []
-        for start in range(0, total, PROGRESS_ENTRIES):
-            stop = min(start + PROGRESS_ENTRIES, total)
-            images = self.images.of(ranked[start * width : stop * width])
-            board = _Boards.of(digits[start * width : stop * width], cells)
-            ranks.extend(images[0])
-            leads.append(board.lead)
-            unfit.extend(start + row for row in self._unfit(board, images))
-            if not unfit and misshapen is None:
-                for image in images:
-                    deque(map(table.__setitem__, image, onto[start:stop]), maxlen=0)
-            tell(stop // 2)
+        for group in groups:
+            for start, ranked, digits in group.runs(cells):
+                images = self.images.of(ranked)
+                group.ranks.extend(images[0])
+                bad = self._unfit(_Boards.of(digits, cells), images)
+                if bad:
+                    unfit.extend(map(group.places.__getitem__, map(start.__add__, bad)))
+                if not unfit and misshapen is None:
+                    onto = group.onto[start : start + len(images[0])]
+                    for image in images:
+                        deque(map(table.__setitem__, image, onto), maxlen=0)
+                done += len(images[0])
+                tell(done // 2)  # (each pass counts for half)
         if unfit or misshapen is not None:
             tell(total)
             if unfit:
@@ -557,7 +558,25 @@ class _EntryProof:
             assert misshapen is not None
             return "entry-shape", f"entry {keys[misshapen]!r}: {_misshapen(values[misshapen], cells)}"
         # the second pass: steps 14 and 15, every move looked up in the table
-        missing, apart, wrong = self._moves(digits, ranks, b"".join(leads), table, tell)
+        missing: set[int] = set()  # entries with a successor that is no entry
+        apart: set[int] = set()  # entries next to a best score beyond the bytes' reach
+        wrong: set[int] = set()  # entries inconsistent with their successors (the others)
+        for group in groups:
+            for start, _, digits in group.runs(cells):
+                stop = min(start + PROGRESS_ENTRIES, group.count)
+                found = self._moves(
+                    group.mover,
+                    _Boards.of(digits, cells),
+                    group.ranks[start:stop],
+                    group.bests[start:stop],
+                    group.tiers[start * cells : stop * cells],
+                    table,
+                )
+                for found_places, rows in zip((missing, apart, wrong), found, strict=True):
+                    if rows:
+                        found_places.update(map(group.places.__getitem__, map(start.__add__, rows)))
+                done += stop - start
+                tell(done // 2)
         if missing:
             return "missing-entry", _missing(self.rules, self.texts, keys[min(missing)])
         if EMPTY * cells not in self.texts:
@@ -625,9 +644,10 @@ class _EntryProof:
         bests = list(map(itemgetter(0), parsed))
         tiers = list(map(itemgetter(1), parsed))
         masks = list(map(sum, map(map, repeat(_TierMasks().__getitem__), tiers)))
-        self.onto = dict(zip(texts, map(_ONTO.get, bests, repeat(_FAR)), strict=True))
-        self.best = dict(zip(texts, map(_BEST.get, bests, repeat(_LEVEL)), strict=True))
-        self.tiers = dict(zip(texts, map(_TierRows(cells).__getitem__, masks), strict=True))
+        onto, best = map(_ONTO.get, bests, repeat(_FAR)), map(_BEST.get, bests, repeat(_LEVEL))
+        scores = map(bytes, zip(onto, best, strict=True))
+        rows = map(bytes.__add__, scores, map(_TierRows(cells).__getitem__, masks))
+        self.facts = dict(zip(texts, rows, strict=True))
         # inconsistent whatever the successors say: a best score beyond every move's, or a cell
         # in two tiers (then the tiers' sum of bits is not their union)
         sizes = map(sum, map(map, repeat(len), tiers))
@@ -636,53 +656,17 @@ class _EntryProof:
         if len(texts) == len(distinct) and len(strings) == len(values):
             return None
         return next(
-            place for place, text in enumerate(values) if type(text) is not str or text not in self.onto
+            place for place, text in enumerate(values) if type(text) is not str or text not in self.facts
         )
 
     def _moves(
-        self, digits: bytes, ranks: list[int], leads: bytes, table: bytearray, tell: Callable[[int], None]
-    ) -> tuple[set[int], set[int], set[int]]:
-        """Steps 14 and 15 for every entry (``digits`` and ``ranks``: their keys; ``leads``: each
-        key's ``_Boards.lead``), its moves looked up in ``table``: the places of the entries
-        with a successor that is no entry, of those next to a best score beyond the bytes'
-        reach (``_FAR``), and of the others inconsistent with their successors. The entries with
-        X to move are taken apart from those with O to move, each in runs."""
-        cells, total = self.rules.cells, len(ranks)
-        bests = bytes(map(self.best.__getitem__, self.values))
-        tiers = b"".join(map(self.tiers.__getitem__, self.values))
-        found: tuple[set[int], set[int], set[int]] = set(), set(), set()
-        done = 0
-        for mover, lead in ((2, cells), (1, cells + 1)):  # X's digit, then O's
-            chosen = leads.translate(_one_at(lead))
-            places = list(compress(range(total), chosen))
-            if not places:
-                continue
-            their_digits = _rows_where(digits, cells + 1, chosen)
-            their_tiers = _rows_where(tiers, cells, chosen)
-            their_ranks = list(compress(ranks, chosen))
-            their_bests = bytes(compress(bests, chosen))
-            for start in range(0, len(places), PROGRESS_ENTRIES):
-                stop = min(start + PROGRESS_ENTRIES, len(places))
-                rows = self._run_moves(
-                    mover,
-                    _Boards.of(their_digits[start * (cells + 1) : stop * (cells + 1)], cells),
-                    their_ranks[start:stop],
-                    their_bests[start:stop],
-                    their_tiers[start * cells : stop * cells],
-                    table,
-                )
-                for places_found, rows_found in zip(found, rows, strict=True):
-                    places_found.update(places[start + row] for row in rows_found)
-                done += stop - start
-                tell((total + done) // 2)
-        return found
-
-    def _run_moves(
         self, mover: int, board: _Boards, ranks: list[int], bests: bytes, tiers: bytes, table: bytearray
     ) -> tuple[set[int], set[int], set[int]]:
-        """``_moves`` for a run of entries with the same side to move (``mover``: its digit), as
-        rows of the run: ``board`` and ``ranks`` their keys, ``bests`` their best scores' bytes,
-        ``tiers`` their tiers' cells (a byte per cell).
+        """Steps 14 and 15 for a run of entries with the same side to move (``mover``: its digit),
+        their moves looked up in ``table``: ``board`` and ``ranks`` are their keys, ``bests``
+        their best scores' bytes, ``tiers`` their tiers' cells (a byte per cell). The rows of
+        the run with a successor that is no entry, of those next to a best score beyond the
+        bytes' reach (``_FAR``: the exact rule decides them), and of the others inconsistent.
 
         The moves are taken a cell at a time, over the entries on which it is free: their
         successors' bytes in the table (``moves``), each entry's best byte (``against``) and a
@@ -768,19 +752,41 @@ class _Boards:
         return cls([digits[cell :: cells + 1] for cell in range(cells)])
 
 
-def _rows_where(data: bytes, width: int, chosen: bytes) -> bytes:
-    """The rows of ``data`` (``width`` bytes each, every byte below 0x80) where ``chosen`` (a
-    byte a row) is 1, the others dropped."""
-    marks = bytearray(len(data))
-    for at in range(width):
-        marks[at::width] = chosen
-    tagged = (int.from_bytes(data) | int.from_bytes(marks) << 7).to_bytes(len(data))
-    return tagged.translate(_UNTAG, _UNTAGGED)
+class _Group:
+    """The entries with one side to move (``mover``: its digit), in file order: their keys as
+    the digits of their ranks (``digits``, in ASCII: each key's row followed by a newline),
+    their keys' ranks (filled by the first pass), and per entry the facts of its string
+    (``_EntryProof._facts``): the byte of a move onto it, its best score's byte and its tiers'
+    cells (a byte per cell); their places in the file when a finding asks (``places``)."""
 
+    def __init__(self, proof: _EntryProof, mover: int, chosen: list[int], facts: bool) -> None:
+        self.mover, self.chosen = mover, chosen
+        keys = list(compress(proof.keys, chosen))
+        self.count = len(keys)
+        self.digits = ("\n".join(keys) + "\n").encode().translate(_TO_RANK) if keys else b""
+        self.ranks: list[int] = []
+        self.onto = self.bests = self.tiers = b""
+        if facts:  # (every string is of the grammar)
+            cells, width = proof.rules.cells, proof.rules.cells + 2
+            rows = b"".join(map(proof.facts.__getitem__, compress(proof.values, chosen)))
+            self.onto, self.bests = rows[0::width], rows[1::width]
+            tiers = bytearray(self.count * cells)
+            for cell in range(cells):
+                tiers[cell::cells] = rows[2 + cell :: width]
+            self.tiers = bytes(tiers)
 
-#: A byte with its top bit set as the byte without it; the bytes without it (``_rows_where``).
-_UNTAG = bytes(byte & 0x7F for byte in range(256))
-_UNTAGGED = bytes(range(0x80))
+    @cached_property
+    def places(self) -> list[int]:
+        """Each entry's place in the file."""
+        return list(compress(range(len(self.chosen)), self.chosen))
+
+    def runs(self, cells: int) -> Iterator[tuple[int, bytes, bytes]]:
+        """The entries a run of PROGRESS_ENTRIES at a time: the first's row, and their keys'
+        digits, in ASCII and as bytes 0 to 2."""
+        width = cells + 1
+        for start in range(0, self.count, PROGRESS_ENTRIES):
+            ranked = self.digits[start * width : (start + PROGRESS_ENTRIES) * width]
+            yield start, ranked, ranked.translate(_FROM_RANK)
 
 
 def _lanes(byte: int, count: int) -> int:

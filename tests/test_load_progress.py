@@ -46,12 +46,12 @@ import os
 import time
 from player import reader
 reader.PROGRESS_ENTRIES = 8
-checked = reader._EntryProof._run_moves
+checked = reader._EntryProof._moves
 delay = float(os.environ.get("ENTRY_DELAY", "0.01"))
 def slowly(self, mover, board, ranks, *args):
     time.sleep(delay * len(ranks))
     return checked(self, mover, board, ranks, *args)
-reader._EntryProof._run_moves = slowly
+reader._EntryProof._moves = slowly
 from player.apps.cli import run
 run()
 """
