@@ -439,7 +439,8 @@ def check_entries(
 
 
 #: The entries are taken a run of at most this many at a time, and the proof's progress told
-#: after each: about 560 times for 4x4 (two passes), twice for 3x3.
+#: after each: about 560 times for 4x4 (two passes), four times for 3x3 (two passes over the
+#: keys with X to move and those with O to move, a run each).
 PROGRESS_ENTRIES = 4096
 _NOT_MARKS = str.maketrans("", "", FIRST + SECOND + EMPTY)
 #: A board's cells as the digits of its rank (``.`` 0, ``O`` 1, ``X`` 2), in ASCII, then as bytes.

@@ -3,8 +3,9 @@
 build`` writes it, proven by the player's own loader.
 
 4x4 with k=4: 9,722,011 reachable positions, 1,217,977 up to symmetry, 1,135,214 of them
-unfinished (the book's entries), a draw. Proving it in Python takes about 12 s here, with a
-worker per core (docs/scaling.md); the build pays it once and records the book as proven.
+unfinished (the book's entries), a draw. Proving it in Python takes about 12 s of CPU here, in
+one process (docs/scaling.md, "The proof"); the build pays it once and records the book as
+proven.
 """
 
 from __future__ import annotations
