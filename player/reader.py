@@ -17,9 +17,10 @@ from the successors' entries, and maps the answer back onto the board's own orie
 marks. ``load_book`` reads a file (the packaged book by default) and proves it, unless its exact
 bytes were proven before (player/trust.py); ``parse_book`` proves bytes.
 
-The entries are checked over whole lists of them, a layer of keys (one number of marks) at a
-time, against the index of the images of the layer above; the finding is the first failing
-step's, naming the first entry in file order that fails it, in the exact rule's words.
+The entries are checked over whole runs of them, in one process (``_EntryProof``): every image
+of every key goes into one table indexed by the board's rank, then every move is one look-up
+there; the finding is the first failing step's, naming the first entry in file order that
+fails it, in the exact rule's words.
 """
 
 from __future__ import annotations
