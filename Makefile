@@ -9,6 +9,7 @@ BIN    := $(VENV)/bin
 RUNTIME := $(VENV)/.installed-runtime
 BUILDTOOLS := $(VENV)/.installed-build
 STAMP   := $(VENV)/.installed-dev
+BENCHTOOLS := $(VENV)/.installed-bench
 # Byte-compile on install and keep it: the player's start-up is measured (docs/benchmarks.md).
 export PYTHONDONTWRITEBYTECODE :=
 
@@ -27,6 +28,12 @@ $(BUILDTOOLS): $(RUNTIME)
 $(STAMP): $(BUILDTOOLS)
 	$(BIN)/python -m pip install --quiet -e ".[test,dev,build]"
 	touch $(STAMP)
+
+# make bench: the build extra and the build backend pyproject.toml names (the bench builds the
+# wheel without the network), not the test and lint tools; nothing reinstalled once there.
+$(BENCHTOOLS): $(BUILDTOOLS)
+	$(BIN)/python -m pip install --quiet $$($(BIN)/python -c "import tomllib; print(*tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'])")
+	touch $(BENCHTOOLS)
 
 venv: $(STAMP)
 
@@ -70,17 +77,21 @@ test-big: $(STAMP)
 
 # The book exported as C and Rust (ttt-book export), compiled with gcc (strict, and under
 # AddressSanitizer and UBSan) and rustc, run against every board vector; the strategy tables
-# played against every opposing line through the compiled C. Needs gcc, size and rustc on PATH.
+# played against every opposing line through the compiled C; the game state and the levels of
+# both (tests/test_export_game.py: C89, C99, C++, 10,000 games a level, the crate's cargo test).
+# Needs gcc, g++, size, rustc and cargo on PATH (no crate is downloaded).
 test-exports: $(STAMP)
 	$(BIN)/python -m pytest -m exports
 
 # What a game developer installs, built and used away from the repository (tests/test_packages.py):
 # the npm package packed and installed into a fresh project (a Node game, tsc, a page with an
-# import map in Chromium), the sdist and the wheel built by `python -m build` and checked by
-# twine, the wheel in a fresh virtual environment (ttt-play, ttt-book, the README's snippet, the
-# single headers it exports compiled from two C files each). Installs build and twine from PyPI,
-# TypeScript from npm and Chromium from Debian (web/setup-browser.sh); needs npm and gcc. Its
-# projects, environments and builds go under one temporary folder, removed at the end.
+# import map in Chromium, the README's recipes for Vite, esbuild and webpack built and run), the
+# sdist and the wheel built by `python -m build` and checked by twine, the wheel in a fresh
+# virtual environment (ttt-play, ttt-book, the README's snippet, the single headers it exports
+# compiled from two C files each) and in another with its extras (examples/). Installs build and
+# twine, OpenSpiel and PettingZoo from PyPI, TypeScript and the bundlers from npm and Chromium
+# from Debian (web/setup-browser.sh); needs npm and gcc. Its projects, environments and builds go
+# under one temporary folder, removed at the end.
 test-packages: $(STAMP)
 	bash web/setup-browser.sh $(BIN)
 	$(BIN)/python -m pip install --quiet -e ".[dist]"
@@ -88,8 +99,12 @@ test-packages: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -m packages --basetemp "$$temporary/pytest"; \
 	status=$$?; rm -rf "$$temporary"; exit $$status
 
+# node's own tests: a dot for each test as it passes, every failure in full at the end, then one
+# line of counts (tests/node_summary.mjs), not node's default of some 900 lines of TAP.
+JS_TESTS ?= clients/js/
 test-js:
-	node --test clients/js/
+	node --test --test-reporter=dot --test-reporter-destination=stdout \
+		--test-reporter=./tests/node_summary.mjs --test-reporter-destination=stdout $(JS_TESTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check player generator ttt_commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
@@ -100,13 +115,13 @@ format: $(STAMP)
 	$(BIN)/ruff format player generator ttt_commands.py tests bench web/test_browser.py
 	$(BIN)/ruff check --fix player generator ttt_commands.py tests bench web/test_browser.py
 
-# Prints the figures and writes them to bench/results.json (untracked); bench-record also
-# rewrites the recorded run in docs/benchmarks.md.
-bench: $(STAMP)
+# Says each measurement as it starts, prints the figures and writes them to bench/results.json
+# (untracked); bench-record also rewrites the recorded run in docs/benchmarks.md.
+bench: $(BENCHTOOLS)
 	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	$(BIN)/python bench/run.py
 
-bench-record: $(STAMP)
+bench-record: $(BENCHTOOLS)
 	$(BIN)/python -m compileall -q player generator ttt_commands.py
 	$(BIN)/python bench/run.py --record
 

@@ -7,7 +7,8 @@ installed wheel (the packaged book, trusted by its recorded hash) within ``GOAL`
 ``python -c "import click"``. Nothing here is asserted by ``make test``, and the bench itself
 never fails on a figure: it prints PASS or MISS beside the goal.
 
-Prints the tables and writes every figure to bench/results.json (untracked). Only ``--record``
+Says each measurement as it starts (flushed, so ``make bench | tee`` shows it too), then prints
+the tables and writes every figure to bench/results.json (untracked). Only ``--record``
 (``make bench-record``) rewrites the recorded run in docs/benchmarks.md.
 """
 
@@ -35,6 +36,46 @@ from player.reader import load_book
 RESULTS = ROOT / "bench" / "results.json"
 
 
+def step(started: float, label: str) -> None:
+    """Say which measurement starts, and when in the run: printed at once, even through a pipe
+    (``make bench | tee``), so a run of minutes shows how far it has gone."""
+    print(f"bench, {time.perf_counter() - started:3.0f} s: {label}", flush=True)
+
+
+def measure(started: float) -> dict[str, Any]:
+    """Every figure of the report, each measurement announced as it starts (``step``)."""
+    figures: dict[str, Any] = {"machine": machine()}
+    book = load_book()
+    if book.trust != "proven":
+        sys.exit(f"bench: the dev install's book {book.source} is {book.trust!r}, not proven on load")
+    step(started, "start-up: the installed wheel's game against python -c 'import click'")
+    figures["startup"] = measure_startup.startup(book)
+    step(started, "what the proof costs (3x3, Python and JavaScript)")
+    figures["proof"] = measure_proofs.proof_costs(BOOK.read_bytes())
+    figures["js"] = measure_proofs.js_costs()
+    step(started, "the generator and the player, in process")
+    generator = measure_builds.generator_costs(Rules())
+    boards = generator.pop("positions")
+    figures["generator"] = generator
+    figures["player_in_process"] = measure_builds.choose_costs(book, boards)
+    step(started, "the 3x4 book's proof, if time allows")
+    figures["proof_3x4"] = measure_proofs.proof_costs_3x4(started + measure_proofs.BUDGET_S)
+    step(started, "ttt-play --engine, 5,000 requests")
+    figures["engine"] = measure_engine.engine_rate(boards)
+    figures["arrays"] = measure_builds.array_costs(Rules())
+    with tempfile.TemporaryDirectory(prefix="ttt-bench-build-") as folder:
+        step(started, "ttt-book build --rules 3x4:3, 3 runs")
+        builds = [measure_builds.build_costs("3x4:3", 3, Path(folder))]
+        step(started, "ttt-book build --rules 4x4:4, 1 run, its stages timed")
+        builds.append(measure_builds.build_costs("4x4:4", 1, Path(folder), stages=True))
+        step(started, "the 4x4 book's first load, Python against JavaScript, three alternated pairs")
+        figures["first_loads"] = measure_proofs.first_loads(Path(builds[-1].pop("path")))
+        builds[0].pop("path")
+    figures["builds"] = builds
+    figures["bench_seconds"] = time.perf_counter() - started
+    return figures
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
     parser.add_argument(
@@ -42,31 +83,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     options = parser.parse_args(argv)
     started = time.perf_counter()
-    figures: dict[str, Any] = {"machine": machine()}
-
-    book = load_book()
-    if book.trust != "proven":
-        sys.exit(f"bench: the dev install's book {book.source} is {book.trust!r}, not proven on load")
-    figures["startup"] = measure_startup.startup(book)
-    figures["proof"] = measure_proofs.proof_costs(BOOK.read_bytes())
-    figures["js"] = measure_proofs.js_costs()
-    generator = measure_builds.generator_costs(Rules())
-    boards = generator.pop("positions")
-    figures["generator"] = generator
-    figures["player_in_process"] = measure_builds.choose_costs(book, boards)
-    figures["proof_3x4"] = measure_proofs.proof_costs_3x4(started + measure_proofs.BUDGET_S)
-    figures["engine"] = measure_engine.engine_rate(boards)
-    figures["arrays"] = measure_builds.array_costs(Rules())
-    with tempfile.TemporaryDirectory(prefix="ttt-bench-build-") as folder:
-        builds = [
-            measure_builds.build_costs("3x4:3", 3, Path(folder)),
-            measure_builds.build_costs("4x4:4", 1, Path(folder), stages=True),
-        ]
-        figures["first_loads"] = measure_proofs.first_loads(Path(builds[-1].pop("path")))
-        builds[0].pop("path")
-    figures["builds"] = builds
-    figures["bench_seconds"] = time.perf_counter() - started
-
+    figures = measure(started)
     report = render(figures)
     write_atomically(RESULTS, (json.dumps(figures, indent=2, sort_keys=True) + "\n").encode())
     print(report)

@@ -11,7 +11,10 @@ import click
 
 from generator import build_tools
 from generator.atomic import fingerprint, finish_once_written, target, write_files, written
+from generator.reports import MAX_CELLS, STARTUP
 from player.apps.console import echo
+from player.apps.options import Seconds
+from player.errors import echoed
 from player.game import Rules
 
 REPEAT_OPTION = click.option(
@@ -23,23 +26,34 @@ REPEAT_OPTION = click.option(
 )
 TIMEOUT_OPTION = click.option(
     "--timeout",
-    type=click.FloatRange(0.01, 600),
+    type=Seconds(0.01, 600),
     default=5.0,
     show_default=True,
     help="Seconds the program has to answer one board (more forfeits the game).",
 )
+STARTUP_OPTION = click.option(
+    "--startup",
+    type=Seconds(0, 600),
+    default=STARTUP,
+    show_default=True,
+    help="Seconds the program may take to start, on top of --timeout for the first board after "
+    "each start (its start-up is not charged to its first answer).",
+)
 
 
 def build_against_program(
-    ctx: click.Context, output: str, rules: Rules, command: tuple[str, ...], repeat: int, timeout: float
+    ctx: click.Context,
+    output: str,
+    rules: Rules,
+    command: tuple[str, ...],
+    repeat: int,
+    timeout: float,
+    startup: float,
 ) -> None:
     """``build --against-program``: the book ranked to beat ``command``, and how often it does."""
-    from generator.reports.program import ProcessProgram
-    from generator.reports.target import MAX_CELLS, render, target_program
-
     if not ctx.params["against_program"]:
         raise click.UsageError(
-            f"unexpected argument {command[0]!r} (a program to beat: --against-program --)"
+            f"unexpected argument {echoed(command[0])} (a program to beat: --against-program --)"
         )
     if not command:
         raise click.UsageError("--against-program needs the program after --: -o BOOK -- COMMAND")
@@ -53,9 +67,15 @@ def build_against_program(
             f"--against-program works out boards of at most {MAX_CELLS} cells, not {rules}"
         )
     target(Path(output))  # a folder in the way, no write access: before the solve and the program
-    writer = build_tools()
+    writer = build_tools()  # numpy, which the target's solve needs, or one line naming its install
+    from generator.reports.program import ProcessProgram
+    from generator.reports.target import render, target_program
+
     targeted = target_program(
-        ProcessProgram(list(command), timeout=timeout), rules, " ".join(command), repeat=repeat
+        ProcessProgram(list(command), timeout=timeout, startup=startup),
+        rules,
+        " ".join(command),
+        repeat=repeat,
     )
     data: bytes = writer.encode(targeted.document)
     with finish_once_written():

@@ -19,6 +19,9 @@ to the end of the report and then drops it: the work is done, and the command sa
 
 A writer holds an exclusive ``flock`` on each temporary while it lives; the next write to the
 same target removes the temporaries of ours nobody holds (left by a build killed with SIGKILL).
+A temporary exists for a moment before its writer locks it, and another writer's clean-up may
+remove it then: so a writer checks, once it holds the lock, that the name is still its file,
+and makes another if not (``_locked_temporary``).
 A crash between two renames, a few microseconds, can still leave one new file beside an old
 one: POSIX has no rename of several files at once.
 
@@ -35,7 +38,7 @@ import secrets
 import signal
 import stat
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
 from types import FrameType
@@ -130,6 +133,35 @@ def remove_stale_temporaries(real: Path) -> list[Path]:
     return removed
 
 
+#: Temporaries a writer makes for one file before it gives up, each removed by another
+#: writer's clean-up before it could lock it (one is almost always enough).
+TEMPORARY_TRIES = 100
+
+
+def _locked_temporary(real: Path, make: Callable[[Path], int]) -> tuple[Path, int]:
+    """A new temporary beside ``real``, made by ``make(path) -> fd`` (-1: its name was removed
+    before it could be opened) and locked: its path and descriptor. Another writer's clean-up
+    (``remove_stale_temporaries``) removes a temporary only while it holds its lock, so once
+    this holds it, a name that is still the file's stays; one removed in the moment before the
+    lock is given up and another made."""
+    for _ in range(TEMPORARY_TRIES):
+        path = real.parent / f".{real.name}{TEMP_MARK}{secrets.token_hex(6)}"
+        fd = make(path)
+        if fd < 0:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # a file system without locks: no clean-up can remove it either
+            return path, fd
+        try:
+            if os.path.samestat(os.stat(path, follow_symlinks=False), os.fstat(fd)):
+                return path, fd
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    raise OSError(errno.EAGAIN, f"another writer removed {TEMPORARY_TRIES} temporaries in a row")
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -155,11 +187,8 @@ class _Temporary:
         except FileNotFoundError:
             old = None
         self.existed = old is not None
-        path = self.real.parent / f".{self.real.name}{TEMP_MARK}{secrets.token_hex(6)}"
-        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        self.path = path
-        with contextlib.suppress(OSError):  # a file system without locks: no stale-file detection
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        self.path, self.fd = _locked_temporary(self.real, lambda path: os.open(path, flags, 0o600))
         view = memoryview(data)
         while view:
             view = view[os.write(self.fd, view) :]
@@ -176,17 +205,27 @@ class _Temporary:
         """Hard-link the old target to a locked temporary name, to roll back to."""
         if not self.existed:
             return
-        backup = self.real.parent / f".{self.real.name}{TEMP_MARK}{secrets.token_hex(6)}"
+
+        def link(backup: Path) -> int:
+            try:
+                os.link(self.real, backup, follow_symlinks=False)
+            except FileNotFoundError:
+                # Linux's link(2) fails so when another writer's rename replaces the target as
+                # it is linked (the inode it found has no name left); the new one is there.
+                if os.path.lexists(self.real):
+                    return -1
+                raise
+            try:
+                return os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            except FileNotFoundError:  # removed by another writer's clean-up already
+                return -1
+
         try:
-            os.link(self.real, backup, follow_symlinks=False)
+            self.backup, self.backup_fd = _locked_temporary(self.real, link)
         except OSError as error:
             if error.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
                 return  # no hard links here: this file cannot be rolled back
             raise
-        self.backup = backup
-        self.backup_fd = os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        with contextlib.suppress(OSError):
-            fcntl.flock(self.backup_fd, fcntl.LOCK_EX)
 
     def install(self) -> None:
         """Rename the temporary onto the target, after checking the target is still fit."""
@@ -363,18 +402,21 @@ def folder_target(folder: str | Path) -> Path:
 
 def write_into(folder: str | Path, files: Mapping[str, bytes]) -> None:
     """Write each ``name: data`` of ``files`` into ``folder``, all or none (``write_files``),
-    creating the folder and any missing parent first; a failure removes the folders it made."""
+    creating the folder and any missing parent first, and the folders within it that a name
+    holds (``src/lib.rs``); a failure removes the folders it made."""
     real = folder_target(folder)
     missing = []
     while not os.path.lexists(real):
         missing.append(real)
         real = real.parent
+    within = sorted({parent for name in files for parent in Path(name).parents if parent != Path(".")})
     made: list[Path] = []
     try:
         try:
-            for path in reversed(missing):
-                os.mkdir(path)
-                made.append(path)
+            for path in [*reversed(missing), *(Path(folder) / inner for inner in within)]:
+                if not os.path.lexists(path):
+                    os.mkdir(path)
+                    made.append(path)
         except OSError as error:
             raise OutputError(folder, _reason(error)) from None
         write_files({Path(folder) / name: data for name, data in files.items()})

@@ -18,8 +18,8 @@ from typing import Any
 
 import click
 
-from generator import build_tools
-from generator.against_program import REPEAT_OPTION, TIMEOUT_OPTION, build_against_program
+from generator import build_tools, reports
+from generator.against_program import REPEAT_OPTION, STARTUP_OPTION, TIMEOUT_OPTION, build_against_program
 from generator.atomic import finish_once_written, folder_target, target, write_files, write_into
 from generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
 from player import __version__, reader
@@ -36,6 +36,7 @@ from player.apps.console import (
 from player.apps.progress import loading, progress
 from player.errors import BoardError
 from player.game import FIRST, SECOND, Rules, parse_board
+from player.opponents import DEFAULT, OPPONENTS, described
 from player.reader import Book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
@@ -75,17 +76,17 @@ def run(argv: list[str] | None = None) -> None:
     "--vectors",
     type=FilePath(),
     default=None,
-    help="Also write conformance vectors here (every board up to 12 cells, a sample beyond; "
-    "default, for 3x3 only: vectors.json beside a book named tictactoe.json, NAME.vectors.json "
-    "beside any other NAME.json).",
+    help="Also write conformance vectors here (every board up to 12 cells, a sample beyond). "
+    "By default for a 3x3 board only (normal or misère, either --against): vectors.json beside "
+    "a book named tictactoe.json, NAME.vectors.json beside any other NAME.json.",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 @click.option(
     "--against",
-    type=click.Choice(["novice", "random"], case_sensitive=False),
-    default="novice",
+    type=click.Choice(list(OPPONENTS), case_sensitive=False),
+    default=DEFAULT,
     show_default=True,
-    help="The reference opponent the optimal moves are ranked against first (the trap order).",
+    help=f"The reference opponent the trap order ranks the optimal moves against first: {described()}.",
 )
 @click.option(
     "--against-program",
@@ -96,6 +97,7 @@ def run(argv: list[str] | None = None) -> None:
 )
 @REPEAT_OPTION
 @TIMEOUT_OPTION
+@STARTUP_OPTION
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def build(
@@ -109,6 +111,7 @@ def build(
     against_program: bool,
     repeat: int,
     timeout: float,
+    startup: float,
     command: tuple[str, ...],
 ) -> None:
     """Solve the game and write the book (and its conformance vectors).
@@ -128,7 +131,7 @@ def build(
 
     rules = checked_build_options(ctx, rules, misere)
     if against_program or command:
-        build_against_program(ctx, output, rules, command, repeat, timeout)
+        build_against_program(ctx, output, rules, command, repeat, timeout, startup)
         return
     writer = build_tools()
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
@@ -153,7 +156,7 @@ def checked_build_options(ctx: click.Context, rules: Rules, misere: bool) -> Rul
     if params["no_vectors"] and params["vectors"] is not None:
         raise click.UsageError("--vectors and --no-vectors contradict each other")
     if not (params["against_program"] or params["command"]):
-        for name in ("repeat", "timeout"):
+        for name in ("repeat", "timeout", "startup"):
             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
                 raise click.UsageError(f"--{name} is for --against-program")
     return dataclasses.replace(rules, misere=True) if misere else rules
@@ -250,13 +253,7 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
             return report.level_rates(book, *others, advance=advance)
 
     def small_book() -> Book:
-        book = open_book(book_path)
-        if book.rules.cells > report.MAX_CELLS:
-            raise InputProblem(
-                f"{book.source}: is a book for {book.rules}; the levels are worked out for boards of "
-                f"at most {report.MAX_CELLS} cells"
-            )
-        return book
+        return walkable(open_book(book_path), "the levels are worked out for")
 
     if exact and (markdown or readme is not None):
         raise click.UsageError("--exact prints the fractions for reading; --markdown and --update round them")
@@ -271,6 +268,14 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
             echo(f"updated the levels table in {readme}")
         else:
             echo(f"the levels table in {readme} is already current")
+
+
+def walkable(book: Book, what: str) -> Book:
+    """``book``, if a report that walks every line of play works it out; else one line, 3."""
+    if book.rules.cells > reports.MAX_CELLS:
+        limit = f"boards of at most {reports.MAX_CELLS} cells"
+        raise InputProblem(f"{book.source}: is a book for {book.rules}; {what} {limit}")
+    return book
 
 
 @main.command(
@@ -376,6 +381,7 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
         success="it never loses",
         negative="it can lose (a losing line, or a failure, which forfeits)",
         usage="a usage error, or the program will not run",
+        bad_input="the book cannot be used, or is for a board of more than 12 cells",
     ),
 )
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
@@ -388,6 +394,7 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
 )
 @REPEAT_OPTION
 @TIMEOUT_OPTION
+@STARTUP_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.option(
     "--max-lines",
@@ -402,6 +409,7 @@ def audit(
     function: str | None,
     repeat: int,
     timeout: float,
+    startup: float,
     as_json: bool,
     max_lines: int,
     book_path: str | None,
@@ -414,7 +422,7 @@ def audit(
     against every line of opposing play and reports every loss (a line of moves from the empty
     board), missed and slower wins, draws thrown away, illegal or unreadable answers, time-outs
     and crashes, and its exact win / draw / loss rates against the random and novice opponents
-    and the book's own player.
+    and the book's own player. Boards of up to 12 cells.
 
     \b
     Example, a program that plays the first free cell (it can lose, so status 1):
@@ -426,12 +434,13 @@ def audit(
 
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
-    book = open_book(book_path)
+    book = walkable(open_book(book_path), "the audit judges")  # before the program runs
     if function is not None:
         program: CallableProgram | ProcessProgram = CallableProgram(load_callable(function))
         name = function
     else:
-        program, name = ProcessProgram(list(command), timeout=timeout), " ".join(command)
+        program = ProcessProgram(list(command), timeout=timeout, startup=startup)
+        name = " ".join(command)
     with book_in_use(book):
         report = run_audit(program, book, repeat=repeat)
     if as_json:
@@ -447,7 +456,8 @@ def audit(
     "--lang",
     type=click.Choice(["c", "rust"], case_sensitive=False),
     required=True,
-    help="c: tictactoe_book.h and .c (C99); rust: tictactoe_book.rs (no crates).",
+    help="c: tictactoe_book.h and .c (C89 or later, C++ too); rust: a crate, Cargo.toml, "
+    "src/lib.rs and tests/ (no dependencies).",
 )
 @click.option(
     "--strategy",
@@ -488,9 +498,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
       $ ttt-book export --lang c --strategy X --single-header -o c-x
       $ ttt-book export --lang rust -o rust-book
     """
-    from generator.export.c import c_book, c_strategy
-    from generator.export.rust import rust_book
-    from generator.export.tables import full_table, strategy_table
+    from generator.export import export_files
 
     lang = lang.lower()
     if strategy is not None and lang != "c":
@@ -500,11 +508,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
     folder_target(folder)  # before the proof and the tables: a file in the way, no write access
     book = open_book(book_path)
     with book_in_use(book):
-        if strategy is not None:
-            files = c_strategy(strategy_table(book, strategy.upper()), single_header=single_header)
-        else:
-            table = full_table(book)
-            files = c_book(table, single_header=single_header) if lang == "c" else rust_book(table)
+        files = export_files(book, lang, strategy=strategy and strategy.upper(), single_header=single_header)
     with finish_once_written():
         write_into(folder, {name: text.encode() for name, text in sorted(files.items())})
         for name, text in sorted(files.items()):

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from player.game import DIGITS, EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules, shift
+from player.codes import DIGITS, shift
+from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules
 
 #: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
 CODE = np.uint32
@@ -52,14 +53,6 @@ CHARACTERS = (EMPTY + SECOND + FIRST + "?").encode("ascii")
 def mover_digit(marks: int) -> int:
     """The digit of the side to move when ``marks`` marks are down (X moves first)."""
     return FIRST_DIGIT if marks % 2 == 0 else SECOND_DIGIT
-
-
-def encode(board: str) -> int:
-    """The code of a board string (any length up to 16; ``X``, ``O`` and ``.`` only)."""
-    code = 0
-    for mark in board:
-        code = code << 2 | DIGITS[mark]
-    return code
 
 
 def decode(codes: Codes, cells: int) -> list[str]:
@@ -88,14 +81,6 @@ def completes_line(codes: Codes, masks: list[int]) -> npt.NDArray[np.bool_]:
     for mask in masks:
         found |= (codes & mask) == mask
     return found
-
-
-def marks_of(codes: Codes, cells: int) -> npt.NDArray[np.int64]:
-    """How many marks each code holds."""
-    count = np.zeros(len(codes), dtype=np.int64)
-    for cell in range(cells):
-        count += digits_at(codes, cells, cell) != EMPTY_DIGIT
-    return count
 
 
 def completing_cells(rules: Rules, codes: Codes, digit: int) -> npt.NDArray[np.bool_]:
@@ -173,20 +158,6 @@ def canonical_codes(symmetries: CodeSymmetries, codes: Codes) -> Codes:
     for s in range(1, symmetries.count):
         np.minimum(best, _image(symmetries, chunks, s), out=best)
     return best
-
-
-def canonical_with_symmetry(symmetries: CodeSymmetries, codes: Codes) -> tuple[Codes, npt.NDArray[np.int8]]:
-    """Each code's canonical code and the index of the symmetry giving it, the first on a tie
-    (as ``player.game.canonical``: the identity when the code is already canonical)."""
-    chunks = _chunks(symmetries, codes)
-    best = codes.copy()
-    used = np.zeros(len(codes), dtype=np.int8)
-    for s in range(1, symmetries.count):
-        candidate = _image(symmetries, chunks, s)
-        better = candidate < best
-        best[better] = candidate[better]
-        used[better] = s
-    return best, used
 
 
 def stabilizer_sizes(symmetries: CodeSymmetries, codes: Codes) -> npt.NDArray[np.int64]:

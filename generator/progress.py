@@ -22,7 +22,8 @@ LABELS = {
     "reach": "Finding every position",
     "solve": "Solving",
     "trap": "Ordering the traps",
-    "prove": "Proving the book",  # (a book over 1 MB, before it is written: player.reader)
+    "index": "Reading the book",  # (a book over 1 MB, before it is proven and written:
+    "prove": "Proving the book",  # player.reader)
 }
 
 

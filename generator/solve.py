@@ -16,7 +16,7 @@ same value. Two passes over the layers:
    where both sides have a line, or the wrong side has one). Each position keeps, per free cell,
    the index of its canonical child: the ``successors`` table.
 2. **backward**, from the full board to the empty one, on the book's score scale
-   (player/score.py, docs/book-format.md "Scores"): with ``N`` cells a finished position scores
+   (player/game.py, docs/book-format.md "Scores"): with ``N`` cells a finished position scores
    for its side to move as a game over 0 plies from now: ``-(N + 1)`` when the last mover
    completed a line (``N + 1`` under misère, where completing a line loses), ``0`` for a full
    board without one. Every move then scores ``one_ply_back`` of its successor's best score,
@@ -51,7 +51,8 @@ from generator.codes import (
     mover_digit,
     stabilizer_sizes,
 )
-from player.game import MAX_CELLS, Rules, shift
+from player.codes import shift
+from player.game import MAX_CELLS, Rules
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,7 @@ class Retrograde:
 
     @property
     def plies(self) -> npt.NDArray[np.int64]:
-        """Plies to the end of the game under perfect play (player/score.py ``decode_score``)."""
+        """Plies to the end of the game under perfect play (player/game.py ``decode_score``)."""
         cells, best = self.rules.cells, self.best.astype(np.int64)
         empties = cells - self.marks
         return np.where(best > 0, cells + 1 - best, np.where(best < 0, cells + 1 + best, empties))
@@ -173,8 +174,9 @@ class Retrograde:
 
 
 def one_ply_back(best: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
-    """The score of a move from the score ``best`` of the position it leads to (player/score.py):
-    the opponent's win in ``p`` plies is our loss in ``p + 1``, a draw stays a draw."""
+    """The score of a move from the score ``best`` of the position it leads to, over arrays
+    (``player.game.one_ply_back``): the opponent's win in ``p`` plies is our loss in ``p + 1``,
+    a draw stays a draw."""
     return (np.sign(best) - best).astype(np.int8)
 
 

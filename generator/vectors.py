@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from player.codes import board_codes, canonical
 from player.game import (
     EMPTY,
     FIRST,
@@ -20,8 +21,6 @@ from player.game import (
     Cell,
     Rules,
     Symmetry,
-    board_codes,
-    canonical,
     decode_score,
     other,
     side_to_move,
@@ -73,7 +72,7 @@ def build_vectors(
         "format": VECTORS_FORMAT,
         "version": FORMAT_VERSION,
         "book_sha256": hashlib.sha256(book_bytes).hexdigest(),
-        "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k, "misere": rules.misere},
+        "rules": rules.as_json(),
         "against": book.against,
         "every_board": every,
         "valid": valid,
@@ -218,9 +217,10 @@ def _invalid(rules: Rules) -> list[dict[str, str]]:
 
 def _invalid_any_size(cells: int) -> list[tuple[str, str, str]]:
     """Boards of every size a reader must refuse: too short or long, a character that is not a
-    mark, and marks in counts no game reaches."""
+    mark, and marks in counts no game reaches. Each of ``cells`` characters but those refused
+    for their length (on 1x1, "XX" is too long before its counts are looked at: no vector)."""
     empty = EMPTY * cells
-    return [
+    cases = [
         ("", FIRST, "length"),
         (empty[1:], FIRST, "length"),
         (empty + EMPTY, FIRST, "length"),
@@ -230,6 +230,8 @@ def _invalid_any_size(cells: int) -> list[tuple[str, str, str]]:
         ("O" + empty[1:], FIRST, "counts"),
         ("X" + empty[1:], SECOND, "counts"),
     ]
+    kept = [case for case in cases if case[2] == "length" or len(case[0]) == cells]
+    return list(dict.fromkeys(kept))  # on 1x1 the empty string is also the board one cell short
 
 
 def encode_vectors(vectors: dict[str, Any]) -> bytes:

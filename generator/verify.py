@@ -17,8 +17,8 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import player.trust as trust
 from generator import build_tools
-from player import trust
 from player.errors import BookError, BuildToolMissing
 from player.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
 

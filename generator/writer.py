@@ -16,45 +16,38 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import orjson
 
+import player.trust as trust
 from generator.atomic import check_targets, fingerprint, write_files, written
 from generator.codes import decode
 from generator.solve import Progress, Retrograde, solve
-from generator.trap import TOLERANCE_TEXT, Against, Rate, TrapArrays, trap_arrays
+from generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
 from generator.vectors import build_vectors, encode_vectors
-from player import trust
 from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
+from player.opponents import DEFAULT
 from player.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, Book, parse_book
-
-if TYPE_CHECKING:
-    pass
-
 
 # ---------------------------------------------------------------- the document
 
 
-def build_book(
-    rules: Rules, *, against: Against = "novice", progress: Progress | None = None
-) -> dict[str, Any]:
+def build_book(rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None) -> dict[str, Any]:
     """Solve ``rules`` and return the book as plain JSON-ready data: what ``ttt-book build``
     writes. ``progress`` is the solver's (generator/solve.py)."""
     return book_document(solve_arrays(rules, against=against, progress=progress))
 
 
-def solve_arrays(
-    rules: Rules, *, against: Against = "novice", progress: Progress | None = None
-) -> TrapArrays:
+def solve_arrays(rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None) -> TrapArrays:
     """Every position of ``rules`` (misère or not) solved, and its optimal moves in trap order
     ranked against ``against`` first."""
     return trap_arrays(solve(rules, progress=progress), against=against, progress=progress)
 
 
-def ranked_against(rules: Rules, against: Against) -> Book:
+def ranked_against(rules: Rules, against: str) -> Book:
     """The book of ``rules`` ranked against ``against``, built and proven in memory."""
     return parse_book(
         encode(build_book(rules, against=against)), f"the {rules} book ranked against {against}"
@@ -88,10 +81,7 @@ def document(
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "rules": {
-            "rows": rules.rows,
-            "cols": rules.cols,
-            "k": rules.k,
-            "misere": rules.misere,
+            **rules.as_json(),
             "cells": rules.cells,
             "first": FIRST,
             "second": SECOND,
@@ -169,9 +159,9 @@ _SCORE_TEXTS = np.array(
 
 def trap_order_member(traps: TrapArrays) -> dict[str, str]:
     """The ``trap_order`` member: how the chances were computed, the tie tolerance, and (when it
-    is not the novice) the opponent the tiers are ranked against first."""
+    is not the default opponent) the opponent the tiers are ranked against first."""
     member = {"method": traps.method, "tolerance": "0" if traps.method == "exact" else TOLERANCE_TEXT}
-    if traps.against != "novice":
+    if traps.against != DEFAULT:
         member["against"] = traps.against
     return member
 
@@ -179,11 +169,8 @@ def trap_order_member(traps: TrapArrays) -> dict[str, str]:
 def trap_rates_member(traps: TrapArrays) -> dict[str, dict[str, str]]:
     """The ``trap_rates`` member: the policy's chances of winning from the empty board."""
     return {
-        side: {"novice": rate_text(novice), "random": rate_text(random)}
-        for side, (novice, random) in (
-            ("first", traps.first_player_rates),
-            ("second", traps.second_player_rates),
-        )
+        side: {name: rate_text(rate) for name, rate in rates.items()}
+        for side, rates in (("first", traps.first_player_rates), ("second", traps.second_player_rates))
     }
 
 
@@ -196,7 +183,7 @@ def rate_text(rate: Rate) -> str:
 
 
 def counts_member(result: Retrograde) -> dict[str, Any]:
-    """The informational ``counts`` member, as version 1 writes it (docs/book-format.md)."""
+    """The informational ``counts`` member (docs/book-format.md, "The document")."""
     counts = result.counts
     return {
         "entries": counts.canonical_unfinished,
@@ -221,7 +208,7 @@ def write_book(
     rules: Rules,
     vectors_path: Path | None = None,
     *,
-    against: Against = "novice",
+    against: str = DEFAULT,
     progress: Progress | None = None,
 ) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
@@ -278,7 +265,7 @@ class Written:
 
     def report(self) -> str:
         """What the build says it did: each file, its size, the game, whom the order targets."""
-        ranked = "" if self.against == "novice" else f", ranked against {self.against}"
+        ranked = "" if self.against == DEFAULT else f", ranked against {self.against}"
         lines = [
             f"{self.written[0]}: {self.book_bytes:,} bytes ({self.gzipped_bytes:,} gzipped), "
             f"{self.rules}{ranked}, in {self.seconds:.2f} s"
@@ -294,14 +281,15 @@ def build_files(
     vectors: Path | None = None,
     *,
     no_vectors: bool = False,
-    against: Against = "novice",
+    against: str = DEFAULT,
     progress: Progress | None = None,
 ) -> Written:
     """``ttt-book build``: the book for ``rules`` written to ``book``, with its conformance
-    vectors to ``vectors`` (unless ``no_vectors``; by default, for the 3x3 book only, to
-    ``default_vectors_path``), and what was written. Raises as ``write_book`` does."""
+    vectors to ``vectors`` (unless ``no_vectors``; by default, for a 3x3 board only, normal or
+    misère and either ranking, to ``default_vectors_path``), and what was written. Raises as
+    ``write_book`` does."""
     started = time.perf_counter()
-    if vectors is None and not no_vectors and rules == Rules() and against == "novice":
+    if vectors is None and not no_vectors and rules.rows == rules.cols == 3:
         vectors = default_vectors_path(book)
     targets = [book] if vectors is None else [book, vectors]
     check_targets(targets)  # before the solve, which can take seconds

@@ -7,17 +7,18 @@ consistent when it was loaded (docs/book-format.md, "A valid book")::
     import player
 
     book = player.load_book()                      # the packaged 3x3 book; a path for another
-    book.evaluate("X...O....").optimal             # optimal moves, in the board's orientation
-    player.choose_move(book, "X...O....", "hard", rng=random.Random(1))
+    position = player.Position("X...O....")        # a game in progress, under its rules
+    book.evaluate(position).optimal                # optimal moves, in the board's orientation
+    player.choose_move(book, position, "hard", rng=random.Random(1))
+    position.play(8).outcome()                     # None while the game goes on
 
-Every error subclasses a built-in one: ``BookError``, ``BoardError``, ``IllegalMoveError`` and
-``RulesError`` are ``ValueError``s. The modules: player/game.py (the rules, boards, canonical
-form and scores), player/reader.py (the book proven and asked), player/play.py (levels, the
-reference opponents, exact rates), player/apps/ (the command line and its screens).
+Every error subclasses a built-in one: ``BookError``, ``BoardError``, ``IllegalMoveError``,
+``RulesError`` and ``OpponentError`` are ``ValueError``s. docs/architecture.md says which module
+holds what.
 """
 
-from player.errors import BOOK_REASONS, BoardError, BookError, IllegalMoveError, RulesError
-from player.game import Position, Rules
+from player.errors import BOOK_REASONS, BoardError, BookError, IllegalMoveError, OpponentError, RulesError
+from player.game import Outcome, Position, Rules
 from player.play import LEVELS, choose_move
 from player.reader import Book, Evaluation, load_book, parse_book
 
@@ -31,6 +32,8 @@ __all__ = [
     "BookError",
     "Evaluation",
     "IllegalMoveError",
+    "OpponentError",
+    "Outcome",
     "Position",
     "Rules",
     "RulesError",

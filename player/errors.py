@@ -9,6 +9,32 @@ command lines turn them into one line and an exit status (player/apps/console.py
 from __future__ import annotations
 
 import errno
+from collections.abc import Callable
+from typing import Any
+
+#: Characters of a value an error message repeats (a board, a level, a seed, a command), as the
+#: message writes it: a longer value is cut there and its length given (``echoed``).
+MAX_ECHOED = 100
+#: Characters of a file name a message repeats: whole up to the longest path Linux opens
+#: (PATH_MAX), since a real file's name is worth reading in full; a longer one names no file.
+MAX_ECHOED_PATH = 4096
+
+
+def echoed(value: object, form: Callable[[Any], str] = repr, *, limit: int = MAX_ECHOED) -> str:
+    """``value`` as an error message repeats it, written by ``form`` (``repr`` unless given:
+    ``str``, ``ascii``, JSON...): whole when it is at most ``limit`` characters, else its first
+    ``limit`` and how long it was, so that one bad value (a 100,000-character board, a 400-digit
+    seed) cannot make a message of its own length. A string is cut before it is written, so
+    no escape is split (its length is the string's); any other value after (the written
+    length)."""
+    if isinstance(value, str):
+        return form(value) if len(value) <= limit else f"{form(value[:limit])}... ({len(value):,} characters)"
+    try:
+        text = form(value)
+    except ValueError:  # an int of thousands of digits, which str() refuses (CVE-2020-10735)
+        return "a number of thousands of digits"
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
 
 #: Why a book is refused, in the order a reader checks (docs/book-format.md, "A valid book").
 #: Every reader (this package, ``ttt-book verify``, the JavaScript reader) gives the code of the
@@ -57,6 +83,10 @@ class IllegalMoveError(ValueError):
     """A move off the board or onto an occupied cell, or after the game ended."""
 
 
+class OpponentError(ValueError):
+    """A name that is not one of the reference opponents (player.opponents.OPPONENTS)."""
+
+
 class BookError(ValueError):
     """A book file that cannot be used; ``code`` is one of BOOK_REASONS.
 
@@ -66,7 +96,7 @@ class BookError(ValueError):
     def __init__(self, path: object, code: str, reason: str) -> None:
         if code not in BOOK_REASONS:
             raise ValueError(f"unknown book reason code {code!r}")
-        super().__init__(f"{path}: {reason} [{code}]")
+        super().__init__(f"{echoed(path, str, limit=MAX_ECHOED_PATH)}: {reason} [{code}]")
         self.path = path
         self.code = code
         self.reason = reason
@@ -136,7 +166,7 @@ class OutputError(OSError):
     """A file that cannot be written: ``str()`` is one line naming it and the reason."""
 
     def __init__(self, path: object, reason: str) -> None:
-        super().__init__(f"cannot write {path}: {reason}")
+        super().__init__(f"cannot write {echoed(path, str, limit=MAX_ECHOED_PATH)}: {reason}")
         self.path = path
         self.reason = reason
 
@@ -145,7 +175,7 @@ class InputFileError(OSError):
     """A file that cannot be read as asked: ``str()`` is one line naming it and the reason."""
 
     def __init__(self, path: object, reason: str) -> None:
-        super().__init__(f"{path}: {reason}")
+        super().__init__(f"{echoed(path, str, limit=MAX_ECHOED_PATH)}: {reason}")
         self.path = path
         self.reason = reason
 

@@ -10,10 +10,12 @@ book's score scale.
 * A *symmetry* is a permutation ``perm`` of the cells that builds the image
   ``image[i] = board[perm[i]]``: 8 on a square board (the dihedral group), 4 on a rectangle.
 * The *canonical* form of a board is its smallest image (``.`` < ``O`` < ``X``), reached first
-  by the symmetries in order; a move ``c`` on the canonical board is cell ``perm[c]`` on the board.
-* A board's *code* reads its string as a number in base 4, the first cell the most significant:
-  ``.`` is 0, ``O`` 1, ``X`` 2. Codes compare as their boards do, so the smallest image code is
-  the canonical key's (``BoardCodes``): the one integer encoding every array and export mirrors.
+  by the symmetries in order; a move ``c`` on the canonical board is cell ``perm[c]`` on the board
+  (``player.codes.canonical``, which finds it through the boards' codes).
+* A *position* (``Position``) is a board under its rules, with the mark that moved first: the
+  one game state every walker goes through. Its ``outcome()`` says who won *by the rules*
+  (``Outcome``): the owner of a completed line, or under misère the other mark
+  (``line_winner``, the one place the misère rule is decided).
 * A *score*, for the side to move on ``N`` cells: a win ``p`` plies from now (this move
   included) scores ``N + 1 - p``, a loss ``-(N + 1 - p)``, a draw 0. Higher is better.
 
@@ -22,20 +24,19 @@ Every table is computed from ``(rows, cols, k)``, never typed in by hand; every 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import product
-from operator import itemgetter, or_
-from typing import TYPE_CHECKING
+from operator import itemgetter
 
-from player.errors import BoardError, IllegalMoveError, RulesError
-
-if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+from player.errors import BoardError, IllegalMoveError, RulesError, echoed
 
 Cell = int
 Line = tuple[Cell, ...]
 Permutation = tuple[Cell, ...]
+#: A player: the moves it picks among, uniformly, on a board (as the game holds it); None
+#: stands for an answer that forfeits the game (an audited program's illegal or missing answer).
+Policy = Callable[[str], Sequence["Cell | None"]]
 
 #: Boards this package takes: the game tree must stay small enough to enumerate.
 MAX_CELLS = 16
@@ -76,9 +77,9 @@ class Rules:
     def __post_init__(self) -> None:
         for name, value in (("rows", self.rows), ("cols", self.cols), ("k", self.k)):
             if type(value) is not int or value < 1:
-                raise RulesError(f"{name} must be a positive integer, got {value!r}")
+                raise RulesError(f"{name} must be a positive integer, got {echoed(value)}")
         if type(self.misere) is not bool:
-            raise RulesError(f"misere must be True or False, got {self.misere!r}")
+            raise RulesError(f"misere must be True or False, got {echoed(self.misere)}")
         if self.cells > MAX_CELLS:
             raise RulesError(f"board {self.rows}x{self.cols} has {self.cells} cells; at most {MAX_CELLS}")
         if self.k > max(self.rows, self.cols):
@@ -107,6 +108,10 @@ class Rules:
     def __str__(self) -> str:
         return f"{self.rows}x{self.cols} k={self.k}" + (" misère" if self.misere else "")
 
+    def as_json(self) -> dict[str, int | bool]:
+        """The rules as the JSON documents state them: ``rows``, ``cols``, ``k``, ``misere``."""
+        return {"rows": self.rows, "cols": self.cols, "k": self.k, "misere": self.misere}
+
     def __repr__(self) -> str:
         return f"Rules({self.rows}, {self.cols}, {self.k}" + (", misere=True)" if self.misere else ")")
 
@@ -128,7 +133,7 @@ class Rules:
             rows, cols = _digits(rows_text), _digits(cols_text)
             k = _digits(parts[1]) if len(parts) == 2 else min(rows, cols)
         except ValueError:
-            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {text!r}") from None
+            raise RulesError(f"rules must look like 3x3, 3x4:3 or 3x3:3:misere, got {echoed(text)}") from None
         return cls(rows, cols, k, misere)
 
 
@@ -204,6 +209,13 @@ def side_to_move(board: str, first: str = FIRST) -> str:
     return first if board.count(FIRST) == board.count(SECOND) else other(first)
 
 
+def check_mark(mark: object, what: str = "mark") -> str:
+    """``mark`` if it is ``X`` or ``O``, else ValueError naming ``what`` and the value."""
+    if mark != FIRST and mark != SECOND:
+        raise ValueError(f"{what} must be {FIRST!r} or {SECOND!r}, got {echoed(mark)}")
+    return FIRST if mark == FIRST else SECOND
+
+
 def other(mark: str) -> str:
     """The opponent of ``mark``."""
     return SECOND if mark == FIRST else FIRST
@@ -218,42 +230,84 @@ _SWAP = str.maketrans({FIRST: SECOND, SECOND: FIRST})
 
 
 def legal_moves(board: str) -> list[Cell]:
-    """The free cells, in increasing order."""
+    """The free cells, in increasing order (whether or not the game is over: ``Position``
+    knows that)."""
     return [i for i, mark in enumerate(board) if mark == EMPTY]
 
 
-def play(board: str, cell: Cell) -> str:
-    """The board after the side to move takes ``cell``; raises IllegalMoveError if it can't."""
+def put(board: str, cell: Cell, mark: str) -> str:
+    """``board`` with ``mark`` on ``cell``: a move, unchecked (``play`` checks it first)."""
+    return board[:cell] + mark + board[cell + 1 :]
+
+
+def play(board: str, cell: Cell, first: str = FIRST) -> str:
+    """The board after the side to move (``first`` moved first) takes ``cell``; raises
+    IllegalMoveError if the cell is off the board or taken."""
     if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(board):
-        raise IllegalMoveError(f"cell {cell!r} is off the board (0 to {len(board) - 1})")
+        raise IllegalMoveError(f"cell {echoed(cell)} is off the board (0 to {len(board) - 1})")
     if board[cell] != EMPTY:
         raise IllegalMoveError(f"cell {cell} of {board!r} is taken by {board[cell]}")
-    return board[:cell] + side_to_move(board) + board[cell + 1 :]
+    return put(board, cell, side_to_move(board, first))
+
+
+@cache
+def read_lines(rules: Rules) -> Callable[[str], str]:
+    """A fast ``board -> every line's marks``: one item getter reads every line at once, each
+    followed by a separator (the character after the board), so a mark owns a line when ``k``
+    of it stand in a row in what it reads, the line numbered ``at // (k + 1)`` where they start."""
+    read = itemgetter(*[cell for line in rules.lines for cell in (*line, rules.cells)])
+    return lambda board: "".join(read(board + "|"))
 
 
 @cache
 def line_owners(rules: Rules) -> Callable[[str], str]:
-    """A fast ``board -> the marks owning a complete line``: ``""``, ``"X"``, ``"O"`` or ``"XO"``.
-    One item getter reads every line at once, each followed by a separator (the character after
-    the board), so a mark owns a line when ``k`` of it stand in a row in what it reads."""
-    read = itemgetter(*[cell for line in rules.lines for cell in (*line, rules.cells)])
+    """A fast ``board -> the marks owning a complete line``: ``""``, ``"X"``, ``"O"`` or ``"XO"``
+    (``read_lines``)."""
+    read = read_lines(rules)
     first_full, second_full = FIRST * rules.k, SECOND * rules.k
 
     def owners(board: str) -> str:
-        lines = "".join(read(board + "|"))
+        lines = read(board)
         return (FIRST if first_full in lines else "") + (SECOND if second_full in lines else "")
 
     return owners
 
 
-def winner(rules: Rules, board: str) -> str | None:
-    """The mark that owns a whole line (the first if both do: an impossible board), or None."""
-    return line_owners(rules)(board)[:1] or None
-
-
-def winning_lines(rules: Rules, board: str) -> list[Line]:
+def completed_lines(rules: Rules, board: str) -> list[Line]:
     """Every line owned whole by one mark (a last move can complete two at once)."""
     return [line for line in rules.lines if board[line[0]] != EMPTY and len({board[c] for c in line}) == 1]
+
+
+def line_winner(rules: Rules, owner: str) -> str:
+    """Who wins when ``owner`` completes a line: ``owner``, or under misère rules the other
+    mark (completing a line loses). The one place the misère rule is decided."""
+    return other(owner) if rules.misere else owner
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended, by its rules: ``winner`` is ``"X"``, ``"O"`` or None (a
+    draw); ``line`` the completed line's cells (the first of two a last move completed; empty
+    for a draw), and ``completed_by`` the mark that completed it (under misère, the loser)."""
+
+    winner: str | None
+    line: Line = ()
+    completed_by: str | None = None
+
+
+#: A full board with no line.
+DRAW = Outcome(None)
+
+
+def outcome(rules: Rules, board: str) -> Outcome | None:
+    """``board``'s ``Outcome`` under ``rules``, or None while the game goes on. ``board`` holds
+    marks only, with at most one mark owning lines (``check_reachable``)."""
+    lines = read_lines(rules)(board)
+    for owner in (FIRST, SECOND):
+        at = lines.find(owner * rules.k)
+        if at >= 0:
+            return Outcome(line_winner(rules, owner), rules.lines[at // (rules.k + 1)], owner)
+    return None if EMPTY in board else DRAW
 
 
 def is_over(rules: Rules, board: str) -> bool:
@@ -261,28 +315,20 @@ def is_over(rules: Rules, board: str) -> bool:
     return EMPTY not in board or bool(line_owners(rules)(board))
 
 
-def completing(rules: Rules, board: str, mark: str) -> list[Cell]:
-    """The free cells where ``mark`` would complete a line, in increasing order."""
-    return [
-        cell
-        for cell in legal_moves(board)
-        if any(all(board[c] == mark or c == cell for c in line) for line in rules.lines_through[cell])
-    ]
+def completing(rules: Rules, board: str, mark: str) -> int:
+    """The free cells where ``mark`` would complete a line, as a set of bits (bit ``c`` for
+    cell ``c``): the lines holding ``k - 1`` of ``mark`` and one empty cell (``read_lines``)."""
+    lines, k, found = read_lines(rules)(board), rules.k, 0
+    for at, line in enumerate(rules.lines):
+        seen = lines[at * (k + 1) : at * (k + 1) + k]
+        if seen.count(mark) == k - 1 and EMPTY in seen:
+            found |= 1 << line[seen.index(EMPTY)]
+    return found
 
 
 def transform(board: str, symmetry: Symmetry) -> str:
     """The image of ``board`` under ``symmetry``: ``image[i] = board[perm[i]]``."""
     return "".join(board[i] for i in symmetry.perm)
-
-
-def canonical(rules: Rules, board: str) -> tuple[str, Symmetry]:
-    """The canonical key of ``board`` (its smallest image) and the symmetry that maps ``board``
-    onto it, the first in ``rules.symmetries`` order on a tie (the identity when ``board`` is
-    canonical). ``board`` holds marks only (``check`` it first)."""
-    codes = board_codes(rules)
-    images = codes.images(codes.code(board))
-    smallest = min(images)
-    return codes.board(smallest), rules.symmetries[images.index(smallest)]
 
 
 def check(rules: Rules, board: str, first: str = FIRST) -> str:
@@ -291,7 +337,9 @@ def check(rules: Rules, board: str, first: str = FIRST) -> str:
     if not isinstance(board, str):
         raise BoardError("character", f"a board must be a string, got {type(board).__name__}")
     if len(board) != rules.cells:
-        raise BoardError("length", f"board {board!r} has {len(board)} cells; {rules} needs {rules.cells}")
+        raise BoardError(
+            "length", f"board {echoed(board)} has {len(board):,} cells; {rules} needs {rules.cells}"
+        )
     bad = next((ch for ch in board if ch not in MARKS), None)
     if bad is not None:
         raise BoardError("character", f"board {board!r} has {bad!r}; use X, O and . only")
@@ -306,9 +354,9 @@ def check(rules: Rules, board: str, first: str = FIRST) -> str:
     return board
 
 
-def check_playable(rules: Rules, board: str, first: str = FIRST) -> str:
-    """``board`` if it is a reachable position with a move to make (``first`` moved first),
-    else BoardError."""
+def check_reachable(rules: Rules, board: str, first: str = FIRST) -> str:
+    """``board`` if it can arise in a game ``first`` began (finished or not), else BoardError:
+    well-formed (``check``), at most one mark owning lines, and that mark the last to move."""
     check(rules, board, first)
     won = line_owners(rules)(board)
     if len(won) > 1:
@@ -319,11 +367,19 @@ def check_playable(rules: Rules, board: str, first: str = FIRST) -> str:
             raise BoardError(
                 "unreachable", f"board {board!r} is unreachable: {won} has a line but did not move last"
             )
-        result = "lost" if rules.misere else "won"  # misère: completing a line loses
-        raise BoardError("over", f"board {board!r} is finished: {won} has {result}")
-    if EMPTY not in board:
-        raise BoardError("over", f"board {board!r} is finished: a draw")
     return board
+
+
+def check_playable(rules: Rules, board: str, first: str = FIRST) -> str:
+    """``board`` if it is a reachable position with a move to make (``first`` moved first),
+    else BoardError."""
+    ended = outcome(rules, check_reachable(rules, board, first))
+    if ended is None:
+        return board
+    if ended.completed_by is None:
+        raise BoardError("over", f"board {board!r} is finished: a draw")
+    result = "won" if ended.winner == ended.completed_by else "lost"
+    raise BoardError("over", f"board {board!r} is finished: {ended.completed_by} has {result}")
 
 
 def parse_board(text: str, rules: Rules, first: str = FIRST) -> str:
@@ -341,138 +397,65 @@ _READ = str.maketrans("xo-_", "XO..", "/| ,\n")
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A board under some rules: an immutable value whose ``str`` is the book's notation, and
-    ``Position.parse(str(p), p.rules) == p`` for every position."""
+    """A game in progress, or finished: a board under its rules, ``first`` the mark that moved
+    first. Immutable and hashable; ``str`` is the book's notation and
+    ``Position.parse(str(p), p.rules, p.first) == p``. BoardError for a board that cannot
+    arise (``check_reachable``)::
+
+        >>> Position("XXXOO....", Rules(3, 3, 3, misere=True)).outcome().winner
+        'O'
+    """
 
     board: str
     rules: Rules = STANDARD
+    first: str = FIRST
 
     def __post_init__(self) -> None:
-        check(self.rules, self.board)
+        check_mark(self.first, "first")
+        check_reachable(self.rules, self.board, self.first)
 
     @classmethod
-    def parse(cls, text: str, rules: Rules = STANDARD) -> Position:
+    def parse(cls, text: str, rules: Rules = STANDARD, first: str = FIRST) -> Position:
         """Read the book's notation or a person's looser spelling (see ``parse_board``)."""
-        return cls(parse_board(text, rules), rules)
+        return cls(parse_board(text, rules, first), rules, first)
 
     @classmethod
-    def empty(cls, rules: Rules = STANDARD) -> Position:
+    def empty(cls, rules: Rules = STANDARD, first: str = FIRST) -> Position:
         """The start of the game."""
-        return cls(EMPTY * rules.cells, rules)
+        return cls(EMPTY * rules.cells, rules, first)
 
     def __str__(self) -> str:
         return self.board
 
     def __repr__(self) -> str:
-        suffix = "" if self.rules == STANDARD else f", {self.rules!r}"
-        return f"Position({self.board!r}{suffix})"
+        rules = "" if self.rules == STANDARD else f", {self.rules!r}"
+        first = "" if self.first == FIRST else f", first={self.first!r}"
+        return f"Position({self.board!r}{rules}{first})"
 
     @property
     def turn(self) -> str:
-        """The mark to move next (X moves first)."""
-        return side_to_move(self.board)
-
-    @property
-    def winner(self) -> str | None:
-        """The mark that owns a line, if any."""
-        return winner(self.rules, self.board)
+        """The mark to move next (the game's ``first`` when the marks are level)."""
+        return side_to_move(self.board, self.first)
 
     @property
     def is_over(self) -> bool:
-        """True when someone has completed a line or the board is full."""
+        """True when a line is complete or the board is full."""
         return is_over(self.rules, self.board)
 
+    def outcome(self) -> Outcome | None:
+        """None while the game goes on, else who won by the rules (``Outcome``)."""
+        return outcome(self.rules, self.board)
+
     def legal_moves(self) -> list[Cell]:
-        """Free cells, or none once the game is over."""
+        """The free cells in increasing order; none once the game is over."""
         return [] if self.is_over else legal_moves(self.board)
 
     def play(self, cell: Cell) -> Position:
-        """A new position with ``cell`` taken by the side to move; raises IllegalMoveError."""
+        """A new position with ``cell`` taken by the side to move; IllegalMoveError if the game
+        is over, or the cell is off the board or taken."""
         if self.is_over:
-            raise IllegalMoveError(f"the game {self.board!r} is over; no move {cell!r}")
-        return Position(play(self.board, cell), self.rules)
-
-
-# ---------------------------------------------------------------- board codes
-
-
-#: Each mark's digit in a code: the order of the marks in ASCII, ``.`` < ``O`` < ``X``.
-DIGITS = {EMPTY: 0, SECOND: 1, FIRST: 2}
-_TO_DIGITS = str.maketrans({mark: str(digit) for mark, digit in DIGITS.items()})
-_MARKS_BY_DIGIT = "".join(sorted(DIGITS, key=DIGITS.__getitem__)) + "?"  # 3 is no mark
-
-
-def shift(cells: int, cell: Cell) -> int:
-    """Where ``cell``'s digit starts in a code of ``cells`` cells: cell 0 highest."""
-    return 2 * (cells - 1 - cell)
-
-
-class BoardCodes:
-    """The codes of one game's boards: ``code(board)``, ``board(code)``, ``images(code)`` (one
-    code per symmetry, in ``rules.symmetries`` order, the identity first) and ``placed(mark,
-    cell)``, what playing ``mark`` on the empty ``cell`` adds to a code."""
-
-    __slots__ = ("board", "images", "rules")
-
-    def __init__(self, rules: Rules, images: Callable[[int], list[int]], board: Callable[[int], str]) -> None:
-        self.rules, self.images, self.board = rules, images, board
-
-    def code(self, board: str) -> int:
-        """The board's code (``board`` holds ``rules.cells`` marks; not checked here)."""
-        return int(board.translate(_TO_DIGITS), 4)
-
-    def placed(self, mark: str, cell: Cell) -> int:
-        """What playing ``mark`` on the empty ``cell`` adds to a code."""
-        return DIGITS[mark] << shift(self.rules.cells, cell)
-
-
-@cache
-def board_codes(rules: Rules) -> BoardCodes:
-    """The codes of ``rules``' boards, their tables built once a process. An image of a code is
-    the OR of one look-up per chunk of cells (the chunk's digits where the symmetry sends them,
-    every image's at once): chunks of 4 cells up to 12 cells, of 8 beyond (docs/scaling.md)."""
-    cells = rules.cells
-    count = -(-cells // (4 if cells <= 12 else 8))
-    sizes = [cells // count + (1 if j < cells % count else 0) for j in range(count)]
-    bounds = [(sum(sizes[:j]), sum(sizes[: j + 1])) for j in range(count)]
-    by_symmetry = [
-        [_chunk_table(cells, s.inverse, start, stop) for start, stop in bounds] for s in rules.symmetries
-    ]
-    parts = [list(zip(*(tables[j] for tables in by_symmetry), strict=True)) for j in range(count)]
-    texts = [["".join(marks) for marks in product(_MARKS_BY_DIGIT, repeat=size)] for size in sizes]
-    shifts = [2 * (cells - stop) for _, stop in bounds]  # each chunk's digits, read from a code
-    masks = [(1 << 2 * (stop - start)) - 1 for start, stop in bounds]
-    if count == 1:
-        (only,), (only_text,) = parts, texts
-        return BoardCodes(rules, lambda code: list(only[code]), only_text.__getitem__)
-    if count == 2:  # (4x4: the proof's million look-ups take this path)
-        (high, low), (high_text, low_text), (low_bits, _), (_, mask) = parts, texts, shifts, masks
-        return BoardCodes(
-            rules,
-            lambda code: list(map(or_, high[code >> low_bits], low[code & mask])),
-            lambda code: high_text[code >> low_bits] + low_text[code & mask],
-        )
-    (top, middle, end), (top_text, middle_text, end_text) = parts, texts  # 9 to 12 cells
-    top_shift, middle_shift, middle_mask, end_mask = shifts[0], shifts[1], masks[1], masks[2]
-
-    def images(code: int) -> list[int]:
-        found = top[code >> top_shift], middle[code >> middle_shift & middle_mask], end[code & end_mask]
-        return [x | y | z for x, y, z in zip(*found, strict=True)]
-
-    def board(code: int) -> str:
-        head = top_text[code >> top_shift] + middle_text[code >> middle_shift & middle_mask]
-        return head + end_text[code & end_mask]
-
-    return BoardCodes(rules, images, board)
-
-
-def _chunk_table(cells: int, inverse: Sequence[Cell], start: int, stop: int) -> list[int]:
-    """For every value of the digits of cells ``start`` to ``stop - 1``: those digits where the
-    symmetry puts them."""
-    table = [0]
-    for cell in range(start, stop):  # the first cell the most significant digit of the index
-        table = [partial | digit << shift(cells, inverse[cell]) for partial in table for digit in range(4)]
-    return table
+            raise IllegalMoveError(f"the game {self.board!r} is over; no move {echoed(cell)}")
+        return Position(play(self.board, cell, self.first), self.rules, self.first)
 
 
 # ---------------------------------------------------------------- scores

@@ -2,10 +2,10 @@
 
 Pure functions of a book and a board: the line mode (player/apps/lines.py) and the screen
 (player/apps/screen.py) show the same hint. Cells are the book's (0 up); the text shows them
-as people number them (1 up). The "why" compares the book's move with the others by the two
-numbers the book ranks its optimal moves by (``win_chances``): first the chance of winning
-against the opponent its order is ranked against (a novice, or a random player for a book
-built ``--against random``), then against the other.
+as people number them (1 up). The "why" compares the book's move with the others by the
+chances the book ranks its optimal moves by (``win_chances``): against each reference opponent
+(player/opponents.py), the one its order is ranked against first (``Book.against``), then the
+others.
 """
 
 from __future__ import annotations
@@ -14,61 +14,58 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
 from player.errors import TooManyLines
-from player.game import FIRST, Cell, is_over, legal_moves, other
-from player.play import OPPONENTS, level_policy, opponent_policy
+from player.game import FIRST, Cell, Position, legal_moves, other, put
+from player.opponents import DEFAULT, OPPONENTS, opponent, ranking
+from player.play import level_policy
 from player.rates import PlayOut
 
 if TYPE_CHECKING:
     from player.reader import Book
 
-
-class Chances(NamedTuple):
-    """The chance of going on to win, against each reference opponent: compared as the trap
-    order ranks moves, by the chance against the book's ``against`` first, then the other."""
-
-    novice: Fraction
-    random: Fraction
+#: The chance of going on to win against each reference opponent, by its name.
+Chances = dict[str, Fraction]
 
 
 def win_chances(
     book: Book,
-    board: str,
+    board: str | Position,
     *,
     first: str = FIRST,
     budget: int | None = None,
     walks: dict[tuple[str, str], PlayOut] | None = None,
 ) -> dict[Cell, Chances]:
-    """For each legal move of the side to move on ``board`` (``first`` moved first), its chance
-    of winning if it plays that move and the book's top tier after it, against each opponent.
+    """For each legal move of the side to move on ``board`` (a ``Position``, or a board string
+    of a game ``first`` began), its chance of winning if it plays that move and the book's top
+    tier after it, against each reference opponent.
 
     Raises BoardError (from the book) for a board that is malformed or finished, and
     TooManyLines when a walk would visit more than ``budget`` positions not walked before.
     ``walks`` keeps the play-outs between calls (a game's later hints then cost little): pass
     the same dict for the same book and game.
     """
-    me = book.evaluate(board, first=first).turn
+    evaluation = book.evaluate(board, first=first)
+    board, first, me = evaluation.board, evaluation.first, evaluation.turn
     walks = {} if walks is None else walks
     limits = {}
-    for name in OPPONENTS:
+    for name, foe in OPPONENTS.items():
         walk = walks.get((name, me))
         if walk is None:
             top = level_policy(book, "perfect", first=first)
-            foe = opponent_policy(book.rules, name, first=first)
-            walk = walks[(name, me)] = PlayOut(book.rules, {me: top, other(me): foe}, first=first)
+            players = {me: top, other(me): foe.policy(book.rules, first=first)}
+            walk = walks[(name, me)] = PlayOut(book.rules, players, first=first)
         limits[name] = None if budget is None else len(walk.memo) + budget
 
     def chance(name: str, cell: Cell) -> Fraction:
-        after = board[:cell] + me + board[cell + 1 :]
-        return walks[(name, me)].outcome(after, me, limit=limits[name]).win
+        return walks[(name, me)].results(put(board, cell, me), me, limit=limits[name]).win
 
-    return {cell: Chances(chance("novice", cell), chance("random", cell)) for cell in legal_moves(board)}
+    return {cell: {name: chance(name, cell) for name in OPPONENTS} for cell in legal_moves(board)}
 
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 KINDS = {1: WIN, 0: DRAW, -1: LOSS}
 BOOK_MARK = "*"
 LEGEND = "W win, D draw, L loss with best play; * the book's move"
-#: New positions each opponent's walk may visit for one hint (player.play.win_chances): all of
+#: New positions each opponent's walk may visit for one hint (``win_chances``): all of
 #: 3x3 (at most 2,735 from the empty board) and of 3x4 (8,083); on 4x4 k=4 a hint then costs
 #: at most 0.3-0.7 s of CPU (measured on a loaded 2-core machine), and the chances are counted
 #: from about the sixth ply on. Past it the hint shows the outcomes without the chances.
@@ -101,17 +98,22 @@ class MoveHint(NamedTuple):
 
 
 def move_hints(
-    book: Book, board: str, *, first: str = FIRST, walks: dict[tuple[str, str], PlayOut] | None = None
+    book: Book,
+    board: str | Position,
+    *,
+    first: str = FIRST,
+    walks: dict[tuple[str, str], PlayOut] | None = None,
 ) -> list[MoveHint]:
-    """Every free cell's hint for the side to move on ``board`` (``first`` moved first), in
-    cell order; empty when the game is over. ``walks``: as for ``win_chances``, kept by the
-    caller for the game's later hints."""
-    if is_over(book.rules, board):
+    """Every free cell's hint for the side to move on ``board`` (a ``Position``, or a board
+    string of a game ``first`` began), in cell order; empty when the game is over. ``walks``:
+    as for ``win_chances``, kept by the caller for the game's later hints."""
+    position = board if isinstance(board, Position) else Position(board, book.rules, first)
+    if position.is_over:
         return []
-    evaluation = book.evaluate(board, first=first)
+    evaluation = book.evaluate(position)
     try:
         chances: dict[Cell, Chances | None] = dict(
-            win_chances(book, board, first=first, budget=HINT_BUDGET, walks=walks)
+            win_chances(book, position, budget=HINT_BUDGET, walks=walks)
         )
     except TooManyLines:  # early on a big board: the outcomes, without the chances
         chances = dict.fromkeys(evaluation.scores)
@@ -150,24 +152,20 @@ def percent(chance: Fraction, *others: Fraction) -> str:
     return f"{float(chance) * 100:.2f}%"
 
 
-#: How a sentence names each reference opponent (player.play.OPPONENTS).
-OPPONENT_WORDS = {"novice": "a novice", "random": "a random player"}
-
-
-def uncounted(opponent: str) -> str:
-    """Why a hint gives no chances against ``opponent`` (early on a big board)."""
+def uncounted(name: str) -> str:
+    """Why a hint gives no chances against the opponent ``name`` (early on a big board)."""
     return (
-        f"how often each move wins against {OPPONENT_WORDS[opponent]} is not counted: too many lines "
+        f"how often each move wins against {opponent(name).words} is not counted: too many lines "
         "of play this early on this board (ask again later in the game)"
     )
 
 
-def why(hints: list[MoveHint], against: str = "novice") -> str:
+def why(hints: list[MoveHint], against: str = DEFAULT) -> str:
     """One sentence for the player: what the book's move does, and what it does better than
-    the other moves that reach the same outcome, by the two chances its book ranks optimal
-    moves by: first against ``against`` (the book's ``Book.against``), then against the other
-    reference opponent. A book ranked against a program is ranked by neither: its sentence
-    says so instead of comparing chances."""
+    the other moves that reach the same outcome, by the chances its book ranks optimal moves
+    by: first against ``against`` (the book's ``Book.against``), then against the next
+    reference opponent of its ranking (``player.opponents.ranking``). A book ranked against a
+    program is ranked by none of them: its sentence says so instead of comparing chances."""
     if not hints:
         return ""
     book = [h for h in hints if h.book]
@@ -182,52 +180,74 @@ def why(hints: list[MoveHint], against: str = "novice") -> str:
         slower = [h for h in same if h.plies > best.plies]
         tail = "; the other wins take longer" if slower else ""
         return f"{named} win{verb} against any defence in {best.plies} moves, both sides' counted{tail}."
-    if against not in OPPONENT_WORDS:
+    if against not in OPPONENTS:
         return _ranked_otherwise(named, verb, best, against)
-    first = against  # the chance the book ranks by first, and the one that breaks its ties
-    second = next(name for name in OPPONENT_WORDS if name != first)
-    lead: Fraction = Fraction(0) if best.chances is None else getattr(best.chances, first)
+    # the chance the book ranks by first, and the one that breaks its ties
+    first, second = (foe.name for foe in ranking(against)[:2])
+    lead: Fraction = Fraction(0) if best.chances is None else best.chances[first]
     if best.value < 0:
-        start = f"Every move loses against best play; {named} hold{verb} out longest ({best.words})"
-        return f"{start}, and win{verb} {_against(first, lead)}." if lead else f"{start}."
-    if not same:
-        only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
-        gain = f"; {they_win} {_against(first, lead)}" if lead else ""
-        return f"{named} {only} the draw{gain}."
-    if best.chances is None:  # early on a big board: the draws are not told apart
-        if len(same) + len(book) == len(hints):
-            moves = "move is" if len(book) == 1 else "moves are"
-            keeps = f"Every move keeps the draw, and the book's {moves} {named}"
+        same = [h for h in same if h.plies == best.plies]  # the other moves that hold out as long
+        every = len(same) + len(book) == len(hints)  # no move loses sooner
+        longest = f"Every move loses against best play; {named} hold{verb} out longest ({best.words})"
+        if every and not same:  # the book's moves are all the moves, exact ties
+            start = f"Every move loses against best play ({best.words} each)"
+            return f"{start}; each wins {_against(first, lead)}." if lead else f"{start}."
+        if not same:
+            return f"{longest}, and win{verb} {_against(first, lead)}." if lead else f"{longest}."
+        if best.chances is None:  # early on a big board: the moves are not told apart
+            if every:
+                moves = "move is" if len(book) == 1 else "moves are"
+                start = f"Every move loses against best play ({best.words} each)"
+                start += f", and the book's {moves} {named}"
+            else:
+                start = f"{longest}, as {cells([h.cell for h in same])} {_do(same)}"
+            return f"{start}; {uncounted(first)}."
+        if every:  # no move holds out longer: the chances tell them apart
+            start, link = f"Every move loses against best play ({best.words} each)", f"; {named} "
+            draws, they_win = f"the other move{'s' if len(same) > 1 else ''}", f"{named} win{verb}"
         else:
-            keeps = f"{named} keep{verb} the draw, as {_count(same, 'other move')} {_do(same)}"
-        return f"{keeps}; {uncounted(first)}."
-    start = f"{named} keep{verb} the draw"
+            start = f"{longest}, as {cells([h.cell for h in same])} {_do(same)}"
+            link, draws = ", and ", cells([h.cell for h in same])
+        noun = "move"
+    else:
+        if not same:
+            only = "is the only move that keeps" if len(book) == 1 else "are the only moves that keep"
+            gain = f"; {they_win} {_against(first, lead)}" if lead else ""
+            return f"{named} {only} the draw{gain}."
+        if best.chances is None:  # early on a big board: the draws are not told apart
+            if len(same) + len(book) == len(hints):
+                moves = "move is" if len(book) == 1 else "moves are"
+                keeps = f"Every move keeps the draw, and the book's {moves} {named}"
+            else:
+                keeps = f"{named} keep{verb} the draw, as {_count(same, 'other move')} {_do(same)}"
+            return f"{keeps}; {uncounted(first)}."
+        start, link = f"{named} keep{verb} the draw", " and "
+        draws, noun = f"the other draw{'s' if len(same) > 1 else ''}", "draw"
     rival = max(
         (h.chances for h in same if h.chances is not None),
-        key=lambda chances: (getattr(chances, first), getattr(chances, second)),
+        key=lambda chances: (chances[first], chances[second]),
     )
-    rival_lead: Fraction = getattr(rival, first)
-    draws = f"the other draw{'s' if len(same) > 1 else ''}"
+    rival_lead: Fraction = rival[first]
     if rival_lead < lead:
         if not rival_lead:
-            return f"{start} and win{verb} {_against(first, lead)}; {draws} never {_do(same)}."
+            return f"{start}{link}win{verb} {_against(first, lead)}; {draws} never {_do(same)}."
         versus = f"{_win(same)} {_at_most(same, first)}{percent(rival_lead, lead)}"
-        return f"{start} and win{verb} {_against(first, lead, rival_lead)}; {draws} {versus}."
-    # As good against the first opponent as the best other draw: better against the second.
-    if not lead:  # then no other draw beats the first opponent either
+        return f"{start}{link}win{verb} {_against(first, lead, rival_lead)}; {draws} {versus}."
+    # As good against the first opponent as the best of the others: better against the second.
+    if not lead:  # then no other move of the same outcome beats the first opponent either
         beaten = same
         start += (
-            f"; no draw here beats {OPPONENT_WORDS[first]}, but against {OPPONENT_WORDS[second]} {they_win}"
+            f"; no {noun} here beats {opponent(first).words}, but against {opponent(second).words} {they_win}"
         )
     else:
-        beaten = [h for h in same if h.chances is not None and getattr(h.chances, first) == lead]
+        beaten = [h for h in same if h.chances is not None and h.chances[first] == lead]
         start += (
-            f" and win{verb} {_against(first, lead)}, as {cells([h.cell for h in beaten])} "
-            f"{_do(beaten)}; against {OPPONENT_WORDS[second]} {they_win}"
+            f"{link}win{verb} {_against(first, lead)}, as {cells([h.cell for h in beaten])} "
+            f"{_do(beaten)}; against {opponent(second).words} {they_win}"
         )
     others = draws if len(beaten) == len(same) else cells([h.cell for h in beaten])
-    mine: Fraction = getattr(best.chances, second)
-    theirs: Fraction = getattr(rival, second)
+    mine: Fraction = best.chances[second]
+    theirs: Fraction = rival[second]
     if not theirs:
         return f"{start} {percent(mine)}; {others} never {_do(beaten)}."
     versus = f"{_win(beaten)} {_at_most(beaten, second)}{percent(theirs, mine)}"
@@ -257,10 +277,10 @@ def _win(items: list[MoveHint]) -> str:
     return "wins" if len(items) == 1 else "win"
 
 
-def _against(opponent: str, chance: Fraction, *others: Fraction) -> str:
-    return f"{percent(chance, *others)} of games against {OPPONENT_WORDS[opponent]}"
+def _against(name: str, chance: Fraction, *others: Fraction) -> str:
+    return f"{percent(chance, *others)} of games against {opponent(name).words}"
 
 
-def _at_most(rivals: list[MoveHint], opponent: str) -> str:
-    """``at most `` when the rivals' chances against ``opponent`` differ."""
-    return "at most " if len({getattr(h.chances, opponent) for h in rivals}) > 1 else ""
+def _at_most(rivals: list[MoveHint], name: str) -> str:
+    """``at most `` when the rivals' chances against the opponent ``name`` differ."""
+    return "at most " if len({h.chances[name] for h in rivals if h.chances is not None}) > 1 else ""

@@ -1,4 +1,4 @@
-"""How the computer plays, who it is measured against, and the exact chances of any match.
+"""How the computer plays: its levels, each chosen from the book alone.
 
 **Levels**, each a uniform choice among ``candidates(evaluation, level)``, from the book's data
 alone (no search):
@@ -14,40 +14,41 @@ alone (no search):
 
 When every move loses within its horizon, a level plays one that loses as late as possible.
 
-**The reference opponents** (docs/book-format.md, "Trap order"): *random* plays uniformly over
-the free cells; *novice* plays a move that wins at once if it has one, else one that blocks an
-immediate win of the other side, else any free cell, uniformly among them (under misère, a free
-cell that does not complete its own line if it has one, else any). ``novice_choice`` is the one
-definition of its preference, over sets of cells; the build applies it to arrays of them.
-
-Every rate of a match between two policies comes from one walker, player/rates.py.
+The reference opponents the levels are measured against are player/opponents.py's; every
+rate of a match between two policies comes from one walker, player/rates.py.
 """
 
 from __future__ import annotations
 
 import random as _random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
-from player.errors import LevelError
-from player.game import (
-    EMPTY,
-    FIRST,
-    Cell,
-    Rules,
-    completing,
-    decode_score,
-    legal_moves,
-    other,
-    side_to_move,
-)
+from player.errors import LevelError, echoed
+from player.game import EMPTY, FIRST, Cell, Policy, Position, decode_score
 
 if TYPE_CHECKING:
-    from player.rates import Policy
-    from player.reader import Book, Evaluation
+    from collections.abc import Mapping
+
+
+class Answer(Protocol):
+    """What a level reads of a book's answer for a board (``player.reader.Evaluation``)."""
+
+    @property
+    def board(self) -> str: ...
+    @property
+    def scores(self) -> Mapping[Cell, int]: ...
+    @property
+    def tiers(self) -> tuple[tuple[Cell, ...], ...]: ...
+
+
+class Book(Protocol):
+    """What a level asks of a book (``player.reader.Book``): its answer for a board."""
+
+    def evaluate(self, board: str | Position, *, first: str = FIRST) -> Answer: ...
+
 
 LEVELS = ("perfect", "hard", "medium", "easy")
 HORIZON = {"hard": 4, "medium": 2, "easy": 1}
-OPPONENTS = ("novice", "random")
 #: The largest seed people may give for the choices' random numbers (ttt-play --seed, the
 #: engine's ``seed``): seeds are whole numbers from 0 to 2**64 - 1.
 MAX_SEED = 2**64 - 1
@@ -62,11 +63,11 @@ _default_rng = _random.Random()
 def check_level(level: str) -> str:
     """A known level name, else LevelError naming it."""
     if level not in LEVELS:
-        raise LevelError(f"unknown level {level!r}; choose one of {', '.join(LEVELS)}")
+        raise LevelError(f"unknown level {echoed(level)}; choose one of {', '.join(LEVELS)}")
     return level
 
 
-def candidates(evaluation: Evaluation, level: str) -> tuple[Cell, ...]:
+def candidates(evaluation: Answer, level: str) -> tuple[Cell, ...]:
     """The moves ``level`` chooses among, uniformly, in increasing order."""
     if level == "perfect":
         return evaluation.tiers[0]
@@ -86,14 +87,15 @@ def candidates(evaluation: Evaluation, level: str) -> tuple[Cell, ...]:
 
 def choose_move(
     book: Book,
-    board: str,
+    board: str | Position,
     level: str = "perfect",
     *,
     first: str = FIRST,
     rng: _random.Random | None = None,
 ) -> Cell:
-    """The computer's move for the side to move on ``board`` at ``level`` (``first`` moved
-    first); ``rng`` makes the choice among equally good moves reproducible."""
+    """The computer's move for the side to move on ``board`` (a ``Position``, or a board string
+    of a game ``first`` began) at ``level``; ``rng`` makes the choice among equally good moves
+    reproducible."""
     options = candidates(book.evaluate(board, first=first), level)
     if len(options) == 1:
         return options[0]
@@ -104,40 +106,3 @@ def level_policy(book: Book, level: str, *, first: str = FIRST) -> Policy:
     """The moves ``level`` picks among on a board of a game ``first`` began."""
     check_level(level)
     return lambda board: candidates(book.evaluate(board, first=first), level)
-
-
-# ---------------------------------------------------------------- the reference opponents
-
-
-def novice_choice(free: int, wins: int, blocks: int, misere: bool) -> int:
-    """The cells the novice picks among, as a set of cells (bit ``c`` for cell ``c``): those
-    that complete a line of its own (``wins``), else those that complete one of the other
-    side's (``blocks``), else every free cell; under misère, the free cells that do not
-    complete its own line, else every free cell."""
-    if misere:
-        return (free & ~wins) or free
-    return wins or blocks or free
-
-
-def novice_moves(rules: Rules, board: str, mark: str) -> list[Cell]:
-    """The moves the novice chooses among (uniformly) when ``mark`` is to move on ``board``."""
-    chosen = novice_choice(
-        _bits(legal_moves(board)),
-        _bits(completing(rules, board, mark)),
-        _bits(completing(rules, board, other(mark))),
-        rules.misere,
-    )
-    return [cell for cell in range(rules.cells) if chosen >> cell & 1]
-
-
-def _bits(cells: list[Cell]) -> int:
-    return sum(1 << cell for cell in cells)
-
-
-def opponent_policy(rules: Rules, name: str, *, first: str = FIRST) -> Policy:
-    """The reference opponent ``novice`` or ``random``, in a game ``first`` began."""
-    if name == "random":
-        return legal_moves
-    if name == "novice":
-        return lambda board: novice_moves(rules, board, side_to_move(board, first))
-    raise ValueError(f"unknown opponent {name!r}; choose one of {', '.join(OPPONENTS)}")

@@ -11,14 +11,10 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from player.errors import TooManyLines
-from player.game import EMPTY, FIRST, Cell, Rules, line_owners, other, side_to_move
-
-#: A player: the moves it picks among, uniformly, on a board (as the game holds it); None
-#: stands for an answer that forfeits the game (an audited program's illegal or missing answer).
-Policy = Callable[[str], Sequence["Cell | None"]]
+from player.game import EMPTY, FIRST, Cell, Policy, Rules, outcome, put, side_to_move
 
 
-class Outcome(NamedTuple):
+class Results(NamedTuple):
     """The exact chances of a game's results, from one player's side (a distribution over the
     three results: a tuple by nature)."""
 
@@ -46,17 +42,16 @@ class PlayOut:
         self.scale = math.lcm(*range(1, max(most or 0, rules.cells) + 1))
         #: per board walked: the chances that X wins, that the game is drawn, that O wins
         self.memo: dict[str, tuple[int, int, int]] = {}
-        self._owners = line_owners(rules)
         self._limit: int | None = None
 
-    def outcome(self, board: str, mark: str, *, limit: int | None = None) -> Outcome:
+    def results(self, board: str, mark: str, *, limit: int | None = None) -> Results:
         """``mark``'s chances from ``board``. TooManyLines if the positions remembered would
         grow past ``limit`` (a walk cut short keeps what it finished)."""
         self._limit = limit
         x, draw, o = self._walk(board)
         whole = self.scale ** board.count(EMPTY)
         win, loss = (x, o) if mark == FIRST else (o, x)
-        return Outcome(Fraction(win, whole), Fraction(draw, whole), Fraction(loss, whole))
+        return Results(Fraction(win, whole), Fraction(draw, whole), Fraction(loss, whole))
 
     def _walk(self, board: str) -> tuple[int, int, int]:
         known = self.memo.get(board)
@@ -64,12 +59,10 @@ class PlayOut:
             return known
         empties = board.count(EMPTY)
         whole = self.scale**empties
-        owner = self._owners(board)
-        if owner:
-            won = other(owner) if self.rules.misere else owner
-            known = (whole, 0, 0) if won == FIRST else (0, 0, whole)
-        elif not empties:
-            known = (0, whole, 0)
+        ended = outcome(self.rules, board)
+        if ended is not None:
+            won = ended.winner
+            known = (0, whole, 0) if won is None else (whole, 0, 0) if won == FIRST else (0, 0, whole)
         else:
             turn = side_to_move(board, self.first)
             options = self.players[turn](board)
@@ -80,7 +73,7 @@ class PlayOut:
                 if cell is None:  # the mover forfeits: the other side wins
                     child = (0, 0, forfeit) if turn == FIRST else (forfeit, 0, 0)
                 else:
-                    child = self._walk(board[:cell] + turn + board[cell + 1 :])
+                    child = self._walk(put(board, cell, turn))
                 x, draw, o = x + child[0], draw + child[1], o + child[2]
             known = (x * share, draw * share, o * share)
         self.memo[board] = known
@@ -118,7 +111,6 @@ class BestResponse:
         #: per board of ``mark`` walked: the moves whose chance of a win is the highest
         self.choices: dict[str, tuple[Cell, ...]] = {}
         self._wins: dict[str, int] = {}  # per board walked: the chance of a win, times scale ** empties
-        self._owners = line_owners(rules)
 
     def win(self, board: str) -> Fraction:
         """The chance that ``mark`` wins from ``board`` with the best of its options."""
@@ -129,18 +121,13 @@ class BestResponse:
         if known is not None:
             return known
         empties = board.count(EMPTY)
-        owner = self._owners(board)
-        if owner:
-            won = other(owner) if self.rules.misere else owner
-            known = self.scale**empties if won == self.mark else 0
-        elif not empties:
-            known = 0
+        ended = outcome(self.rules, board)
+        if ended is not None:
+            known = self.scale**empties if ended.winner == self.mark else 0
         else:
             turn = side_to_move(board, self.first)
             if turn == self.mark:
-                chances = {
-                    cell: self._walk(board[:cell] + turn + board[cell + 1 :]) for cell in self.options(board)
-                }
+                chances = {cell: self._walk(put(board, cell, turn)) for cell in self.options(board)}
                 known = max(chances.values())
                 self.choices[board] = tuple(cell for cell, chance in chances.items() if chance == known)
                 known *= self.scale
@@ -148,8 +135,7 @@ class BestResponse:
                 options = self.opponent(board)
                 forfeit = self.scale ** (empties - 1)
                 total = sum(
-                    forfeit if cell is None else self._walk(board[:cell] + turn + board[cell + 1 :])
-                    for cell in options
+                    forfeit if cell is None else self._walk(put(board, cell, turn)) for cell in options
                 )
                 known = total * (self.scale // len(options))
         self._wins[board] = known

@@ -42,17 +42,19 @@ from itertools import accumulate, compress, repeat
 from operator import add, and_, floordiv, itemgetter, mod, ne, xor
 from typing import TYPE_CHECKING, Any
 
-from player import trust
-from player.errors import BookError, EntryShapeError, RulesError
+import player.trust as trust
+from player.codes import canonical
+from player.errors import BookError, EntryShapeError, RulesError, echoed
 from player.game import (
     EMPTY,
     FIRST,
     SECOND,
     Cell,
+    Position,
     Rules,
     Symmetry,
     after_line,
-    canonical,
+    check_mark,
     check_playable,
     decode_score,
     end_score,
@@ -62,6 +64,7 @@ from player.game import (
     side_to_move,
     swap_marks,
 )
+from player.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -87,16 +90,16 @@ MAX_STRUCTURE = 4_000_000
 MAX_DEPTH = 32
 #: Step 3: integers beyond this magnitude are refused (RFC 7493: exact in every JSON reader).
 MAX_INTEGER = 2**53 - 1
-#: The packaged books' names: 3x3, and 3x3 misère; each ranked against the novice first, or
-#: against a random player (``PACKAGED[misere, against]``).
-BOOK_NAME = "tictactoe.json"
-MISERE_BOOK_NAME = "tictactoe-misere.json"
+#: The packaged books' names: 3x3, and 3x3 misère, each ranked against each reference opponent
+#: first (``PACKAGED[misere, against]``): ``tictactoe[-misere][-vs-NAME].json``, no ``-vs-`` for
+#: the default opponent.
 PACKAGED = {
-    (False, "novice"): BOOK_NAME,
-    (True, "novice"): MISERE_BOOK_NAME,
-    (False, "random"): "tictactoe-vs-random.json",
-    (True, "random"): "tictactoe-misere-vs-random.json",
+    (misere, name): f"tictactoe{'-misere' if misere else ''}{'' if name == DEFAULT else f'-vs-{name}'}.json"
+    for name in OPPONENTS
+    for misere in (False, True)
 }
+BOOK_NAME = PACKAGED[False, DEFAULT]
+MISERE_BOOK_NAME = PACKAGED[True, DEFAULT]
 
 
 # ---------------------------------------------------------------- step 1: the bytes
@@ -221,6 +224,25 @@ def _walk(document: Any, *, check_strings: bool) -> str | None:
                     return f"integer {_show(str(member))} is beyond 2**53 - 1 in magnitude"
             elif kind is str and check_strings and not _text_ok(member):
                 return f"string {_show(member)} holds a lone surrogate"
+    return None
+
+
+def lone_surrogate(value: Any) -> str | None:
+    """What in ``value``, parsed JSON, holds a lone surrogate (a ``\\ud800`` escape), for a
+    message; None if nothing does. Strict JSON has none (docs/book-format.md): strict parsers
+    refuse it, and no UTF-8 can hold it. (A book's proof checks it in ``_walk``, with the rest.)"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            bad = next((name for name in item if not _text_ok(name)), None)
+            if bad is not None:
+                return f"member name {_show(bad)} holds a lone surrogate"
+            stack.extend(item.values())
+        elif type(item) is list:
+            stack.extend(item)
+        elif type(item) is str and not _text_ok(item):
+            return f"string {_show(item)} holds a lone surrogate"
     return None
 
 
@@ -397,9 +419,10 @@ def _bad_cell(text: str, cells: int) -> str:
     return f"has {_show(text)} where a cell number belongs"
 
 
-def _show(text: str, limit: int = 40) -> str:
-    """``repr`` of a short piece of ``text``, ASCII only (safe on any terminal)."""
-    return ascii(text if len(text) <= limit else text[:limit] + "...")
+def _show(text: str) -> str:
+    """``text`` for a message about the file: ``ascii()`` of it (safe on any terminal), cut as
+    every echoed value is (``player.errors.echoed``)."""
+    return echoed(text, ascii)
 
 
 # ---------------------------------------------------------------- steps 12 to 15: the entries
@@ -506,7 +529,11 @@ class _EntryProof:
     (``_key_problem``, ``_missing``, ``_inconsistency``).
     """
 
-    def __init__(self, rules: Rules, texts: dict[str, Any]) -> None:
+    def __init__(
+        self, rules: Rules, texts: dict[str, Any], *, progress: Callable[[int], None] | None = None
+    ) -> None:
+        """``progress`` is told how many keys are sorted into their layers (a 4x4 book's take
+        seconds), from 0 to all, in steps of INDEX_STEP."""
         self.rules = rules
         self.texts = texts
         #: the keys and their entries, in file order: a finding names the first that fails
@@ -1044,10 +1071,10 @@ class Book:
     @property
     def against(self) -> str:
         """The opponent the tiers are ranked against first, as the book states it (its
-        ``trap_order.against``; ``"novice"`` when it says nothing)."""
+        ``trap_order.against``; the default opponent, ``"novice"``, when it says nothing)."""
         order = self.data.get("trap_order")
-        against = order.get("against", "novice") if isinstance(order, dict) else "novice"
-        return against if isinstance(against, str) else "novice"
+        against = order.get("against", DEFAULT) if isinstance(order, dict) else DEFAULT
+        return against if isinstance(against, str) else DEFAULT
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -1080,14 +1107,17 @@ class Book:
         value, plies = decode_score(best, key.count(EMPTY), rules.cells)
         return Entry(key, side_to_move(key), value, plies, tuple(scores), tiers)
 
-    def evaluate(self, board: str, *, first: str = FIRST) -> Evaluation:
-        """The book's answer for ``board`` (X moved first unless ``first="O"``).
+    def evaluate(self, board: str | Position, *, first: str = FIRST) -> Evaluation:
+        """The book's answer for ``board``: a board string (X moved first unless
+        ``first="O"``) or a ``Position`` (its own ``first``; RulesError if it is a position of
+        other rules than the book's).
 
         Raises BoardError for a malformed, impossible or finished board (a proven book holds
         every other board), and ValueError for a ``first`` that is not X or O.
         """
-        if first != FIRST and first != SECOND:
-            raise ValueError(f"first must be 'X' or 'O', got {first!r}")
+        if isinstance(board, Position):
+            return self._evaluate_position(board)
+        check_mark(first, "first")
         if type(board) is str:
             cached = self._cache.get((board, first))
             if cached is not None:
@@ -1116,34 +1146,32 @@ class Book:
         self._cache[(board, first)] = evaluation
         return evaluation
 
-    def best_moves(self, board: str, *, first: str = FIRST) -> tuple[Cell, ...]:
+    def _evaluate_position(self, position: Position) -> Evaluation:
+        if position.rules != self.rules:
+            raise RulesError(f"a position of {position.rules} asked of a book for {self.rules}")
+        return self.evaluate(position.board, first=position.first)
+
+    def best_moves(self, board: str | Position, *, first: str = FIRST) -> tuple[Cell, ...]:
         """The top tier of the trap order for the side to move (the optimal moves that win most
         often against fallible opponents; the perfect level chooses among them), in increasing
         order, in the board's orientation."""
         return self.evaluate(board, first=first).tiers[0]
 
-    def optimal_moves(self, board: str, *, first: str = FIRST) -> tuple[Cell, ...]:
+    def optimal_moves(self, board: str | Position, *, first: str = FIRST) -> tuple[Cell, ...]:
         """Every optimal move for the side to move, in increasing order, in the board's orientation."""
         return self.evaluate(board, first=first).optimal
 
 
-def default_book_path(*, misere: bool = False, against: str = "novice") -> str:
+def default_book_path(*, misere: bool = False, against: str = DEFAULT) -> str:
     """The book inside the installed package, else the repository's book/ (editable installs):
     the 3x3 book, or with ``misere`` the 3x3 misère book, its moves ranked against ``against``
-    (``"novice"`` or ``"random"``: player.play.OPPONENTS) first."""
-    name = PACKAGED[misere, _opponent(against)]
+    (a name of player.opponents.OPPONENTS) first."""
+    name = PACKAGED[misere, opponent(against).name]
     here = os.path.dirname(os.path.abspath(__file__))
     packaged = os.path.join(here, name)
     if os.path.isfile(packaged):
         return packaged
     return os.path.join(os.path.dirname(here), "book", name)
-
-
-def _opponent(against: str) -> str:
-    """``against`` if the packaged books are ranked against it, else ValueError naming it."""
-    if (False, against) not in PACKAGED:
-        raise ValueError(f"unknown opponent {against!r}; choose one of novice, random")
-    return against
 
 
 def load_book(
@@ -1168,9 +1196,10 @@ def load_book(
     """
     packaged = path is None
     if against is not None:
-        _opponent(against)  # before the file is read: a misspelt name is the caller's error
+        opponent(against)  # before the file is read: a misspelt name is the caller's error
+    _caller_rules(rules)
     misere = rules is not None and rules.misere
-    where = default_book_path(misere=misere, against=against or "novice") if path is None else os.fspath(path)
+    where = default_book_path(misere=misere, against=against or DEFAULT) if path is None else os.fspath(path)
     raw = read_book_bytes(where)
     if progress is not None:
         progress("read", 0, len(raw))
@@ -1189,7 +1218,7 @@ def book_for(book: Book | None, against: str | None) -> Book:
     if book is None:
         return load_book(against=against)
     if against is not None:
-        _opponent(against)
+        opponent(against)
     return _ranked(book, against)
 
 
@@ -1206,8 +1235,16 @@ def parse_book(
     """Prove a book from its bytes (steps 2 to 15) and load it; BookError naming ``source``.
     (No record is read or written: ``load_book`` keeps the record, for files.) ``progress`` is
     told how far the proof has gone."""
+    _caller_rules(rules)
     data = parse_json(raw, source)
     return Book(prove(data, source, rules, progress=progress), data, source, trust="proven")
+
+
+def _caller_rules(rules: object) -> None:
+    """TypeError unless ``rules``, the game a caller plays, is a Rules or None (a text such as
+    "3x3" is for ``Rules.parse``): the caller's mistake, not the book's."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a player.Rules or None, got {echoed(rules)}")
 
 
 def _trusted(raw: bytes, source: str, expected: Rules | None, why: str) -> Book | None:
@@ -1232,7 +1269,11 @@ def _json_type(value: Any) -> str:
     return "null" if value is None else names.get(type(value), type(value).__name__)
 
 
-def _short(value: Any, limit: int = 60) -> str:
-    """A parsed JSON value for a one-line message, as JSON: ASCII only, cut to ``limit``."""
-    text = json.dumps(value, ensure_ascii=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _short(value: Any) -> str:
+    """A parsed JSON value for a one-line message, as JSON: ASCII only, cut as every echoed
+    value is (``player.errors.echoed``)."""
+    return echoed(value, _json_ascii)
+
+
+def _json_ascii(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=True)

@@ -168,6 +168,10 @@ class _Builder:
     def entry_count_is(self, count: Any) -> Edit:
         return self.change(("counts",), {**self.data["counts"], "entries": count})
 
+    def entry_count_is_text(self, text: str) -> Edit:
+        """counts.entries written as ``text`` (JSON that ``compact`` would not write, as ``-0``)."""
+        return self.tweak(("counts",), f'"entries":{self.entry_count}', f'"entries":{text}')
+
     def top(self, text: str) -> Edit:
         """Insert ``text`` (a member and a comma) at the start of the top-level object."""
         return self.before(("canonical",), text)
@@ -356,6 +360,18 @@ def _valid_cases(b: _Builder) -> None:
         "valid",
         'Entry ........X written "-0 4": -0 is an integer as RFC 8259 writes one, and means 0.',
         b.entry("........X", "-0 4"),
+    )
+    b.add(
+        "perm-negative-zero",
+        "valid",
+        "The identity's perm written [-0,1,2,...]: -0 is an integer, and means 0, in a fixed field too.",
+        b.tweak(("symmetries", 0), '"perm":[0,1,', '"perm":[-0,1,'),
+    )
+    b.add(
+        "lines-negative-zero",
+        "valid",
+        "The first winning line written [-0,1,2]: -0 means 0, so the lines are the derived ones.",
+        b.tweak(("rules",), '"lines":[[0,1,2]', '"lines":[[-0,1,2]'),
     )
     b.add(
         "entry-string-escaped",
@@ -577,6 +593,7 @@ def _limits_and_json_cases(b: _Builder) -> None:
         ("lone-high-surrogate", "\\ud800", "a high surrogate with no low one after it"),
         ("lone-low-surrogate", "\\udc00", "a low surrogate with no high one before it"),
         ("reversed-surrogate-pair", "\\ude00\\ud83d", "a low surrogate then a high one: two lone ones"),
+        ("two-low-surrogates", "\\udc00\\ude00", "a low surrogate then another: no pair begins low"),
     ):
         b.add(
             name,
@@ -667,6 +684,12 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "json",
         "A raw tab character inside a symmetry name: control characters must be escaped in JSON strings.",
         b.tweak(("symmetries", 0), '"identity"', '"iden\ttity"'),
+    )
+    b.add(
+        "raw-unit-separator-in-string",
+        "json",
+        "A raw U+001F, the last control character, inside a symmetry name: it must be escaped too.",
+        b.tweak(("symmetries", 0), '"identity"', '"iden\x1ftity"'),
     )
     b.add(
         "raw-tab-in-entry",
@@ -787,6 +810,12 @@ def _header_cases(b: _Builder) -> None:
         "rules",
         'first is "x" (lower case), not "X".',
         b.change(("rules",), {**rules, "first": "x"}),
+    )
+    b.add(
+        "rules-empty-mark-wrong",
+        "rules",
+        'empty is "-", not ".": the entries\' keys still use ".", but a reader must not take another mark.',
+        b.change(("rules",), {**rules, "empty": "-"}),
     )
     b.add(
         "rules-rows-true",
@@ -935,6 +964,13 @@ def _header_cases(b: _Builder) -> None:
         "counts",
         f'counts.entries is the string "{n}".',
         b.entry_count_is(str(n)),
+    )
+    b.add(
+        "counts-entries-negative-zero",
+        "counts",
+        f"counts.entries written -0: an integer, read as 0, not as JSON refused or a shape wrong; entries "
+        f"holds {n}.",
+        b.entry_count_is_text("-0"),
     )
     b.add(
         "counts-entries-missing",

@@ -66,7 +66,7 @@ VALUES = {"win": 1, "draw": 0, "loss": -1}
 def expected(vector: dict[str, Any]) -> str:
     """What a driver prints for ``vector``, from the vector alone."""
     if "error" in vector:
-        return "error=" + ",".join([vector["error"]] * 5)
+        return "error=" + ",".join([vector["error"]] * 6)
 
     def cells(items: list[int]) -> str:
         return ",".join(map(str, items))
@@ -75,7 +75,8 @@ def expected(vector: dict[str, Any]) -> str:
     return (
         f"key={vector['key']} sym={vector['symmetry']} "
         f"value={VALUES[vector['value']]} plies={vector['plies']} "
-        f"top={cells(vector['top'])} optimal={cells(vector['optimal'])} scores={scores}"
+        f"top={cells(vector['top'])} optimal={cells(vector['optimal'])} scores={scores} "
+        + " ".join(f"{level}={cells(vector['levels'][level])}" for level in ("hard", "medium", "easy"))
     )
 
 

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from player import Rules
-from player.game import EMPTY, FIRST, SECOND, board_codes, canonical, transform
+from player.codes import board_codes, canonical
+from player.game import EMPTY, FIRST, SECOND, transform
 
 
 @pytest.mark.parametrize(

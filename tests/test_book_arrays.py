@@ -21,7 +21,7 @@ from generator.writer import (
     trap_rates_member,
 )
 from player import Rules
-from player.game import canonical
+from player.codes import canonical
 from player.reader import entry_text
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,8 +12,9 @@ import orjson
 import pytest
 
 from generator.writer import write_book
-from player import Book, Rules, load_book
-from player.game import canonical, legal_moves
+from player import Book, Rules, load_book, parse_book
+from player.codes import canonical
+from player.game import legal_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -122,6 +123,17 @@ def test_load_book_against_picks_the_packaged_ranking_and_checks_a_files(tmp_pat
             load_book(tmp_path / "missing.json", against=name)  # not a BookError for the file
         with pytest.raises(ValueError, match=f"unknown opponent {name!r}"):
             load_book(against=name)
+
+
+@pytest.mark.parametrize("rules", ["3x3", {"rows": 3, "cols": 3, "k": 3}, 3], ids=["text", "dict", "number"])
+def test_rules_that_are_not_rules_are_the_callers_type_error(rules: object) -> None:
+    """load_book(rules="3x3") raised AttributeError ('str' object has no attribute 'misere'),
+    as the JavaScript reader took {misere: 'no'} for misère (issue 32, item 9): both now say
+    what a caller's rules must be."""
+    raw = (ROOT / "book" / "tictactoe.json").read_bytes()
+    for load in (lambda: load_book(rules=rules), lambda: parse_book(raw, rules=rules)):
+        with pytest.raises(TypeError, match=r"^rules must be a player\.Rules or None, got "):
+            load()  # type: ignore[arg-type]
 
 
 def test_every_key_is_canonical_and_every_move_legal(book: Book) -> None:

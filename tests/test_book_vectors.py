@@ -117,6 +117,22 @@ def test_every_valid_case_says_whom_its_tiers_are_ranked_against() -> None:
     assert {case["against"] for case in VALID} == {"novice", "random", "program"}
 
 
+# docs/book-format.md: "-0 is allowed and means 0", in the fields whose values the derived tables
+# fix too: a reader that compares their text, or refuses a minus sign there, fails one of these.
+NEGATIVE_ZERO = {
+    "a symmetry's perm": ('"perm":[-0,', "valid"),
+    "a winning line": ('"lines":[[-0,', "valid"),
+    "counts.entries": ('"entries":-0', "counts"),
+}
+
+
+@pytest.mark.parametrize("field", NEGATIVE_ZERO)
+def test_negative_zero_is_covered_in_every_fixed_field(field: str) -> None:
+    written, verdict = NEGATIVE_ZERO[field]
+    books = [(case["expect"], apply(BASE_PATH.read_text(), case["edits"])) for case in CASES]
+    assert any(expect == verdict and written in text for expect, text in books), field
+
+
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case["name"])
 def test_spec_oracle(case: dict[str, Any], case_files: dict[str, Path]) -> None:
     """The independent reading of the spec agrees with every expected verdict (with the rules the

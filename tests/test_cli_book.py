@@ -60,7 +60,10 @@ def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
     code, out = run("build", "--rules", "3x3:3:misere", "-o", str(tmp_path / "suffix.json"))
     assert code == 0, out
     assert (tmp_path / "flag.json").read_bytes() == (tmp_path / "suffix.json").read_bytes()
-    assert not list(tmp_path.glob("*vectors*"))  # by default, only beside the 3x3 book
+    # a 3x3 board gets its vectors by default, misère too (--vectors' help): the shipped ones
+    shipped = (ROOT / "book" / "tictactoe-misere.vectors.json").read_bytes()
+    assert (tmp_path / "flag.vectors.json").read_bytes() == shipped
+    assert (tmp_path / "suffix.vectors.json").read_bytes() == shipped
     book = load_book(tmp_path / "flag.json", rules=misere)
     # . . .
     # . X .      the only first move that does not lose: the only tier
@@ -68,6 +71,19 @@ def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
     start = book.evaluate("." * 9)
     assert (start.value, start.tiers) == (0, ((4,),))
     assert book.data["trap_order"] == {"method": "exact", "tolerance": "0"}
+
+
+def test_build_writes_vectors_by_default_for_a_3x3_board_only(tmp_path: Path) -> None:
+    """--vectors' help: by default for a 3x3 board (a book ranked against a random player too),
+    NAME.vectors.json beside NAME.json; none for another board, none with --no-vectors."""
+    code, out = run("build", "--against", "random", "-o", str(tmp_path / "r.json"))
+    assert code == 0 and f"wrote {tmp_path / 'r.vectors.json'}" in out, out
+    shipped = ROOT / "book" / "tictactoe-vs-random.vectors.json"
+    assert (tmp_path / "r.vectors.json").read_bytes() == shipped.read_bytes()
+    code, out = run("build", "--misere", "--no-vectors", "-o", str(tmp_path / "none.json"))
+    assert code == 0 and not (tmp_path / "none.vectors.json").exists(), out
+    code, out = run("build", "--rules", "2x3:2", "-o", str(tmp_path / "small.json"))
+    assert code == 0 and not list(tmp_path.glob("small*vectors*")), out
 
 
 def test_build_writes_vectors_for_a_misere_book(tmp_path: Path) -> None:
@@ -79,19 +95,22 @@ def test_build_writes_vectors_for_a_misere_book(tmp_path: Path) -> None:
     assert vectors.read_bytes() == (ROOT / "book" / "tictactoe-misere.vectors.json").read_bytes()
 
 
-def test_build_without_numpy_says_what_to_install(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [["--no-vectors"], ["--against-program", "--", sys.executable, "-c", "open('started', 'w')"]],
+    ids=["build", "against-program"],
+)
+def test_build_without_numpy_says_what_to_install(tmp_path: Path, options: list[str]) -> None:
+    """One line naming the command that installs numpy; build --against-program printed a
+    ModuleNotFoundError traceback (issue 32, "Also"), now says the same before the program runs."""
     # numpy is a build-time tool (the ``build`` extra): hide it from a fresh process
-    code = (
-        "import sys\n"
-        "sys.modules['numpy'] = None\n"
-        "from generator.cli import run\n"
-        f"run(['build', '--no-vectors', '-o', {str(tmp_path / 'x.json')!r}])"
-    )
+    args = ["build", "-o", str(tmp_path / "x.json"), *options]
+    code = f"import sys\nsys.modules['numpy'] = None\nfrom generator.cli import run\nrun({args!r})"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert "needs numpy" in done.stderr and "-m pip install -e '.[build]'" in done.stderr  # (from ROOT)
-    assert "Traceback" not in done.stderr
-    assert not (tmp_path / "x.json").exists()
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "x.json").exists() and not (ROOT / "started").exists()
 
 
 def test_query_readable_in_the_boards_own_orientation() -> None:

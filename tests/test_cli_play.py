@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from oracles.oracle import to_move, winner
 
 from player import Book, Rules, load_book
 from player.apps.cli import main
@@ -98,7 +99,9 @@ def test_the_hint_against_random_after_an_edge_opening() -> None:
     assert code == 0, out
     assert "The computer (X) plays 4." in out
     assert "5 keeps the draw and wins 94% of games against a random player" in " ".join(out.split())
-    assert "Move by move, with the games it wins against random play (the book playing on):" in out
+    assert "Move by move, with the games it wins against a random player (the book playing on):" in " ".join(
+        out.split()
+    )
 
 
 def test_against_with_a_book_ranked_for_another_opponent_is_a_usage_error() -> None:
@@ -578,3 +581,88 @@ def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout
     assert out.stdout.strip().endswith("LOADED []")  # nor curses and the screen's terminal layer
+
+
+# ---------------------------------------------------------------- the help's words (issue 33, item 10)
+
+
+def option_help(option: str) -> str:
+    """What ``ttt-play --help`` says of ``option``, on one line."""
+    _, shown = invoke(["--help"])
+    found = re.search(rf"^  {option} (.*?)^  --", shown, re.MULTILINE | re.DOTALL)
+    assert found, shown
+    return " ".join(found.group(1).split())
+
+
+def test_the_transcripts_result_and_outcome_are_told_apart(book: Book) -> None:
+    """A lost game: ``result`` is the board's ("O wins"), ``outcome`` yours ("loss"); a watched
+    game has no outcome. The help of --json says what each member holds."""
+    moves = finishing_moves(book, 3)
+    code, out = invoke(["--moves", ",".join(map(str, moves)), "--seed", "3", "--json"], stdout_only=True)
+    lost = json.loads(out)
+    assert code == 0 and (lost["winner"], lost["result"], lost["outcome"]) == ("O", "O wins", "loss")
+    code, out = invoke(["--watch", "--seed", "1", "--json"], stdout_only=True)
+    assert code == 0 and json.loads(out)["outcome"] is None
+    told = option_help("--json")
+    for words in (
+        "the result on the board (X wins, O wins, draw or unfinished)",
+        "the outcome for you (win, loss",
+    ):
+        assert words in told, told
+
+
+def test_against_is_whom_the_perfect_level_plays_to_beat_everywhere() -> None:
+    """One wording for --against: the help, the README and the page say whom the computer
+    "plays to beat" (the help said "Whom you play like")."""
+    told = option_help("--against")
+    assert told.startswith("[novice|random] Whom the perfect level plays to beat"), told
+    root = Path(__file__).resolve().parent.parent
+    readme = " ".join((root / "README.md").read_text().split())
+    assert "**Whom the computer plays to beat.**" in readme and "Whom you face" not in readme
+    assert "Plays to beat" in (root / "web" / "index.html").read_text()
+
+
+def level_options(board: str, level: str) -> list[int]:
+    """What ``level`` chooses among on a 3x3 board, worked out apart from the player
+    (tests/oracles/oracle.py's lines): easy, a move that wins at once, else any free cell;
+    medium, that, else the moves after which the opponent cannot win at once (a single one when
+    it must block), else any."""
+    mover = to_move(board)
+    free = [cell for cell in range(9) if board[cell] == "."]
+
+    def wins_at_once(board: str, mark: str) -> list[int]:
+        cells = [cell for cell in range(9) if board[cell] == "."]
+        return [cell for cell in cells if winner(board[:cell] + mark + board[cell + 1 :]) == mark]
+
+    wins = wins_at_once(board, mover)
+    if wins or level == "easy":
+        return wins or free
+    other = "O" if mover == "X" else "X"
+    safe = [cell for cell in free if not wins_at_once(board[:cell] + mover + board[cell + 1 :], other)]
+    return safe or free
+
+
+def seeded_game(seed: int, levels: dict[str, str]) -> list[int]:
+    """The cells (from 0) of a game between ``levels`` with ``seed``: one draw of
+    random.Random(seed).choice per move with more than one option, none for a forced move."""
+    rng, board, moves = random.Random(seed), "." * 9, []
+    while winner(board) is None and "." in board:
+        options = level_options(board, levels[to_move(board)])
+        cell = options[0] if len(options) == 1 else rng.choice(options)
+        board = board[:cell] + to_move(board) + board[cell + 1 :]
+        moves.append(cell)
+    return moves
+
+
+@pytest.mark.parametrize("levels", [{"X": "easy", "O": "easy"}, {"X": "medium", "O": "medium"}], ids=str)
+@pytest.mark.parametrize("seed", [0, 1, 7, 42, 2**64 - 1])
+def test_a_seeded_game_plays_the_moves_its_seed_draws(seed: int, levels: dict[str, str]) -> None:
+    """A --seed game is the same game wherever it is replayed: one draw per choice among two or
+    more moves, none for a forced one (medium's blocks), so an extra draw changes it; before, no
+    test pinned a seeded game to moves worked out apart from the player (issue 32, surviving
+    mutants)."""
+    options = ["--x-level", levels["X"], "--o-level", levels["O"], "--seed", str(seed), "--json"]
+    code, out = invoke(["--watch", *options], stdout_only=True)
+    transcript = json.loads(out)
+    assert code == 0 and transcript["seed"] == seed
+    assert [move["cell"] - 1 for move in transcript["moves"]] == seeded_game(seed, levels)

@@ -182,6 +182,12 @@ BAD = [
     ("against", '{"op": "choose", "board": ".........", "against": ["random"]}'),
     ("against", '{"op": "choose", "board": ".........", "against": null}'),
     ("too-long", '{"op": "rules", "pad": "' + "x" * MAX_LINE + '"}'),
+    # lone surrogates, which the engine echoed (an id) and strict parsers refuse (issue 32, item 11)
+    ("json", '{"op": "rules", "id": "\\ud800"}'),
+    ("json", '{"op": "rules", "id": ["\\udfff\\ud83d"]}'),
+    ("json", '{"op": "rules", "id": {"\\udc00": 1}}'),
+    ("json", '{"op": "evaluate", "board": "....\\ud800...."}'),
+    ("json", '{"op": "choose", "board": ".........", "level": "\\ud83d"}'),
 ]
 
 
@@ -204,13 +210,58 @@ def strict_json(line: str) -> Any:
 
 def test_every_answer_is_strict_json(engine: Engine) -> None:
     for _, line in BAD:
-        strict_json(engine.handle_line(line))
+        answer = engine.handle_line(line)
+        answer.encode("utf-8")  # no lone surrogate (serde_json, for one, refuses the line)
+        strict_json(answer)
+    pair = engine.handle_line('{"op": "rules", "id": "\\ud83d\\ude00"}')  # a pair is one character
+    assert json.loads(pair)["id"] == "\U0001f600" and "\U0001f600" in pair
     answer = strict_json(engine.handle_line('{"op": "rules", "id": 1.5e300}'))
     assert answer["ok"] is True and answer["id"] == 1.5e300
     assert strict_json(engine.handle_line('{"op": "rules", "id": 1e-400}'))["id"] == 0.0  # a double
     # a whole number is read exactly, so it comes back as sent, beyond a double or not
     answer = strict_json(engine.handle_line('{"op": "rules", "id": -1' + "0" * 400 + "}"))
     assert answer["ok"] is True and answer["id"] == -(10**400)
+
+
+@pytest.mark.parametrize(
+    ("member", "value"),
+    [
+        ("seed", 10**399),
+        ("level", "g" * 4000),
+        ("op", "o" * 4000),
+        ("first", "X" * 4000),
+        ("against", "a" * 4000),
+        ("board", "." * 4000),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 10 else "long",
+)
+def test_an_error_repeats_a_long_value_cut(engine: Engine, member: str, value: object) -> None:
+    """A 400-digit seed was repeated whole in its error's message (issue 32, Also): every value
+    an error repeats is cut to 100 characters, with its length."""
+    request = {"op": "choose", "board": ".........", member: value}
+    answer = ask(engine, request)
+    message = answer["error"]["message"]
+    assert answer["ok"] is False and len(message) < 250, message
+    assert f"... ({len(str(value)):,} characters)" in message, message
+
+
+def test_a_seeded_choice_is_the_seeds_one_draw_among_the_levels_moves(
+    engine: Engine, reachable: tuple[set[str], set[str]]
+) -> None:
+    """Every position, easy level, seeds 0 to 2: the cell random.Random(seed).choice draws among
+    easy's moves, worked out apart from the player (a win at once, else any free cell; the one
+    move when there is one). The test above compares the engine with choose_move, which an extra
+    draw changes alike (issue 32, surviving mutants)."""
+    unfinished, _ = reachable
+    for board in sorted(unfinished):
+        mover = "X" if board.count("X") == board.count("O") else "O"
+        free = [cell for cell in range(9) if board[cell] == "."]
+        wins = [c for c in free if oracle.winner(board[:c] + mover + board[c + 1 :]) == mover]
+        options = wins or free
+        for seed in range(3):
+            wanted = options[0] if len(options) == 1 else random.Random(seed).choice(options)
+            answer = ask(engine, {"op": "choose", "board": board, "level": "easy", "seed": seed})
+            assert answer == {"ok": True, "cell": wanted}, (board, seed)
 
 
 def test_the_largest_seed_is_accepted(engine: Engine) -> None:
@@ -440,3 +491,27 @@ def test_the_documented_transcript_is_what_the_engine_answers() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        ({"op": "choose", "board": EDGE, "against": None}, "against null is not one of novice, random"),
+        ({"op": "choose", "board": EDGE, "against": "god"}, 'against "god" is not one of novice, random'),
+        ({"op": "choose", "board": EDGE, "against": True}, "against true is not one of novice, random"),
+        (
+            {"op": "choose", "board": EDGE, "level": "god"},
+            'level "god" is not one of perfect, hard, medium, easy',
+        ),
+        ({"op": "choose", "board": EDGE, "seed": False}, "seed false is not a whole number from 0 to"),
+        ({"op": "evaluate", "board": EDGE, "first": None}, 'first must be "X" or "O", got null'),
+        ({"op": None}, "op null is not one of evaluate, choose, rules"),
+        ({"board": EDGE}, "a request needs an op, one of evaluate, choose, rules"),
+    ],
+)
+def test_a_message_shows_the_requests_value_as_json(
+    engine: Engine, request_: dict[str, Any], message: str
+) -> None:
+    """A client wrote JSON: its values come back as JSON (null, "god", true), never as Python's
+    None, 'god' or True (issue 33, item 10)."""
+    assert ask(engine, request_)["error"]["message"].startswith(message)

@@ -26,6 +26,7 @@ from generator.export.c import c_book, c_strategy, strategy_names
 from generator.export.rust import rust_book
 from generator.export.tables import full_table, strategy_table
 from player import Book, load_book, parse_book
+from player.errors import BoardError
 
 pytestmark = pytest.mark.exports
 
@@ -43,28 +44,35 @@ def run(*args: str) -> tuple[int, str]:
 
 
 def write(folder: Path, files: dict[str, str]) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_text(text)
     return folder
 
 
-def compile_rust(folder: Path) -> Path:
+def compile_rust(folder: Path, driver: str = "vectors_driver") -> Path:
+    """The crate's library compiled by rustc (no warning allowed), and a driver of
+    tests/exports/ linked with it."""
     tool("rustc")
+    library = folder / "libtictactoe_book.rlib"
+    if not library.exists():
+        source = folder / "src" / "lib.rs"
+        subprocess.run(
+            [
+                *RUSTC,
+                "--crate-type",
+                "lib",
+                "--crate-name",
+                "tictactoe_book",
+                "--out-dir",
+                str(folder),
+                str(source),
+            ],
+            check=True,
+        )
+    program = folder / f"{driver}_rs"
     subprocess.run(
-        [*RUSTC, "--crate-type", "lib", "--out-dir", str(folder), str(folder / "tictactoe_book.rs")],
-        check=True,
-    )
-    program = folder / "vectors_driver_rs"
-    subprocess.run(
-        [
-            *RUSTC,
-            "--extern",
-            f"tictactoe_book={folder / 'libtictactoe_book.rlib'}",
-            "-o",
-            str(program),
-            str(DRIVERS / "vectors_driver.rs"),
-        ],
+        [*RUSTC, "--extern", f"tictactoe_book={library}", "-o", str(program), str(DRIVERS / f"{driver}.rs")],
         check=True,
     )
     return program
@@ -82,6 +90,62 @@ def test_c_export_passes_every_vector(c_3x3: Path, flags: list[str]) -> None:
         c_3x3, [c_3x3 / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], flags, f"vectors_{flags[0][1:]}"
     )
     assert check_vectors(program, VECTORS) == 4920 + 23
+
+
+#: Boards as bytes, nine cells with bytes that are not UTF-8 among or around them, and some that
+#: are UTF-8 beyond ASCII. The C export read ".........\x80" as the empty board and a run of 0x80
+#: before nine cells as `character` (issue 32, item 10): it counted a byte 10xxxxxx as part of a
+#: character, whatever came before it.
+BYTES_BOARDS = [
+    b".........\x80",  # a stray continuation byte after nine cells
+    b"\x80\x80\x80.........",  # and before them
+    b"....\x80....",  # eight cells and a stray byte: nine "characters" counted by lead bytes
+    b"........\xc3",  # a sequence cut short by the end
+    b"....\xc3X....",  # and by a cell
+    b"....\xc0\xaf....",  # "/" in an overlong form
+    b"....\xe0\x80\xaf....",  # again, in three bytes
+    b"....\xed\xa0\x80....",  # a surrogate, U+D800
+    b"....\xf4\x90\x80\x80....",  # beyond U+10FFFF
+    b"....\xf8\x88\x80\x80\x80....",  # a five-byte form
+    b"\xff........",
+    b"\xfe\xff.........",
+    "........é".encode(),  # UTF-8: nine characters, one of them not a cell
+    "....😀....".encode(),
+    ".........é".encode(),  # ten characters
+    b"X...O....",
+]
+
+
+#: The API calls tests/exports/vectors_driver.c names the error of, in turn, for a refused board:
+#: best, optimal, scores, value, canonical, candidates.
+DRIVER_CALLS = 6
+
+
+def bytes_answer(board: bytes) -> str:
+    """What a driver prints for ``board``: `length` for bytes that are not UTF-8 (Python refuses
+    to decode them), else the Python reader's answer to the text (its code, for a bad board)."""
+    try:
+        text = board.decode("utf-8")
+    except UnicodeDecodeError:
+        return "error=" + ",".join(["length"] * DRIVER_CALLS)
+    try:
+        load_book(ROOT / "book" / "tictactoe.json").evaluate(text)
+    except BoardError as error:
+        return "error=" + ",".join([error.code] * DRIVER_CALLS)
+    return "valid"
+
+
+def test_c_export_reads_bytes_that_are_not_utf8_as_length(c_3x3: Path) -> None:
+    program = compile_c(c_3x3, [c_3x3 / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], SANITIZED, "bytes")
+    done = subprocess.run(
+        [str(program)],
+        input=b"".join(b"X:" + board + b"\n" for board in BYTES_BOARDS),
+        capture_output=True,
+        check=True,
+    )
+    answers = [line if line.startswith(b"error=") else b"valid" for line in done.stdout.split(b"\n")[:-1]]
+    assert [a.decode() for a in answers] == [bytes_answer(board) for board in BYTES_BOARDS]
+    assert answers[0] == answers[1] == b"error=" + b",".join([b"length"] * DRIVER_CALLS)
 
 
 def test_rust_export_passes_every_vector(book: Book, tmp_path: Path) -> None:
@@ -398,18 +462,22 @@ def test_export_is_deterministic(tmp_path: Path) -> None:
                 code, out = run("export", *args, "--single-header", "-o", str(tmp_path / folder / "single"))
                 assert code == 0, out
     names = sorted(str(p.relative_to(tmp_path / "a")) for p in (tmp_path / "a").rglob("*.*"))
-    assert names == [
-        "single/tictactoe_book.h",
-        "single/tictactoe_o.h",
-        "single/tictactoe_x.h",
-        "tictactoe_book.c",
-        "tictactoe_book.h",
-        "tictactoe_book.rs",
-        "tictactoe_o.c",
-        "tictactoe_o.h",
-        "tictactoe_x.c",
-        "tictactoe_x.h",
-    ]
+    assert names == sorted(
+        [
+            "single/tictactoe_book.h",
+            "single/tictactoe_o.h",
+            "single/tictactoe_x.h",
+            "Cargo.toml",
+            "src/lib.rs",
+            "tests/game.rs",
+            "tictactoe_book.c",
+            "tictactoe_book.h",
+            "tictactoe_o.c",
+            "tictactoe_o.h",
+            "tictactoe_x.c",
+            "tictactoe_x.h",
+        ]
+    )
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     fresh = parse_book((ROOT / "book" / "tictactoe.json").read_bytes())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from generator.solve import Retrograde
 from player import Book, Rules
-from player.game import canonical
+from player.codes import canonical
 
 Reachable = tuple[set[str], set[str]]
 

@@ -3,10 +3,16 @@ the same way on every command."""
 
 from __future__ import annotations
 
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
 import pytest
 from click.testing import CliRunner
 from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
 
+from generator.cli import main as book_cli
 from player.apps.cli import main as play
 
 
@@ -21,7 +27,7 @@ def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
     [
         (["--seed", "--5"], "'--5' is not a whole number"),
         (["--seed", "-5"], "'-5' is not a whole number"),
-        (["--seed", "9" * 5000], "(5000 characters)"),
+        (["--seed", "9" * 5000], "(5,000 characters)"),
         (["--seed", str(2**64)], "is not a whole number from 0 to 18446744073709551615"),
         (["--seed", "1e3"], "'1e3' is not a whole number"),
         (["--seed", "\u0661"], "is not a whole number"),  # an Arabic-Indic digit: isdigit() but not ours
@@ -44,6 +50,29 @@ def test_bad_delays(delay: str) -> None:
     code, out = invoke("--watch", "--delay", delay)
     assert code == 2
     assert "Invalid value for '--delay'" in out
+
+
+NOT_SECONDS = ["nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-1", "-0.5", "0", "601", "1e400", "x", ""]
+
+
+@pytest.mark.parametrize("value", NOT_SECONDS)
+@pytest.mark.parametrize("option", ["--timeout", "--startup"])
+@pytest.mark.parametrize(
+    "command", [["audit"], ["build", "--against-program", "-o", "b.json"]], ids=["audit", "build"]
+)
+def test_a_time_that_is_no_number_of_seconds_is_refused_before_the_program_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str], option: str, value: str
+) -> None:
+    """--timeout nan was taken (no comparison with nan is true, so a range check passes it):
+    every board "no answer within nan s", a verdict from a usage error (issue 32, item 1)."""
+    monkeypatch.chdir(tmp_path)
+    started = [sys.executable, "-c", "open('started', 'w')"]
+    if option == "--startup" and value == "0":
+        value = "-0.01"  # no time to start is a choice: 0 is taken
+    result = CliRunner().invoke(book_cli, [*command, option, value, "--", *started])
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{option}'" in result.output and "number of seconds" in result.output
+    assert list(tmp_path.iterdir()) == []  # neither started nor written
 
 
 @pytest.mark.parametrize(
@@ -98,3 +127,47 @@ def test_separators_people_type_are_accepted(moves: str) -> None:
 )
 def test_an_empty_file_name_is_the_same_usage_error_everywhere(program: str, args: list[str]) -> None:
     assert_usage_error(run(program, *args), "an empty name names no file")
+
+
+LONG = "Z" * 100_000
+LONG_SEED = "9" * 400
+
+
+@pytest.mark.parametrize(
+    ("command", "args"),
+    [
+        (play, ["--mark", LONG]),
+        (play, ["--level", LONG]),
+        (play, ["--moves", "5", "--seed", LONG_SEED]),
+        (play, ["--watch", "--delay", LONG]),
+        (play, ["--moves", "5", "--first", LONG]),
+        (play, ["--against", LONG]),
+        (play, ["--" + LONG]),
+        (play, [f"--level={LONG}"]),
+        (play, ["extra" + LONG]),
+        (book_cli, [LONG]),
+        (book_cli, ["query", "--first", LONG, "........."]),
+        (book_cli, ["build", "--rules", LONG]),
+        (book_cli, ["audit", "--timeout", LONG, "--", "true"]),
+        (book_cli, ["audit", "--repeat", LONG_SEED, "--", "true"]),
+        (book_cli, ["audit", "--callable", LONG]),
+        (book_cli, ["audit", "--callable", f"{LONG}:f"]),
+        (book_cli, ["audit", "--", LONG]),
+        (book_cli, ["build", "--against-program", "-o", "b.json", "--", LONG]),
+        (book_cli, ["build", "-o", "b.json", LONG]),
+        (book_cli, ["export", "--lang", LONG, "-o", "x"]),
+        (book_cli, ["poster", "--side", LONG, "-o", "x.svg"]),
+    ],
+    ids=lambda value: value if isinstance(value, str) and len(value) < 30 else None,
+)
+def test_a_long_value_is_cut_in_the_message_that_repeats_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: Any, args: list[str]
+) -> None:
+    """A 100,000-character value (a 400-digit seed) is repeated cut to 100 characters and its
+    length, by every message, ours and click's (issue 32, Also; issue 33, item 10)."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(command, args)
+    assert result.exit_code == 2, result.output
+    assert len(result.output) < 1000, result.output[:2000]
+    assert "Z" * 90 in result.output or "9" * 100 in result.output
+    assert re.search(r"\.\.\. \((100,0\d\d|400) characters\)", result.output), result.output

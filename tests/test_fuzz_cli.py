@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from generator.cli import main as book_cli
 from player.apps.cli import main as play_cli
-from player.apps.options import DelayParam, SeedParam
+from player.apps.options import DELAY, SeedParam
 from player.apps.script import parse_moves
 from player.errors import ScriptError
 
@@ -55,7 +55,7 @@ def test_seed_values_are_a_number_or_a_usage_error(value: str) -> None:
 @given(NUMBERISH)
 def test_delay_values_are_finite_or_a_usage_error(value: str) -> None:
     try:
-        delay = DelayParam().convert(value, None, None)
+        delay = DELAY.convert(value, None, None)
     except click.BadParameter:
         pass
     else:

@@ -1,6 +1,7 @@
 """The help texts of both commands and every subcommand, read as a new user reads them.
 
-* Every example in a help text (a line ``$ COMMAND``) runs as printed, in a shell, from an
+* Every example in a help text (a line ``$ COMMAND``) runs as printed, in a shell where the
+  README's ``. .venv/bin/activate`` put the commands on PATH (after ``make play``), from an
   empty folder, and ends with status 0, or with the status its heading names ("... status 1:").
   The help texts are those the installed commands print.
 * A command written out anywhere else in a help text is a synopsis, with its placeholders in
@@ -83,11 +84,12 @@ def test_both_commands_show_examples() -> None:
 
 @pytest.mark.parametrize("example", examples(), ids=lambda example: example.line)
 def test_an_example_runs_as_printed(example: Example, tmp_path: Path) -> None:
-    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}", NO_COLOR="1", TERM="dumb")
+    from test_readme import activated, newcomer_env  # the README's way to run the commands
+
     done = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {example.line}"],
+        ["bash", "-c", activated(f"set -o pipefail; {example.line}")],
         cwd=tmp_path,  # (anything it writes goes there)
-        env=env,
+        env=newcomer_env(),
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

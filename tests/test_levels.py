@@ -24,7 +24,7 @@ from generator.cli import main as book_cli
 from generator.reports.levels import END, START, level_rates, markdown_table
 from player import LEVELS, Book, Rules, choose_move, load_book
 from player.errors import LevelError
-from player.game import EMPTY, legal_moves, other, swap_marks, winner
+from player.game import DRAW, EMPTY, legal_moves, other, outcome, swap_marks
 from player.play import candidates
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,9 +51,9 @@ def test_perfect_never_loses_against_any_line_of_play(book: Book, computer: str,
         if board in seen:
             return
         seen.add(board)
-        won = winner(rules, board)
-        assert won != other(computer), f"the computer ({computer}) lost: {board}"
-        if won or EMPTY not in board:
+        ended = outcome(rules, board)
+        assert ended is None or ended.winner != other(computer), f"the computer ({computer}) lost: {board}"
+        if ended is not None:
             games += 1
             return
         if turn == computer:
@@ -72,7 +72,11 @@ def test_perfect_takes_every_immediate_win(book: Book, reachable: tuple[set[str]
     checked = 0
     for board in unfinished:
         turn = "X" if board.count("X") == board.count("O") else "O"
-        wins = {c for c in legal_moves(board) if winner(Rules(), board[:c] + turn + board[c + 1 :]) == turn}
+        wins = {
+            c
+            for c in legal_moves(board)
+            if (outcome(Rules(), board[:c] + turn + board[c + 1 :]) or DRAW).winner == turn
+        }
         if wins:
             assert set(candidates(book.evaluate(board), "perfect")) <= wins, board
             # the same position in a game where O moved first

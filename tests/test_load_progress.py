@@ -95,8 +95,8 @@ def test_a_load_tells_the_size_read_then_the_proof(tmp_path: Path, monkeypatch: 
     path.write_bytes(BIG)
     calls: list[tuple[str, int, int]] = []
     reader.load_book(path, progress=lambda *call: calls.append(call))
-    assert calls[0] == ("read", 0, len(BIG)) and calls[1] == ("prove", 0, ENTRIES)
-    assert calls[-1] == ("prove", ENTRIES, ENTRIES)
+    assert calls[0] == ("read", 0, len(BIG))
+    assert calls[1] == ("prove", 0, ENTRIES) and calls[-1] == ("prove", ENTRIES, ENTRIES)
     calls.clear()
     assert reader.load_book(path, progress=lambda *call: calls.append(call)).trust == "recorded"
     assert calls == [("read", 0, len(BIG))]  # proven before: read, and no proof
@@ -123,7 +123,9 @@ def test_a_big_book_says_it_is_read_then_proven_and_the_line_is_erased(
 ) -> None:
     shown = shown_while_loading(Terminal(), 35_142_165, monkeypatch)
     assert "Reading 4x4.json (35 MB)..." in shown
-    assert "Proving 400 of 627 entries" in shown and "Proving 627 of 627 entries" in shown
+    assert shown.index("(35 MB)...") < shown.index("Proving 0 of 627")  # the bytes, then the proof
+    assert re.search(r"Proving 400 of 627 entries +\[#+-+\]", shown), shown
+    assert "Proving 627 of 627 entries" in shown
     assert shown.endswith("\r\x1b[2K\x1b[?25h")  # erased, the cursor shown again
 
 
@@ -193,6 +195,35 @@ def test_on_a_terminal_the_proof_shows_how_far_it_is_and_ctrl_c_ends_it(tmp_path
     shown = [line.rstrip() for line in screen.display if line.strip()]
     assert shown == ["Interrupted."]  # the progress erased: one line, no traceback
     assert child.exitstatus == 130
+
+
+@pytest.mark.parametrize(
+    ("signum", "to_group"),
+    [(signal.SIGTERM, False), (signal.SIGHUP, True)],
+    ids=["SIGTERM to the process", "SIGHUP to its group, as a hangup sends it"],
+)
+def test_sigterm_or_sighup_during_the_proof_erases_the_bar_and_ends_by_the_signal(
+    tmp_path: Path, signum: int, to_group: bool
+) -> None:
+    """Either signal ended the process at once, leaving the bar on the screen and the cursor
+    hidden (issue 32, item 8): now the bar is erased and the cursor shown, as Ctrl-C does, and
+    the process ends by the signal, as it would have (nothing said: the
+    shell says "Terminated" or "Hangup")."""
+    book = tmp_path / "big.json"
+    book.write_bytes(BIG)
+    child, screen, stream = spawn_slow_play(book)
+    read_until(child, stream, screen, r"Proving [1-9]\d* of 627 entries +\[#*-+\]")
+    assert screen.cursor.hidden  # (click's bar hides it while it draws)
+    if to_group:
+        os.killpg(child.pid, signum)  # the terminal's foreground group
+    else:
+        child.kill(signum)
+    child.expect(pexpect.EOF)
+    stream.feed(child.before or b"")
+    child.close()
+    assert [line for line in screen.display if line.strip()] == []  # erased
+    assert not screen.cursor.hidden
+    assert (child.exitstatus, child.signalstatus) == (None, signum)
 
 
 def test_the_progress_is_erased_before_the_game_and_a_pipe_gets_none(tmp_path: Path) -> None:

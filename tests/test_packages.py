@@ -9,25 +9,35 @@ starts Chromium).
   ``ttt-play --moves``, ``ttt-book query``, the README's library snippet, and ``ttt-book export
   --single-header``, whose headers (the book, and both strategies) compile from two C files
   each with -Wall -Wextra -Werror (tests/c_build.py, as tests/test_exports.py builds them from
-  the repository).
+  the repository); the wheel with its extras in another fresh environment runs examples/.
 * The npm package: ``npm pack`` (tests/npm_package.py), the tarball's files and version, the
   tarball installed into a fresh project that has nothing else, where a Node script plays a game
-  (the package README's examples, as printed), ``tsc --noEmit`` type-checks the README's
-  TypeScript and a file of misuses each types must refuse (TypeScript 5.9 and 7 from npm), the
-  types declare exactly the module's exports, the packaged books go through the reader's proof,
+  (the package README's examples, as printed, and the issue's example of the game state and a
+  book imported as JSON), ``tsc --noEmit`` type-checks the README's TypeScript and a file of
+  misuses each types must refuse (TypeScript 5.9 and 7 from npm), the types declare exactly the
+  exports of both entries (node.js, index.js), the packaged books go through the reader's proof,
   and a plain HTML page imports the package through an import map in Chromium (Debian's).
+* Bundlers (pinned versions from npm): the package README's recipes for Vite (dev server and
+  build), esbuild (a page, Node) and webpack 5, each built and run in Chromium or Node, with the
+  README's book imported as JSON and with loadPackagedBook; Vite 7's dev server without and
+  with the setting the README gives for it.
 * One version: the wheel, the installed commands, the tarball and pyproject.toml agree.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import email.parser
 import functools
 import http.server
 import json
 import os
 import re
+import shlex
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -237,12 +247,36 @@ def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
 
 def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
     block = game_block("python")
-    assert len(block.text.strip().splitlines()) == 3  # the three lines a game developer copies
+    assert "player.Position" in block.text and "book.best_moves" in block.text  # the book and the game
     done = in_venv(venv, "python", "-c", block.text)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         m.group(1).strip() for line in block.text.splitlines() if (m := re.search(r"#\s*→\s*(.*)$", line))
     ]
+
+
+@pytest.fixture(scope="module")
+def venv_with_extras(dists: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Another fresh environment: the wheel with the adapters' extras (OpenSpiel, PettingZoo and
+    what they need, from PyPI). Returns its bin folder."""
+    folder = tmp_path_factory.mktemp("extras")
+    python = shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable
+    run([python, "-m", "venv", str(folder / "venv")], cwd=folder, env=clean_environment())
+    bin_ = folder / "venv" / "bin"
+    wheel = f"tictactoe-book[openspiel,pettingzoo] @ {dists['wheel'].as_uri()}"
+    run([str(bin_ / "python"), "-m", "pip", "install", "--quiet", wheel], cwd=folder, env=clean_environment())
+    return bin_
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in (ROOT / "examples").glob("*.py")))
+def test_the_examples_run_with_the_installed_package(venv_with_extras: Path, example: str) -> None:
+    """examples/ as a user runs them after ``pip install 'tictactoe-book[...]'``, away from the
+    checkout (tests/test_examples.py checks that they use the public API only)."""
+    script = venv_with_extras.parent.parent / example
+    shutil.copy(ROOT / "examples" / example, script)
+    done = in_venv(venv_with_extras, "python", str(script))
+    assert done.returncode == 0, done.stderr
+    assert "'loss': 0" in done.stdout or "loss    0  expected     0.0" in done.stdout
 
 
 @pytest.fixture(scope="module")
@@ -293,7 +327,8 @@ def test_the_tarball_holds_the_package_and_nothing_else(packed: tuple[Path, dict
             m.name.removeprefix("package/"): archive.extractfile(m).read() for m in archive if m.isfile()
         }  # type: ignore[union-attr]
     assert sorted(files) == sorted(
-        ["LICENSE", "README.md", "package.json", "index.js", "index.d.ts", "tictactoe-book.js"]
+        ["LICENSE", "README.md", "package.json", "index.js", "node.js", "packaged.js", "index.d.ts"]
+        + ["tictactoe-book.js"]
         + [f"books/{name}" for name in BOOKS]
     )
     for name in BOOKS:  # the repository's books, byte for byte: staged at pack time, not kept twice
@@ -436,6 +471,7 @@ TSCONFIG = {
         "types": [],
         "noEmit": True,
         "skipLibCheck": False,  # the package's index.d.ts is checked too
+        "resolveJsonModule": True,  # a book imported as JSON (the README's TypeScript)
     },
     "include": ["*.ts"],
 }
@@ -443,7 +479,7 @@ TSCONFIG = {
 # What the types must refuse: were a declaration `any`, its @ts-expect-error would be unused,
 # which tsc reports as an error.
 MISUSES = """\
-import { BookError, loadBook, loadPackagedBook, type Reader } from 'tictactoe-book';
+import { BookError, Position, loadBook, loadPackagedBook, type Reader } from 'tictactoe-book';
 
 const book: Reader = await loadPackagedBook();
 // @ts-expect-error a board is a string
@@ -460,6 +496,16 @@ loadBook(new Uint8Array()).then(() => undefined);
 const cell: string = book.bestMoves('X...O...X')[0];
 const value: 1 | 0 | -1 = book.evaluate('X........').value;
 console.log(cell, value);
+const position = new Position('X........');
+// @ts-expect-error a cell is a number
+position.play('4');
+// @ts-expect-error outcome() is null while the game goes on
+const winner: 'X' | 'O' | null = position.outcome().winner;
+// @ts-expect-error a position's board cannot be changed
+position.board = 'O........';
+// @ts-expect-error the rules are rows, cols, k and misere
+new Position('.........', { rows: 3, cols: 3 });
+console.log(winner);
 """
 
 
@@ -516,46 +562,65 @@ const [statement] = program.getSourceFile('probe.ts').statements;
 const module = checker.getSymbolAtLocation(statement.moduleSpecifier);
 const values = checker.getExportsOfModule(module).filter((s) => s.flags & ts.SymbolFlags.Value);
 const declared = values.map((s) => s.name);
-console.log(JSON.stringify({{ declared: declared.sort(), runtime: Object.keys(runtime).sort() }}));
+const browser = await import('./node_modules/tictactoe-book/index.js');
+console.log(JSON.stringify({{
+  declared: declared.sort(), runtime: Object.keys(runtime).sort(), browser: Object.keys(browser).sort(),
+}}));
 """
 
 
 def test_the_types_declare_exactly_the_modules_exports(typescript: Path, typed_project: Path) -> None:
     """Every value the module exports at run time is declared, and nothing that it lacks (types
-    and interfaces, which exist only for the compiler, aside)."""
+    and interfaces, which exist only for the compiler, aside): in Node (node.js) and for browsers
+    and bundlers (index.js) alike."""
     (typed_project / "probe.ts").write_text("import * as book from 'tictactoe-book';\nexport { book };\n")
     script = typed_project / "probe.mjs"
     script.write_text(PROBE.format(typescript=(typescript / "ts5" / "lib" / "typescript.js").as_posix()))
     done = node(script, typed_project)
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found["declared"] == found["runtime"]
-    assert "loadPackagedBook" in found["runtime"] and "loadBook" in found["runtime"]
+    assert found["declared"] == found["runtime"] == found["browser"]
+    assert {"loadPackagedBook", "loadBook", "Position", "IllegalMoveError"} <= set(found["runtime"])
 
 
 # ---------------------------------------------------------------- Chromium
 
 
-@pytest.fixture(scope="module")
-def served(project: Path) -> Iterator[str]:
-    """The game's project served over HTTP (a static server, as any would), with the npm
-    README's page as index.html and the README's as readme.html; yields the origin."""
-    (project / "index.html").write_text(npm_blocks("html")[0].text)
-    (project / "readme.html").write_text(game_block("html").text)
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """``folder`` served over HTTP by a static server (as any would) while the block runs; yields
+    the origin."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, format: str, *args: object) -> None:
             pass
 
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(project))
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder))
     )
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-    thread.join()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def section_blocks(lang: str, section: str) -> list[Block]:
+    return [b for b in npm_blocks(lang) if b.section == section]
+
+
+@pytest.fixture(scope="module")
+def served(project: Path) -> Iterator[str]:
+    """The game's project served, with the npm README's page as index.html and the README's as
+    readme.html; yields the origin."""
+    (page,) = section_blocks("html", "In a browser, without a bundler")
+    (project / "index.html").write_text(page.text)
+    (project / "readme.html").write_text(game_block("html").text)
+    with serving(project) as origin:
+        yield origin
 
 
 def chromium_options() -> tuple[str, list[str]]:
@@ -568,36 +633,272 @@ def chromium_options() -> tuple[str, list[str]]:
     return CHROMIUM, FLAGS
 
 
+@dataclasses.dataclass
+class PageRun:
+    """What a page did in Chromium: the lines its scripts logged, its uncaught errors, and every
+    address it asked for."""
+
+    printed: list[str]
+    errors: list[str]
+    requested: list[str]
+
+
+def open_page(url: str, lines: int) -> PageRun:
+    """``url`` opened in headless Chromium until its scripts have logged ``lines`` lines (or
+    thrown, or 10 s have passed)."""
+    from playwright.sync_api import sync_playwright
+
+    executable, flags = chromium_options()
+    run_ = PageRun([], [], [])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, headless=True, args=flags)
+        tab = browser.new_page()
+        # what the page's scripts log (not the browser's own errors: they are checked apart)
+        tab.on(
+            "console", lambda message: run_.printed.append(message.text) if message.type == "log" else None
+        )
+        tab.on("pageerror", lambda error: run_.errors.append(str(error)))
+        tab.on("request", lambda request: run_.requested.append(request.url))
+        tab.goto(url)
+        for _ in range(200):
+            if len(run_.printed) >= lines or run_.errors:
+                break
+            tab.wait_for_timeout(50)
+        browser.close()
+    return run_
+
+
 @pytest.mark.parametrize(
     ("page", "block"),
-    [("index.html", lambda: npm_blocks("html")[0]), ("readme.html", lambda: game_block("html"))],
+    [
+        ("index.html", lambda: section_blocks("html", "In a browser, without a bundler")[0]),
+        ("readme.html", lambda: game_block("html")),
+    ],
     ids=["npm README", "README"],
 )
 def test_a_plain_page_imports_the_package_through_an_import_map(
     served: str, page: str, block: object
 ) -> None:
-    from playwright.sync_api import sync_playwright
-
     expected = expected_lines(block())  # type: ignore[operator]
-    executable, flags = chromium_options()
-    printed: list[str] = []
-    errors: list[str] = []
-    requested: list[str] = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=executable, headless=True, args=flags)
-        tab = browser.new_page()
-        # what the page's script logs (not the browser's own errors: they are checked below)
-        tab.on("console", lambda message: printed.append(message.text) if message.type == "log" else None)
-        tab.on("pageerror", lambda error: errors.append(str(error)))
-        tab.on("request", lambda request: requested.append(request.url))
-        tab.goto(f"{served}/{page}")
-        for _ in range(200):
-            if len(printed) >= len(expected) or errors:
-                break
-            tab.wait_for_timeout(50)
-        browser.close()
-    assert errors == []
-    assert printed == expected
+    done = open_page(f"{served}/{page}", len(expected))
+    assert done.errors == []
+    assert done.printed == expected
     # the module and its book came from the installed package, nothing from elsewhere
-    assert f"{served}/node_modules/tictactoe-book/books/tictactoe.json" in requested
-    assert all(url.startswith(served) for url in requested), requested
+    assert f"{served}/node_modules/tictactoe-book/books/tictactoe.json" in done.requested
+    assert all(url.startswith(served) for url in done.requested), done.requested
+
+
+# ---------------------------------------------------------------- bundlers
+
+BUNDLING = "With a bundler"
+# What a game's project installs to bundle, pinned so that a new release cannot change a run:
+# Vite 8, and Vite 7 for what the README says of the dev servers before 8.
+BUNDLERS = ["vite@8.3.8", "vite7@npm:vite@7.3.8", "esbuild@0.28.2", "webpack@5.113.0", "webpack-cli@7.3.1"]
+
+# The other way in: loadPackagedBook, where the README says a bundler keeps the books in reach
+# (the misère book: another file than the README's).
+PACKAGED_MAIN = """\
+import { loadPackagedBook, Position } from 'tictactoe-book';
+
+const book = await loadPackagedBook({ misere: true });
+console.log(`misère, the first move: ${book.bestMoves(Position.empty(book.rules))}`);
+"""
+PACKAGED_PRINTS = ["misère, the first move: 4"]  # the centre alone does not lose
+
+
+def bundling_commands() -> dict[str, list[str]]:
+    """The README's command for each bundler: vite (the dev server), vite-build, esbuild (for a
+    page), esbuild-node, webpack."""
+    found: dict[str, list[str]] = {}
+    for block in section_blocks("sh", BUNDLING):
+        for line in block.text.splitlines():
+            words = shlex.split(line, comments=True)
+            if words[:2] == ["npx", "vite"]:
+                found["vite-build" if "build" in words else "vite"] = words
+            elif words[:2] == ["npx", "esbuild"]:
+                found["esbuild-node" if "--platform=node" in words else "esbuild"] = words
+            elif words[:2] == ["npx", "webpack"]:
+                found["webpack"] = words
+    assert sorted(found) == ["esbuild", "esbuild-node", "vite", "vite-build", "webpack"], found
+    return found
+
+
+def test_the_readme_has_a_recipe_for_each_bundler() -> None:
+    commands = bundling_commands()
+    assert "--platform=node" not in commands["esbuild"]
+    (main,) = section_blocks("js", BUNDLING)[:1]
+    assert "with { type: 'json' }" in main.text and "loadBook(tictactoe)" in main.text
+    assert expected_lines(main) == ["O plays 2: XO..O...X"]
+
+
+@pytest.fixture(scope="module")
+def bundling(project: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The game's project with the bundlers installed (from npm) and the README's src/main.js and
+    index.html; each test bundles in a copy of its own."""
+    here = tmp_path_factory.mktemp("bundling") / "game"
+    shutil.copytree(project, here, symlinks=True)
+    run([npm(), "install", "--save-dev", "--no-audit", "--no-fund", "--loglevel=error", *BUNDLERS], cwd=here)
+    (here / "src").mkdir()
+    (here / "src" / "main.js").write_text(section_blocks("js", BUNDLING)[0].text)
+    (index,) = section_blocks("html", BUNDLING)
+    (here / "index.html").write_text(index.text)
+    return here
+
+
+RECIPES = {"readme": None, "packaged": PACKAGED_MAIN}
+PAGE = '<!doctype html>\n<meta charset="utf-8">\n{script}\n'  # a page loading a bundle
+
+
+def bundled(bundling: Path, tmp_path: Path, recipe: str) -> tuple[Path, list[str]]:
+    """A copy of the bundling project whose src/main.js is the README's (``readme``) or calls
+    loadPackagedBook (``packaged``), and the lines it must print."""
+    here = tmp_path / "game"
+    shutil.copytree(bundling, here, symlinks=True)
+    if recipe == "packaged":
+        (here / "src" / "main.js").write_text(PACKAGED_MAIN)
+        return here, PACKAGED_PRINTS
+    return here, expected_lines(section_blocks("js", BUNDLING)[0])
+
+
+def assert_ran_in_chromium(origin: str, page: str, expected: list[str]) -> None:
+    done = open_page(f"{origin}/{page}", len(expected))
+    assert done.errors == [] and done.printed == expected, (done.errors, done.printed, done.requested)
+    assert all(url.startswith(origin) for url in done.requested), done.requested
+
+
+@pytest.mark.parametrize("recipe", sorted(RECIPES))
+def test_an_esbuild_bundle_for_a_page_builds_and_plays_in_chromium(
+    bundling: Path, tmp_path: Path, recipe: str
+) -> None:
+    """The package's browser side reads no file: the bundle has nothing of Node's in it. For
+    loadPackagedBook the books are copied beside the bundle, as the README says."""
+    here, expected = bundled(bundling, tmp_path, recipe)
+    run(bundling_commands()["esbuild"], cwd=here)
+    bundle = (here / "dist" / "main.js").read_text()
+    assert "node:" not in bundle and "readFile" not in bundle
+    if recipe == "packaged":
+        shutil.copytree(here / "node_modules" / "tictactoe-book" / "books", here / "dist" / "books")
+    (here / "page.html").write_text(PAGE.format(script='<script type="module" src="dist/main.js"></script>'))
+    with serving(here) as origin:
+        assert_ran_in_chromium(origin, "page.html", expected)
+
+
+@pytest.mark.parametrize("recipe", sorted(RECIPES))
+def test_an_esbuild_bundle_for_node_runs_on_its_own(bundling: Path, tmp_path: Path, recipe: str) -> None:
+    here, expected = bundled(bundling, tmp_path, recipe)
+    command = bundling_commands()["esbuild-node"]
+    run(command, cwd=here)
+    (outfile,) = [word.removeprefix("--outfile=") for word in command if word.startswith("--outfile=")]
+    bundle = here / outfile
+    if recipe == "readme":  # the book is in the bundle: it runs anywhere, without node_modules
+        away = tmp_path / "elsewhere"
+        away.mkdir()
+        bundle = Path(shutil.copy(bundle, away / "main.mjs"))
+    done = node(bundle, bundle.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize("recipe", sorted(RECIPES))
+def test_a_webpack_bundle_builds_and_plays_in_chromium(bundling: Path, tmp_path: Path, recipe: str) -> None:
+    here, expected = bundled(bundling, tmp_path, recipe)
+    run(bundling_commands()["webpack"], cwd=here)
+    assert "node:" not in (here / "dist" / "main.js").read_text()
+    (here / "page.html").write_text(PAGE.format(script='<script src="dist/main.js"></script>'))
+    with serving(here) as origin:
+        assert_ran_in_chromium(origin, "page.html", expected)
+
+
+@pytest.mark.parametrize("recipe", sorted(RECIPES))
+def test_a_vite_build_plays_in_chromium(bundling: Path, tmp_path: Path, recipe: str) -> None:
+    here, expected = bundled(bundling, tmp_path, recipe)
+    run(bundling_commands()["vite-build"], cwd=here)
+    with serving(here / "dist") as origin:
+        assert_ran_in_chromium(origin, "index.html", expected)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def dev_server(command: list[str], cwd: Path) -> Iterator[str]:
+    """A Vite dev server started by ``command`` (a port and the host added) in its own process
+    group, ended with it; yields its origin once it says it is ready."""
+    port = free_port()
+    server = subprocess.Popen(
+        [*command, "--host", "127.0.0.1", "--port", str(port), "--strictPort"],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert server.stdout is not None
+        said = []
+        for line in server.stdout:
+            said.append(line)
+            if f":{port}/" in line:
+                break
+        else:
+            raise AssertionError(f"the dev server ended: {''.join(said)}")
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=TIMEOUT)
+        assert server.stdout is not None
+        server.stdout.close()
+
+
+@pytest.mark.parametrize("recipe", sorted(RECIPES))
+def test_the_vite_dev_server_plays_in_chromium(bundling: Path, tmp_path: Path, recipe: str) -> None:
+    here, expected = bundled(bundling, tmp_path, recipe)
+    with dev_server(bundling_commands()["vite"], here) as origin:
+        assert_ran_in_chromium(origin, "", expected)
+
+
+def test_vite_7s_dev_server_needs_the_package_left_out_of_its_pre_bundling(
+    bundling: Path, tmp_path: Path
+) -> None:
+    """As the README says: without the setting the book fetched is the app's page, refused as
+    unreadable; with the README's vite.config.js it loads."""
+    here, expected = bundled(bundling, tmp_path, "packaged")
+    vite7 = ["node", str(here / "node_modules" / "vite7" / "bin" / "vite.js")]
+    with dev_server(vite7, here) as origin:
+        done = open_page(f"{origin}/", 1)
+    assert len(done.errors) == 1 and done.errors[0].endswith("not the book) [unreadable]"), done.errors
+    (config,) = [b for b in section_blocks("js", BUNDLING) if "optimizeDeps" in b.text]
+    (here / "vite.config.js").write_text(config.text)
+    with dev_server(vite7, here) as origin:
+        assert_ran_in_chromium(origin, "", expected)
+
+
+# ---------------------------------------------------------------- the issue's example, from the tarball
+
+DONE_WHEN = """\
+import { Position, loadBook } from 'tictactoe-book';
+import book from 'tictactoe-book/books/tictactoe.json' with { type: 'json' };
+
+const misere = new Position('XXXOO....', { rows: 3, cols: 3, k: 3, misere: true });
+const start = new Position('.........');
+const reader = loadBook(book);
+console.log(JSON.stringify([
+  misere.outcome().winner, start.legalMoves().length, start.play(4).board, start.play(4).turn,
+  reader.bestMoves(start.play(4)), reader.against,
+]));
+"""
+
+
+def test_the_game_state_and_a_book_imported_as_json_from_the_tarball(project: Path) -> None:
+    """Issue 31's own words, in the project that installed the tarball and nothing else."""
+    script = project / "done_when.mjs"
+    script.write_text(DONE_WHEN)
+    done = node(script, project)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    # . . .
+    # . X .      O to move: a corner holds the draw
+    # . . .
+    assert json.loads(done.stdout) == ["O", 9, "....X....", "O", [0, 2, 6, 8], "novice"]

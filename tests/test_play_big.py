@@ -161,3 +161,21 @@ def test_4x4_screen_two_digits_hint_and_minimum_size(book_4x4: Book) -> None:
         c: evaluation.outcome(c) for c in evaluation.scores
     }
     assert "is not counted" in teach.why(found) or teach.counted(found)
+
+
+def test_4x4_at_80x24_a_first_digit_shows_on_the_screen(book_4x4: Book) -> None:
+    """issue 33, item 4's Done when: at 80x24 on the 4x4 book, with the hint on, typing 1 (the
+    first digit of 10 to 16) changes the screen to say what it waits for."""
+    play = ScreenSession(book_4x4, human="X", first="X", level="perfect", rng=random.Random(1))
+    play.press("6")
+    play.press("h")
+
+    def screen() -> str:
+        spans = layout(play.view(), 24, 80)
+        assert spans is not None
+        return "\n".join(f"{s.y} {s.x} {s.text}" for s in spans)
+
+    before = screen()
+    play.press("1")
+    after = screen()
+    assert after != before and "Typed 1: type a second digit for 10 to 16, or Enter for 1." in after

@@ -25,9 +25,9 @@ from player.apps.layout import cell_text, layout, min_size
 from player.apps.lines import hint_text, run_session
 from player.apps.screen import ScreenSession
 from player.apps.session import Game
-from player.game import EMPTY, winning_lines
-from player.hints import Chances, win_chances
-from player.play import novice_moves
+from player.game import EMPTY, completed_lines
+from player.hints import win_chances
+from player.opponents import NOVICE
 
 ROOT = Path(__file__).resolve().parent.parent
 MISERE_BOOK = ROOT / "book" / "tictactoe-misere.json"
@@ -190,7 +190,7 @@ def check_first_trap_rates(book: Book) -> None:
     tier = book.evaluate(board).tiers[0]
     rates = book.data["trap_rates"]["first"]
     for opponent in ("novice", "random"):
-        mean = sum((getattr(chances[c], opponent) for c in tier), Fraction(0)) / len(tier)
+        mean = sum((chances[c][opponent] for c in tier), Fraction(0)) / len(tier)
         assert mean == Fraction(rates[opponent]), opponent
 
 
@@ -209,7 +209,7 @@ def test_screen_two_digit_cells(book_3x4: Book) -> None:
     play = screen(book_3x4)
     play.press("1")
     assert play.game.board == EMPTY * 12 and play.cursor == 0  # waits: 1, or 10 to 12?
-    assert "Cell 1_: a second digit for 10-12, Enter for 1." in said(play)
+    assert "Typed 1: type a second digit for 10 to 12, or Enter for 1." in said(play)  # the page's words
     play.press("2")
     assert play.game.board[11] == "X"  # 1 then 2: cell 12
     play.press("u")
@@ -247,7 +247,7 @@ def test_screen_help_and_title_name_the_board(book_3x4: Book) -> None:
     play = screen(book_3x4)
     assert play.view().title.startswith("Tic-tac-toe 3x4 k=3: you are X")
     play.press("?")
-    page = "\n".join(play.view().help)
+    page = "\n".join(line.text for line in play.view().help)
     assert "numbered 1 to 12 in reading order" in page and "1-12" in page and "phone keypad" not in page
 
 
@@ -310,7 +310,7 @@ def completing_game(book: Book, seed: int) -> list[int]:
             continue
         board = game.board
         completing = [
-            c for c in game.free_cells() if winning_lines(book.rules, board[:c] + "X" + board[c + 1 :])
+            c for c in game.free_cells() if completed_lines(book.rules, board[:c] + "X" + board[c + 1 :])
         ]
         cell = completing[0] if completing else rng.choice(game.free_cells())
         moves.append(cell + 1)
@@ -343,19 +343,19 @@ def test_misere_novice_avoids_its_own_line() -> None:
     # O O .      X to move: cell 2 (top right) completes X's top row, a loss under misère;
     # X O .      5 and 8 complete nothing of X's
     board = "XX.OO.XO."
-    assert novice_moves(MISERE, board, "X") == [5, 8]
-    assert novice_moves(Rules(), board, "X") == [2]  # normal rules: the win at once
+    assert NOVICE.moves(MISERE, board, "X") == [5, 8]
+    assert NOVICE.moves(Rules(), board, "X") == [2]  # normal rules: the win at once
     # X O X
     # X O O      X to move, its one free cell completes X's left column: played all the same
     # . X O
-    assert novice_moves(MISERE, "XOXXOO.XO", "X") == [6]
+    assert NOVICE.moves(MISERE, "XOXXOO.XO", "X") == [6]
 
 
 def test_misere_chances_count_a_completed_line_as_a_loss(misere_book: Book) -> None:
     # X O X
     # X O O      X to move must complete its left column: no chance of winning at all
     # . X O
-    assert win_chances(misere_book, "XOXXOO.XO") == {6: Chances(Fraction(0), Fraction(0))}
+    assert win_chances(misere_book, "XOXXOO.XO") == {6: {"novice": Fraction(0), "random": Fraction(0)}}
 
 
 def test_the_player_novice_agrees_with_the_build_trap_rates_on_misere(misere_book: Book) -> None:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import random
+import re
+from collections.abc import Callable
 
-from player import BoardError, IllegalMoveError, Position, Rules
+import pytest
+from oracles import oracle
+
+from player import BoardError, IllegalMoveError, Position, Rules, RulesError, choose_move, load_book
+from player.errors import MAX_ECHOED, MAX_ECHOED_PATH, echoed
+from player.game import Outcome
 
 
 def test_round_trip_on_all_5478_positions(reachable: tuple[set[str], set[str]]) -> None:
@@ -49,6 +56,37 @@ def test_bad_boards_say_why(text: str, code: str) -> None:
     assert repr(text.upper())[1:-1] in str(caught.value) or text in str(caught.value)
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Position("X" * 100_000),
+        lambda: Position.empty().play(10**5000),
+        lambda: Rules.parse("3" * 100_000),
+        lambda: Rules("3" * 100_000),  # type: ignore[arg-type]
+        lambda: load_book(rules=Rules(), against="x" * 100_000),
+    ],
+    ids=["board", "cell", "rules-text", "rows", "against"],
+)
+def test_an_error_repeats_a_long_value_cut(make: Callable[[], object]) -> None:
+    """A 100,000-character board was repeated whole (issue 32, Also): at most MAX_ECHOED
+    characters of a value, then its length."""
+    with pytest.raises(ValueError) as caught:
+        make()
+    message = str(caught.value)
+    assert len(message) < 250, message[:300]
+    assert re.search(r"\.\.\. \(\d{1,3}(,\d{3})* characters\)|thousands of digits", message), message
+
+
+def test_a_value_is_echoed_whole_up_to_the_limit_then_cut_with_its_length() -> None:
+    exactly = "a" * MAX_ECHOED
+    assert echoed(exactly) == repr(exactly)
+    assert echoed(exactly + "b") == f"{exactly!r}... (101 characters)"
+    assert echoed("\x1b" * 200, ascii) == ascii("\x1b" * 100) + "... (200 characters)"  # no escape split
+    assert echoed(list(range(100))) == repr(list(range(100)))[:MAX_ECHOED] + "... (390 characters)"
+    assert echoed(10**5000) == "a number of thousands of digits"
+    assert echoed("/" + "d" * 4000, str, limit=MAX_ECHOED_PATH) == "/" + "d" * 4000
+
+
 def test_positions_are_immutable() -> None:
     position = Position("X........", Rules())
     with pytest.raises(AttributeError):
@@ -63,3 +101,75 @@ def test_values_pickle_copy_and_deepcopy() -> None:
         for clone in (pickle.loads(pickle.dumps(value)), copy.copy(value), copy.deepcopy(value)):
             assert clone == value and hash(clone) == hash(value)
     assert copy.deepcopy(Rules(3, 4, 3)).lines == Rules(3, 4, 3).lines
+
+
+# ---------------------------------------------------------------- the game model: who won, by the rules
+
+
+def test_the_outcome_is_by_the_rules() -> None:
+    # X X X
+    # O O .      X completed the top row: X wins, and under misère O does
+    # . . .
+    misere = Rules(3, 3, 3, misere=True)
+    assert Position("XXXOO....", misere).outcome() == Outcome("O", (0, 1, 2), "X")
+    assert Position("XXXOO....").outcome() == Outcome("X", (0, 1, 2), "X")
+    # X O X
+    # X O O      full, no line: a draw under either rules
+    # O X X
+    for rules in (Rules(), misere):
+        assert Position("XOXXOOOXX", rules).outcome() == Outcome(None, (), None)
+        assert Position("X...O....", rules).outcome() is None
+
+
+def test_every_reachable_position_agrees_with_the_oracle(reachable: tuple[set[str], set[str]]) -> None:
+    """tests/oracles/oracle.py's winner (the owner of a line, its own line table): the winner
+    under normal rules; under misère the other mark; over when a line or the board is full."""
+    unfinished, finished = reachable
+    for board in unfinished | finished:
+        owner = oracle.winner(board)
+        over = owner is not None or "." not in board
+        for rules, winner in (
+            (Rules(), owner),
+            (Rules(misere=True), owner and ("O" if owner == "X" else "X")),
+        ):
+            position = Position(board, rules)
+            assert position.is_over == over, board
+            ended = position.outcome()
+            if not over:
+                assert ended is None and position.legal_moves() == [
+                    c for c, m in enumerate(board) if m == "."
+                ]
+                continue
+            assert ended is not None and ended.winner == winner and ended.completed_by == owner, board
+            assert position.legal_moves() == [], board
+            if owner is not None:
+                assert all(board[c] == owner for c in ended.line) and len(ended.line) == 3, board
+
+
+def test_a_game_o_began_moves_o_first_and_asks_the_book_so() -> None:
+    start = Position.empty(first="O")
+    assert start.turn == "O" and repr(start) == "Position('.........', first='O')"
+    after = start.play(4).play(0)
+    assert after.board == "X...O...." and after.turn == "O"
+    book = load_book()
+    assert book.evaluate(after) == book.evaluate("X...O....", first="O")
+    assert choose_move(book, after, "perfect", rng=random.Random(1)) in book.best_moves(
+        "X...O....", first="O"
+    )
+    assert eval(repr(after)) == after
+
+
+def test_a_position_of_other_rules_is_refused_by_a_book() -> None:
+    with pytest.raises(RulesError, match="3x4"):
+        load_book().evaluate(Position.empty(Rules(3, 4, 3)))
+
+
+@pytest.mark.parametrize(
+    ("board", "first"),
+    [("XXXOOO...", "X"), ("XXX.OO.O.", "X"), ("OOOXX.X..", "O")],
+    ids=["both-lines", "line-by-the-side-to-move", "o-began-x-line-last"],
+)
+def test_a_board_that_cannot_arise_is_not_a_position(board: str, first: str) -> None:
+    with pytest.raises(BoardError) as caught:
+        Position(board, Rules(), first)
+    assert caught.value.code == "unreachable"

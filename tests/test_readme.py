@@ -2,8 +2,11 @@
 
 * Every command line in a ```sh block: ``make TARGET`` lines are planned with ``make -n`` (a
   test cannot run ``make test`` inside ``make test``); ``ttt-play`` and ``ttt-book`` lines run
-  for real and must exit 0: interactive ones on a pseudo-terminal where ``q`` quits, files the
-  example writes go to a temporary folder instead of /tmp or the repository's book/.
+  for real, as the README tells a newcomer to run them (``. .venv/bin/activate`` after ``make
+  play``: the tests' environment activated), and must exit 0: interactive ones on a
+  pseudo-terminal where ``q`` quits, files the example writes go to a temporary folder instead
+  of /tmp or the repository's book/; the line adding the build extra runs with ``--dry-run``.
+  The 4x4 block runs whole, in order, under ``make test-big``.
 * Every ```python block runs in a fresh interpreter of the test environment; a ``# → text``
   comment after a ``print`` is the line it must print.
 * Every ```js block runs in Node against the repository's book; a ``// → text`` comment after a
@@ -16,9 +19,10 @@
   name the installed package's module, and its module script runs in Node in that project
   (tests/test_packages.py opens the page itself in Chromium).
 * The ```c and ```rust blocks ("Use it in your game") are compiled against the source the ```sh
-  line beside them exports (gcc with warnings as errors, rustc with no warning at all) and run;
-  a ``// → text`` comment is a line the program prints. They need gcc and rustc, so they are
-  marked ``exports`` and run by make test-exports.
+  line beside them exports (gcc with warnings as errors; the Rust as a game's crate that adds
+  the exported crate with ``cargo add --path``, with no warning at all) and run; a ``// → text``
+  comment is a line the program prints. They need gcc and cargo, so they are marked ``exports``
+  and run by make test-exports.
 """
 
 from __future__ import annotations
@@ -118,8 +122,16 @@ def test_a_make_example_names_a_target_make_can_plan(line: str) -> None:
     assert result.returncode == 0, (line, result.stderr)
 
 
+ACTIVATE = ". .venv/bin/activate"  # the README's line that puts the commands on PATH
+ADD_BUILD = ".venv/bin/python -m pip install -e '.[build]'"  # the README's line adding numpy
+
+
 def program_lines() -> list[str]:
-    return [line for line, words in commands() if words[0] != "make"]
+    """The README's commands that run a program (not make, not the activation); the 4x4 block's
+    run in its own test."""
+    return [
+        line for line, words in commands() if words[0] != "make" and line != ACTIVATE and "4x4" not in line
+    ]
 
 
 def for_this_test(line: str, tmp: Path) -> str:
@@ -129,16 +141,59 @@ def for_this_test(line: str, tmp: Path) -> str:
     words = shlex.split(line)
     if "build" in words and "-o" not in words and "--output" not in words:
         line += f" -o {tmp}/tictactoe.json"  # not over the repository's book
+    if words[1:4] == ["-m", "pip", "install"]:
+        line = line.replace("'.[build]'", f"'{ROOT}[build]'") + " --dry-run"  # nothing changed
     return line
+
+
+def activated(command: str) -> str:
+    """``command`` after the README's ``. .venv/bin/activate``: the tests' environment's own
+    activation script (the environment ``make`` made), else its folder put first on PATH."""
+    script = BIN / "activate"
+    if script.is_file():
+        return f". {shlex.quote(str(script))} && {command}"
+    return f"PATH={shlex.quote(str(BIN))}:$PATH && {command}"
+
+
+def newcomer_env() -> dict[str, str]:
+    """The environment of a shell before the README's activation: the tests' environment's
+    folder of commands not on PATH, no colour, no terminal features."""
+    path = [
+        part
+        for part in os.environ.get("PATH", "").split(os.pathsep)
+        if Path(part or ".").resolve() != BIN.resolve()
+    ]
+    return dict(os.environ, PATH=os.pathsep.join(path), NO_COLOR="1", TERM="dumb")
+
+
+def test_the_readme_puts_the_commands_on_path_before_it_uses_them() -> None:
+    """One way to type the commands, the --help examples' way (issue 33, item 6): after make
+    play the README activates the environment, then writes ttt-play and ttt-book bare; and every
+    build comes after the line that adds numpy (make book or the pip line), which make play
+    leaves out."""
+    lines = [line for line, _ in commands()]
+    assert ACTIVATE in lines and lines.index(ACTIVATE) > lines.index(
+        next(x for x in lines if x.startswith("make play"))
+    )
+    first_bare = next(i for i, line in enumerate(lines) if line.startswith(("ttt-", "echo ")))
+    assert lines.index(ACTIVATE) < first_bare
+    assert not any(".venv/bin/ttt-" in line for line in lines)
+    needs_numpy = [
+        i for i, line in enumerate(lines) if line.startswith(("ttt-book build", "ttt-book verify"))
+    ]
+    adds_numpy = [i for i, line in enumerate(lines) if line == ADD_BUILD or line.startswith("make book")]
+    assert needs_numpy and all(any(a < i for a in adds_numpy) for i in needs_numpy), (needs_numpy, adds_numpy)
 
 
 @pytest.mark.parametrize("line", program_lines(), ids=lambda line: line)
 def test_a_program_example_runs(line: str, tmp_path: Path) -> None:
-    assert line.startswith((".venv/bin/", "echo ")), f"a README example this test cannot run: {line}"
-    command = for_this_test(line, tmp_path)
+    assert line.startswith(("ttt-play", "ttt-book", "echo ", ADD_BUILD)), (
+        f"a README example this test cannot run: {line}"
+    )
+    command = activated(for_this_test(line, tmp_path))
     words = shlex.split(line)
-    scripted = "|" in words or "--moves" in words or "--watch" in words or "ttt-book" in words[0]
-    env = dict(os.environ, NO_COLOR="1", TERM="dumb")
+    scripted = "|" in words or "--moves" in words or "--watch" in words or words[0] != "ttt-play"
+    env = newcomer_env()
     if scripted:
         result = subprocess.run(
             ["bash", "-c", f"set -o pipefail; {command}"],
@@ -159,6 +214,41 @@ def test_a_program_example_runs(line: str, tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0, (line, child.before)
     assert "Traceback" not in (child.before or "")
+
+
+def block_of(words: str) -> Block:
+    (found,) = [block for block in blocks("sh") if words in block.text]
+    return found
+
+
+@pytest.mark.big
+def test_the_readmes_4x4_steps_run_in_order(tmp_path: Path) -> None:
+    """The README's 4x4 block, line after line in one folder as a newcomer types it after make
+    play and the activation: numpy added (here --dry-run: the tests' environment has it), the
+    book built, then played on the screen (q quits)."""
+    lines = [
+        line.split(" #")[0].strip() for line in block_of("--rules 4x4:4").text.splitlines() if line.strip()
+    ]
+    assert (
+        lines[0] == ADD_BUILD
+        and lines[1].startswith("ttt-book build --rules 4x4:4")
+        and "4x4.json" in lines[2]
+    )
+    env = newcomer_env()
+    for line in lines[:2]:
+        command = activated(for_this_test(line, tmp_path))
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, (line, done.stderr[-2000:])
+    child = pexpect.spawn(
+        "bash", ["-c", activated(lines[2])], cwd=str(tmp_path), env=env, encoding="utf-8", timeout=600
+    )
+    child.expect("Your move")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
 
 
 # ---------------------------------------------------------------- the Python examples
@@ -274,7 +364,10 @@ def exported(lang: str, tmp: Path) -> Path:
     """Runs the game section's ``ttt-book export --lang LANG`` line (its folder under ``tmp``);
     returns the folder."""
     (line,) = [line for line, words in commands() if "export" in words and f"--lang {lang}" in line]
-    subprocess.run(["bash", "-c", for_this_test(line, tmp)], check=True, capture_output=True, timeout=TIMEOUT)
+    command = activated(for_this_test(line, tmp))
+    subprocess.run(
+        ["bash", "-c", command], check=True, capture_output=True, timeout=TIMEOUT, env=newcomer_env()
+    )
     (folder,) = {Path(for_this_test(w, tmp)) for w in shlex.split(line) if w.startswith("/tmp/")}
     return folder
 
@@ -297,18 +390,25 @@ def test_the_c_example_compiles_without_a_warning_and_prints_what_it_says(tmp_pa
 
 @pytest.mark.exports
 def test_the_rust_example_compiles_without_a_warning_and_prints_what_it_says(tmp_path: Path) -> None:
+    """A new binary crate (cargo new) that adds the exported crate as the README says (cargo add
+    --path, offline: it has no dependencies), its src/main.rs the README's; warnings refused."""
     block = game_block("rust")
-    folder = exported("rust", tmp_path)
-    (folder / "main.rs").write_text(block.text)
-    built = subprocess.run(
-        [tool("rustc"), "--edition", "2021", "main.rs"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
+    crate = exported("rust", tmp_path)
+    (path,) = re.findall(r"`cargo add --path (\S+)`", README.read_text())
+    assert Path(for_this_test(path, tmp_path)) == crate
+    game = tmp_path / "mygame"
+    cargo = tool("cargo")
+    env = {**os.environ, "CARGO_TARGET_DIR": str(tmp_path / "target"), "RUSTFLAGS": "-D warnings"}
+    for command in (
+        ["new", "--vcs", "none", "--quiet", str(game)],
+        ["add", "--offline", "--path", str(crate)],
+    ):
+        subprocess.run([cargo, *command], cwd=tmp_path if command[0] == "new" else game, env=env, check=True)
+    (game / "src" / "main.rs").write_text(block.text)
+    done = subprocess.run(
+        [cargo, "run", "--offline", "--quiet"], cwd=game, env=env, capture_output=True, text=True, timeout=600
     )
-    assert built.returncode == 0 and built.stderr == "", built.stderr  # not even a warning
-    done = subprocess.run([str(folder / "main")], capture_output=True, text=True, check=True, timeout=TIMEOUT)
+    assert done.returncode == 0 and done.stderr == "", done.stderr  # not even a warning
     assert done.stdout.splitlines() == expected_lines(block)
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from player import Book, Rules, load_book
 from player.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
 from player.apps.screen import ScreenSession
-from player.game import EMPTY, STANDARD, winner
+from player.game import DRAW, EMPTY, STANDARD, outcome
 
 
 def session(
@@ -162,7 +162,7 @@ def test_every_size_from_the_minimum_draws_the_board_and_the_prompt(
     rows = shown(play.view(), height, width)
     text = "\n".join(rows)
     if helping:
-        assert "Press any key" in text
+        assert "any key" in text.lower()  # the way back, whole or short, at every size
     else:
         assert "Your move" in text
         assert sum(cell_text(cell) in text for cell in play.view().cells) == 9
@@ -189,7 +189,7 @@ def test_random_keys_never_crash_and_keep_the_game_legal(
             break
         board = play.game.board
         assert len(board) == 9 and set(board) <= {EMPTY, "X", "O"}
-        assert winner(STANDARD, board) != play.human  # the perfect level never loses
+        assert (outcome(STANDARD, board) or DRAW).winner != play.human  # the perfect level never loses
         assert layout(play.view(), 24, 80) is not None
     assert play.tally.wins == 0
 
@@ -232,7 +232,7 @@ def check_whole_or_named(view: View, height: int, width: int) -> None:
     form. The title is a run of whole parts of the full title."""
     import textwrap
 
-    from player.apps.layout import LEFT, PROMPT
+    from player.apps.layout import COLUMN, LEFT, PROMPT
 
     spans = layout(view, height, width)
     assert spans is not None
@@ -240,10 +240,13 @@ def check_whole_or_named(view: View, height: int, width: int) -> None:
     note = " ".join(s.text for s in spans if s.style == ("note",))
     assert not note or (note.startswith("Hidden: ") and note.endswith(".")), note
     named = note.removeprefix("Hidden: ").rstrip(".").split(", ") if note else []
-    text_rows = [s.text for s in spans if len(s.style) == 2 and s.x == LEFT]
+    # the text's column: as on 80 columns (77 wide from column 2), centred on a wider terminal
+    column = min(width - LEFT - 1, COLUMN)
+    left = LEFT + (width - LEFT - 1 - column) // 2
+    text_rows = [s.text for s in spans if len(s.style) == 2 and s.x == left]
     for line in view.lines:
-        whole = textwrap.wrap(line.text, width - LEFT - 1)
-        short = textwrap.wrap(line.short, width - LEFT - 1) if line.short else []
+        whole = textwrap.wrap(line.text, column)
+        short = textwrap.wrap(line.short, column) if line.short else []
         present = any(whole == text_rows[i : i + len(whole)] for i in range(len(text_rows)))
         if line.part == PROMPT:
             assert present or any(short == text_rows[i : i + len(short)] for i in range(len(text_rows)))
@@ -361,3 +364,66 @@ def test_the_end_of_a_game_says_who_won_once_on_one_line(misere: bool) -> None:
     for text, rows in endings.values():
         assert len(re.findall(r"\b(?:wins?|lose|draw)\b", text.lower())) == 1, text  # said once
         assert any(row.strip() == text for row in rows), rows  # one row of an 80-column screen
+
+
+# ---------------------------------------------------------------- small and big terminals (issue 33, item 4)
+
+
+def test_a_digit_waiting_for_a_second_is_shown_at_every_size(book_3x4_path: Path) -> None:
+    """On a board of more than 9 cells a 1 waits for a second digit: the prompt says so at every
+    size the game is drawn at, hints on or off (it was a message, the first part to give way:
+    with the hint on a small terminal the screen did not change at all)."""
+    from player.apps.layout import min_size
+
+    least_h, least_w = min_size(3, 4)
+    for hints in (False, True):
+        play = session(load_book(book_3x4_path))
+        play.press("6")
+        if hints:
+            play.press("h")
+        play.press("1")
+        for height in range(least_h, 31):
+            for width in range(least_w, 101, 7):
+                text = "\n".join(shown(play.view(), height, width))
+                assert "Typed 1: " in text, (hints, height, width, text)
+        play.press("2")
+        assert play.game.board[11] == "X"
+
+
+def help_rows(view: View, height: int, width: int) -> list[str]:
+    return [row.strip() for row in shown(view, height, width) if row.strip()]
+
+
+@pytest.mark.parametrize(("height", "width"), [(11, 30), (12, 30), (14, 40), (24, 80)])
+def test_the_help_keeps_every_key_and_names_what_it_hides(book: Book, height: int, width: int) -> None:
+    """The help page on any terminal the game is drawn on lists every key (in a short form when
+    the page does not fit) and the way back; what it leaves out is named ("Hidden: ...")."""
+    play = session(book)
+    play.press("?")
+    rows = help_rows(play.view(), height, width)
+    for key in ("arrows", "1-9", "h", "u", "?", "q"):
+        assert any(row.split()[0] == key for row in rows), (key, rows)
+    assert rows[0] == "How to play" and rows[-1].startswith("Hidden: ") == (height < 24)
+    assert any("any key" in row.lower() for row in rows)
+    if height < 14:
+        assert rows[-1] == "Hidden: markers, rules."
+
+
+def test_a_big_terminal_draws_a_bigger_board_in_the_middle(book: Book) -> None:
+    """At 200x60 the board's cells are 11 x 5, the board and its text centred; at 80x24 as
+    before, from column 2."""
+    play = session(book)
+    play.press("5")
+    spans = layout(play.view(), 60, 200)
+    assert spans is not None
+    grid = [s for s in spans if s.style == ("grid",)]
+    rules = [s for s in grid if set(s.text) == {"-", "+"}]
+    assert rules[0].text == "+".join(["-" * 11] * 3)
+    left = rules[0].x
+    assert abs(left + (11 * 3 + 2) / 2 - 100) < 100 / 2  # nearer the middle than the edge
+    assert left > 40 and all(s.x >= left for s in spans[1:])
+    prompt = next(s for s in spans if s.style[-1] == "prompt")
+    assert prompt.x == left  # the text under the board starts where the board does
+    small = layout(play.view(), 24, 80)
+    assert small is not None
+    assert min(s.x for s in small if s.style == ("grid",)) == 2

@@ -22,8 +22,9 @@ from generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
 from generator.solve import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Outcomes, Retrograde, solve
 from generator.writer import build_book, encode
 from player import Rules
-from player.game import EMPTY, canonical, decode_score
-from player.play import novice_moves
+from player.codes import canonical
+from player.game import EMPTY, decode_score
+from player.opponents import NOVICE
 
 Reachable = tuple[set[str], set[str]]
 
@@ -185,4 +186,4 @@ def test_completing_cells_give_the_novices_moves(retro_3x4: Retrograde) -> None:
         wins, blocks = (as_x[i], as_o[i]) if first[i] else (as_o[i], as_x[i])
         free = [c for c, m in enumerate(board) if m == EMPTY]
         chosen = np.flatnonzero(wins) if wins.any() else np.flatnonzero(blocks) if blocks.any() else free
-        assert list(chosen) == novice_moves(rules, board, mark), board
+        assert list(chosen) == NOVICE.moves(rules, board, mark), board

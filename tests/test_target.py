@@ -264,7 +264,10 @@ def unique_sleep() -> str:
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["sleep", "SLEEP"], "gave no move for its first board, .........: no answer within 0.5 s"),
+        (
+            ["sleep", "SLEEP"],
+            "gave no move for its first board, .........: no answer within 0.5 s (and 0.5 s to start)",
+        ),
         (["yes"], "gave no move for its first board, .........: an unreadable answer, y"),
         (
             [
@@ -288,11 +291,15 @@ def test_a_program_that_gives_no_move_for_its_first_board_will_not_run(
     tmp_path: Path, argv: list[str], words: str
 ) -> None:
     """One line (no control character of the program's), status 2, nothing written, and
-    nothing it started left running."""
+    nothing it started left running. The programs in Python have the default 10 s to start
+    (STARTUP), so that a loaded machine does not turn their answer into a time-out; the sleep,
+    which never answers, half a second."""
     seconds = unique_sleep()
+    startup = "0.5" if "SLEEP" in argv else "10"
     argv = [seconds if arg == "SLEEP" else arg for arg in argv]
+    options = ["--against-program", "--timeout", "0.5", "--startup", startup, "-o", "b.json"]
     done = subprocess.run(
-        [TTT_BOOK, "build", "--against-program", "--timeout", "0.5", "-o", "b.json", "--", *argv],
+        [TTT_BOOK, "build", *options, "--", *argv],
         capture_output=True,
         timeout=120,
         check=False,
@@ -384,10 +391,20 @@ def test_the_targeted_book_matches_the_json_schema(targeted: tuple[Path, str]) -
 
 def tampered(path: Path, tmp_path: Path, change: Any) -> Path:
     data = json.loads(path.read_text())
-    change(data)
+    written = change(data)
     out = tmp_path / "tampered.json"
-    out.write_text(json.dumps(data, sort_keys=True, separators=(",", ":")))
+    out.write_text(written or json.dumps(data, sort_keys=True, separators=(",", ":")))
     return out
+
+
+def indent(data: dict[str, Any]) -> str:
+    """The same book, indented: valid, and all but its bytes as built."""
+    return json.dumps(data, sort_keys=True, indent=1)
+
+
+def reorder_the_members(data: dict[str, Any]) -> str:
+    """The same book, its top-level members in reverse order: valid, all but its bytes as built."""
+    return json.dumps(dict(reversed(data.items())), separators=(",", ":"))
 
 
 def change_rate(data: dict[str, Any]) -> None:
@@ -417,14 +434,18 @@ def rename_the_program(data: dict[str, Any]) -> None:
         (change_count, "counts are not those of a fresh build"),
         (reorder_the_empty_board, "entry '.........' '0 1,3,5,7 0,2,6,8 4' is not"),
         (rename_the_program, "trap_order is not"),
+        (indent, "the bytes are not exactly what `ttt-book build --against-program` writes"),
+        (reorder_the_members, "the bytes are not exactly what `ttt-book build --against-program` writes"),
     ],
-    ids=["rate", "count", "entry", "trap-order"],
+    ids=["rate", "count", "entry", "trap-order", "indented", "reordered"],
 )
 def test_verify_finds_what_a_book_ranked_against_a_program_gets_wrong(
     targeted: tuple[Path, str], tmp_path: Path, change: Any, words: str
 ) -> None:
     """All but the order of its top tiers is checked: a valid book, changed where a build
-    would not, is valid but not as built (status 1)."""
+    would not, is valid but not as built (status 1); so is the same book indented or with its
+    members reordered, which a check of its bytes left out passed (issue 32, surviving
+    mutants)."""
     path, _ = targeted
     done = subprocess.run(
         [TTT_BOOK, "verify", str(tampered(path, tmp_path, change))],

@@ -20,10 +20,16 @@ from oracles.trap_oracle import TrapOracle
 from generator import trap as module
 from generator.codes import decode
 from generator.solve import Retrograde, solve
-from generator.trap import BOOK_FIRST, BOOK_SECOND, Against, TrapArrays, tier_ranks, trap_arrays
+from generator.trap import BOOK_FIRST, BOOK_SECOND, Rate, TrapArrays, tier_ranks, trap_arrays
 from player import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pair(rates: dict[str, Rate]) -> tuple[Rate, Rate]:
+    """Chances keyed by opponent, as the oracle gives them: (against novice, against random)."""
+    assert list(rates) == ["novice", "random"]  # the registry's order
+    return rates["novice"], rates["random"]
 
 
 def keyed(traps: TrapArrays) -> dict[str, int]:
@@ -34,8 +40,8 @@ def keyed(traps: TrapArrays) -> dict[str, int]:
 
 def test_3x3_is_exact_with_the_documented_rates(exact: TrapArrays) -> None:
     assert exact.method == "exact" and exact.tolerance == 0
-    assert exact.first_player_rates == (Fraction(89, 96), Fraction(379, 384))
-    assert exact.second_player_rates == (Fraction(82, 315), Fraction(50, 63))
+    assert pair(exact.first_player_rates) == (Fraction(89, 96), Fraction(379, 384))
+    assert pair(exact.second_player_rates) == (Fraction(82, 315), Fraction(50, 63))
 
 
 @pytest.mark.parametrize("shape", [(3, 3, 3), (3, 4, 3), (4, 3, 3), (2, 3, 2)], ids=str)
@@ -45,17 +51,19 @@ def test_float_tiers_equal_exact_tiers_and_rates_within_1e_12(shape: tuple[int, 
     assert approximate.method == "float" and approximate.tolerance == module.TOLERANCE
     assert np.array_equal(approximate.tier, exact.tier)
     for book in (BOOK_FIRST, BOOK_SECOND):
-        for want, got in zip(exact.probabilities(book), approximate.probabilities(book), strict=True):
-            assert np.abs(want - got).max() <= 1e-12
+        want, got = exact.probabilities(book), approximate.probabilities(book)
+        assert list(want) == list(got) == ["novice", "random"]
+        for name in want:
+            assert np.abs(want[name] - got[name]).max() <= 1e-12
     rows = range(0, len(result.codes), 97)  # and a sample through the exact fractions themselves
     for book, row in ((book, row) for book in (BOOK_FIRST, BOOK_SECOND) for row in rows):
-        want, got = exact.rates(book, row), approximate.rates(book, row)
+        want, got = pair(exact.rates(book, row)), pair(approximate.rates(book, row))
         assert abs(float(want[0]) - got[0]) <= 1e-12 and abs(float(want[1]) - got[1]) <= 1e-12
 
 
 @pytest.mark.parametrize("against", ["novice", "random"])
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
-def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool, against: Against) -> None:
+def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool, against: str) -> None:
     traps = trap_arrays(solve(Rules(misere=misere)), against=against)
     oracle = TrapOracle(3, 3, 3, misere=misere, against=against)
     marks = traps.result.marks
@@ -63,8 +71,8 @@ def test_3x3_every_canonical_position_as_an_independent_oracle(misere: bool, aga
     for board, row in keyed(traps).items():
         tiers, rates = oracle.book(board)
         assert traps.tiers(row) == tiers, board
-        assert traps.rates(int(marks[row]) % 2, row) == rates, board
-        assert traps.rates(1 - int(marks[row]) % 2, row) == oracle.reply(board), board
+        assert pair(traps.rates(int(marks[row]) % 2, row)) == rates, board
+        assert pair(traps.rates(1 - int(marks[row]) % 2, row)) == oracle.reply(board), board
 
 
 # The limits among policies that never lose (issue 24), as (against novice, against random):
@@ -76,16 +84,16 @@ LIMITS = {
 
 
 @pytest.mark.parametrize("against", ["novice", "random"])
-def test_3x3_from_the_empty_board_each_order_reaches_its_opponents_limit(against: Against) -> None:
+def test_3x3_from_the_empty_board_each_order_reaches_its_opponents_limit(against: str) -> None:
     traps = trap_arrays(solve(Rules()), against=against)
-    assert (traps.first_player_rates, traps.second_player_rates) == LIMITS[against]
+    assert (pair(traps.first_player_rates), pair(traps.second_player_rates)) == LIMITS[against]
     oracle = TrapOracle(3, 3, 3, against=against)
     assert (oracle.book("." * 9)[1], oracle.reply("." * 9)) == LIMITS[against]
 
 
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
 @pytest.mark.parametrize("against", ["novice", "random"])
-def test_the_documented_3x3_limits_are_the_oracles(misere: bool, against: Against) -> None:
+def test_the_documented_3x3_limits_are_the_oracles(misere: bool, against: str) -> None:
     """docs/scaling.md's table of limits, its 3x3 rows: the independent oracle from the empty
     board, and what the build states."""
     game = "3x3 k=3 misère" if misere else "3x3 k=3"
@@ -93,7 +101,7 @@ def test_the_documented_3x3_limits_are_the_oracles(misere: bool, against: Agains
     oracle = TrapOracle(3, 3, 3, misere=misere, against=against)
     assert (oracle.book("." * 9)[1], oracle.reply("." * 9)) == documented
     traps = trap_arrays(solve(Rules(misere=misere)), against=against)
-    assert (traps.first_player_rates, traps.second_player_rates) == documented
+    assert (pair(traps.first_player_rates), pair(traps.second_player_rates)) == documented
 
 
 def test_2x4_misere_every_canonical_position_as_an_independent_oracle() -> None:
@@ -101,8 +109,8 @@ def test_2x4_misere_every_canonical_position_as_an_independent_oracle() -> None:
     oracle = TrapOracle(2, 4, 2, misere=True)
     for board, row in keyed(traps).items():
         assert traps.tiers(row) == oracle.book(board)[0], board
-    assert traps.first_player_rates == oracle.book("." * 8)[1]
-    assert traps.second_player_rates == oracle.reply("." * 8)
+    assert pair(traps.first_player_rates) == oracle.book("." * 8)[1]
+    assert pair(traps.second_player_rates) == oracle.reply("." * 8)
 
 
 def test_misere_3x3_the_book_opens_in_the_centre() -> None:
@@ -143,7 +151,7 @@ def test_progress_is_reported_per_layer(retro: Retrograde) -> None:
 
 
 def ranks(position: list[int], novice: list[float], random: list[float], tolerance: float) -> list[int]:
-    found = tier_ranks(np.array(position), np.array(novice), np.array(random), tolerance)
+    found = tier_ranks(np.array(position), [np.array(novice), np.array(random)], tolerance)
     return [int(rank) for rank in found]
 
 
@@ -170,8 +178,17 @@ def test_float_chances_within_the_tolerance_are_tied() -> None:
 
 
 def test_exact_ranks_work_on_integers() -> None:
-    found = tier_ranks(np.array([0, 0, 0]), np.array([6, 6, 9]), np.array([1, 2, 2]), 0.0)
+    found = tier_ranks(np.array([0, 0, 0]), [np.array([6, 6, 9]), np.array([1, 2, 2])], 0.0)
     assert found.tolist() == [2, 1, 0]
+
+
+def test_each_further_opponent_breaks_the_ties_left_before_it() -> None:
+    # two positions; each move's chances against three opponents, in ranking order
+    position = [0, 0, 0, 0, 1, 1, 1]
+    chances = [(5, 1, 0), (5, 1, 3), (5, 2, 0), (4, 9, 9), (1, 1, 1), (1, 1, 2), (1, 1, 1)]
+    keys = [np.array([c[i] for c in chances]) for i in range(3)]
+    assert tier_ranks(np.array(position), keys, 0.0).tolist() == [2, 1, 0, 3, 1, 0, 1]
+    assert tier_ranks(np.array(position), keys[:1], 0.0).tolist() == [0, 0, 0, 1, 0, 0, 0]
 
 
 def test_the_popcount_table_counts_every_16_bit_set() -> None:

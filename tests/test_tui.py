@@ -8,7 +8,6 @@ prove the curses layer wires it up.
 
 from __future__ import annotations
 
-import itertools
 import os
 import random
 import re
@@ -199,7 +198,7 @@ def losing_moves(book: Book) -> tuple[list[int], str]:
 
 
 def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
-    from player.game import STANDARD, winning_lines
+    from player.game import STANDARD, completed_lines
 
     moves, board = losing_moves(book)
     term = game(colour=True)
@@ -209,7 +208,7 @@ def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
         if number < len(moves) - 1:
             term.wait_for("Your move (X)")
     shown = term.wait_for("The computer wins.", "Play again?", "Tally: you 0 won, 0 drawn, 1 lost")
-    line = {cell for found in winning_lines(STANDARD, board) for cell in found}
+    line = {cell for found in completed_lines(STANDARD, board) for cell in found}
     for cell in range(9):
         expected = (
             f"*{board[cell]}*" if cell in line else board[cell] if board[cell] != "." else str(cell + 1)
@@ -269,7 +268,7 @@ def test_a_3x4_board_on_the_screen(book_3x4_path: Path) -> None:
     assert [rows[3].split("\u2502")[c].strip() for c in range(4)] == ["1", "2", "3", "4"]
     assert [rows[11].split("\u2502")[c].strip() for c in range(4)] == ["9", "10", "11", "12"]
     term.press("1")
-    term.wait_for("Cell 1_: a second digit for 10-12, Enter for 1.")
+    term.wait_for("Typed 1: type a second digit for 10 to 12, or Enter for 1.")
     term.press("2")
     shown = term.wait_for(
         "The computer (O) played", until=lambda s: s.splitlines()[11].rstrip().endswith("X")
@@ -429,16 +428,20 @@ def test_watch_on_a_terminal_is_the_game_screen_a_move_each_delay() -> None:
     past); q leaves mid-game, the terminal given back with the board and how far it went."""
     term = watch("--delay", "0.4")
     term.wait_for("Tic-tac-toe: X (perfect) against O (perfect); X moves first", "every 0.4 s; q leaves")
-    seen: list[tuple[int, float]] = []
-    deadline = time.monotonic() + 15
-    while len(seen) < 4 and time.monotonic() < deadline:
+    seen: list[tuple[int, float]] = []  # each count of marks as first seen, and when
+    deadline = time.monotonic() + 60
+    while (not seen or seen[-1][0] < min(seen[0][0] + 3, 9)) and time.monotonic() < deadline:
         term.pump(0.02)
         count = marks(term.text())
         if count and (not seen or count != seen[-1][0]):
             seen.append((count, time.monotonic()))
-    assert [count for count, _ in seen] == [1, 2, 3, 4]  # one move at a time, on the same board
-    gaps = [b - a for (_, a), (_, b) in itertools.pairwise(seen)]
-    assert all(gap > 0.3 for gap in gaps), gaps
+    counts = [count for count, _ in seen]
+    assert counts == sorted(set(counts)) and counts[-1] - counts[0] >= 2, counts  # moves on one board
+    # Count c is seen before move c + 1 is drawn, so between the first count seen and the last
+    # lie at least (last - first - 1) delays, however late this test reads (a loaded machine
+    # shows several moves at once, never sooner than their delays allow).
+    (first, start), (last, end) = seen[0], seen[-1]
+    assert end - start > 0.35 * (last - first - 1), seen
     assert term.text().splitlines()[0].startswith("Tic-tac-toe: X (perfect)")  # nothing scrolled
     term.press("q")
     shown = restored(term)

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from oracles.negamax import Negamax
 from vector_check import failures, js_failures
 
+from generator.cli import main as book_cli
 from generator.solve import Retrograde
 from generator.trap import trap_arrays
 from generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
@@ -96,6 +98,25 @@ def test_a_big_board_gets_a_sample_both_readers_pass(sampled_3x4: tuple[Path, Pa
     assert js_failures(book_path, vectors_path) == []
 
 
+def test_a_16_cell_book_is_read_and_answered_alike_by_both_readers(tmp_path: Path) -> None:
+    """No test of the default suite gave the JavaScript reader a book of 16 cells, the most a
+    book holds, so a reader refusing every 4x4 book went unseen (issue 32, surviving mutants).
+    4x4 with k=2 is built in a second; its sampled vectors are answered by both readers."""
+    book_path, vectors_path = tmp_path / "4x4k2.json", tmp_path / "4x4k2.vectors.json"
+    result = CliRunner().invoke(
+        book_cli, ["build", "--rules", "4x4:2", "-o", str(book_path), "--vectors", str(vectors_path)]
+    )
+    assert result.exit_code == 0, result.output
+    vectors = json.loads(vectors_path.read_text())
+    assert (
+        vectors["rules"] == {"rows": 4, "cols": 4, "k": 2, "misere": False}
+        and vectors["every_board"] is False
+    )
+    assert "." * 16 in {v["board"] for v in vectors["valid"]}
+    assert failures(parse_book(book_path.read_bytes(), book_path), vectors) == []
+    assert js_failures(book_path, vectors_path) == []
+
+
 def test_the_python_check_finds_a_wrong_answer() -> None:
     vectors = read("vectors.json")
     vectors["valid"][0] = {**vectors["valid"][0], "top": [99]}
@@ -119,3 +140,38 @@ def test_an_invalid_vector_is_refused_after_its_board_was_answered_in_the_other_
         assert caught.value.code == vector["error"]
         checked += 1
     assert checked >= 2  # O........ when X moved first, X........ when O did
+
+
+def documented_error(board: str, first: str, cells: int) -> str | None:
+    """The reason code of the first of docs/porting.md's checks a board fails, for the three that
+    need no game: its length in code points, then its characters, then its marks' counts (the
+    first player's count is the second's or one more); None if it passes all three."""
+    if len(board) != cells:
+        return "length"
+    if set(board) - {".", "X", "O"}:
+        return "character"
+    second = "O" if first == "X" else "X"
+    if board.count(first) - board.count(second) not in (0, 1):
+        return "counts"
+    return None
+
+
+# 1x1 with k = 1 is the smallest game (X wins at once): its length-2 board "XX" fails the length
+# check before its counts are looked at, whatever the vectors of bigger boards say of "XX.."
+@pytest.mark.parametrize("spec", ["1x1:1", "1x2:1", "1x2:2", "2x1:2", "2x2:2", "1x3:2"])
+def test_tiny_boards_vectors_name_the_documented_first_failure_and_both_readers_pass(
+    spec: str, tmp_path: Path
+) -> None:
+    from generator.writer import write_book
+    from player import Rules
+
+    rules = Rules.parse(spec)
+    book_path, vectors_path = tmp_path / "book.json", tmp_path / "book.vectors.json"
+    write_book(book_path, rules, vectors_path)
+    vectors = json.loads(vectors_path.read_text())
+    for v in vectors["invalid"]:
+        expected = documented_error(v["board"], v["first"], rules.cells)
+        if expected is not None or v["error"] in ("length", "character", "counts"):
+            assert v["error"] == expected, v
+    assert failures(parse_book(book_path.read_bytes(), str(book_path)), vectors) == []
+    assert js_failures(book_path, vectors_path) == []

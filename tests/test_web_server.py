@@ -38,6 +38,15 @@ def load_serve() -> ModuleType:
 def running(*args: str, serve: Path = SERVE, log: Path | None = None) -> Iterator[tuple[str, str]]:
     """``python web/serve.py ARGS`` (``serve``: another copy of it; ``log``: a file for its
     standard error); yields (its origin, the line it printed)."""
+    with started(*args, serve=serve, log=log) as (origin, line, _):
+        yield origin, line
+
+
+@contextlib.contextmanager
+def started(
+    *args: str, serve: Path = SERVE, log: Path | None = None
+) -> Iterator[tuple[str, str, subprocess.Popen[str]]]:
+    """``running``, and the server's process too."""
     with contextlib.ExitStack() as stack:
         stderr = stack.enter_context(log.open("w")) if log is not None else subprocess.PIPE
         process = subprocess.Popen(
@@ -50,7 +59,7 @@ def running(*args: str, serve: Path = SERVE, log: Path | None = None) -> Iterato
             if not found and process.poll() is not None and process.stderr is not None:
                 line += process.stderr.read()
             assert found, line
-            yield found.group(0), line
+            yield found.group(0), line, process
         finally:
             process.terminate()
             process.wait(10)
@@ -186,9 +195,11 @@ def test_a_missing_book_is_a_404_that_says_so(monkeypatch: pytest.MonkeyPatch, t
     serve = load_serve()
     monkeypatch.setitem(serve.FIXED, "/book/tictactoe.json", tmp_path / "tictactoe.json")
     monkeypatch.setattr(serve, "ROOT", tmp_path)
-    status, _, body = serve.content("/book/tictactoe.json")
-    assert status == 404
-    assert body.startswith(b"tictactoe.json cannot be read: No such file or directory")
+    status, _, length, body = serve.content("/book/tictactoe.json")
+    with body:
+        text = body.read()
+    assert status == 404 and length == len(text)
+    assert text.startswith(b"tictactoe.json cannot be read: No such file or directory")
 
 
 def test_the_misere_book_is_served_from_the_book_folder() -> None:
@@ -298,3 +309,53 @@ def test_a_bad_idle_timeout_is_one_line_and_status_2(seconds: str) -> None:
         timeout=30,
     )
     assert done.returncode == 2 and "--idle-timeout" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_log_shows_a_hostile_request_line_escaped(tmp_path: Path) -> None:
+    """A request line of escape sequences reached the terminal running `make web` raw: the log
+    skipped Python's own escaping (issue 32, item 5). Each control character is written as
+    ``\\xNN``, as Python's log does, and a backslash as two."""
+    log = tmp_path / "stderr.txt"
+    with running("--port", "0", log=log) as (url, _):
+        host, port = url.removeprefix("http://").split(":")
+        for line in (b"GET /\x1b]0;X\x07\x1b[2J\\ HTTP/1.0", b"\x1b[31mBREW /\x9b HTTP/1.0"):
+            with socket.create_connection((host, int(port)), timeout=10) as client:
+                client.sendall(line + b"\r\n\r\n")
+                while client.recv(65536):
+                    pass
+    text = log.read_text(encoding="latin-1")
+    assert not re.search(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]", text), ascii(text)
+    assert r'"GET /\x1b]0;X\x07\x1b[2J\\ HTTP/1.0" 404' in text, text
+    assert r"\x1b[31mBREW" in text and r"\x9b" in text, text
+
+
+def server_memory(pid: int) -> int:
+    """The server's resident memory in bytes (VmRSS, /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^VmRSS:\s+(\d+) kB", status, re.MULTILINE).group(1)) * 1024  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory from /proc")
+def test_many_idle_connections_to_a_big_book_hold_little_memory(tmp_path: Path) -> None:
+    """Twelve connections that ask for a 32 MB book and read nothing: each held the whole file,
+    12 x 32 MB (issue 32, item 6). A file is sent as it is read, WRITE_CHUNK (64 KiB) at a
+    time: the server grows by less than one copy of the book, however many wait."""
+    big = tmp_path / "big.json"
+    big.write_bytes(bytes(range(256)) * (32 * 1024 * 1024 // 256))
+    with started("--port", "0", "--book", str(big), "--idle-timeout", "60") as (url, _, server):
+        host, port = url.removeprefix("http://").split(":")
+        assert get(url + "/web/")[0] == 200  # the server's first answer made, its memory settled
+        before = server_memory(server.pid)
+        clients = []
+        try:
+            for _ in range(12):
+                client = socket.create_connection((host, int(port)), timeout=10)
+                clients.append(client)
+                client.sendall(b"GET /user/big.json HTTP/1.0\r\n\r\n")
+                assert client.recv(12) == b"HTTP/1.0 200"  # its answer begun: the file opened
+            time.sleep(0.5)  # each thread sends until the sockets' buffers are full
+            grown = server_memory(server.pid) - before
+        finally:
+            for client in clients:
+                client.close()
+    assert grown < 32 * 1024 * 1024, f"{grown / 1e6:.0f} MB more for 12 waiting connections"

@@ -5,10 +5,12 @@
 // Cells are the reader's: 0 to cells - 1 in reading order. Everything a person reads says c + 1.
 // Any book's rules: its board size and lines, and misère (completing a line loses).
 
+import { BoardError, Position } from '../clients/js/tictactoe-book.js';
+
 const SVG = 'http://www.w3.org/2000/svg';
 export const other = (mark) => (mark === 'X' ? 'O' : 'X');
 
-/** An outcome {value, plies} in words, from the view of the side that moves, and its kind. */
+/** An outcome {value, plies} in words, from the view of the side that moves, and its kind (a hint's). */
 export function words(outcome) {
   if (outcome.value === 0) return { text: 'draw', kind: 'draw' };
   return outcome.value > 0
@@ -17,16 +19,41 @@ export function words(outcome) {
 }
 
 /**
- * How `board` stands under the book's rules: `over`; `owner`, the mark that filled a line (null
- * if none) and that `line`'s cells; `winner`, null for a draw or a game in progress, else the
- * owner, or under misère rules the other mark (the one who completes a line loses).
+/**
+ * An outcome {value, plies} of the side that moves, in words for you and its kind for you (the
+ * analysis's): "you win in 3", "draw", "you lose in 2". `yours`: whether you are the side that
+ * moves (else its win is your loss). The chart and the colours say the same: what it means for you.
  */
-export function standing(book, board) {
-  const owners = book.winners(board);
-  const owner = owners.size ? [...owners][0] : null;
-  const line = owner === null ? [] : book.rules.lines.find((l) => l.every((c) => board[c] === owner));
-  const winner = owner === null ? null : book.rules.misere ? other(owner) : owner;
-  return { over: owner !== null || !board.includes(book.rules.empty), owner, line, winner };
+export function forYou(outcome, yours) {
+  const value = yours ? outcome.value : -outcome.value;
+  if (value === 0) return { text: 'draw', kind: 'draw' };
+  return value > 0
+    ? { text: `you win in ${outcome.plies}`, kind: 'win' }
+    : { text: `you lose in ${outcome.plies}`, kind: 'loss' };
+}
+
+/**
+ * How `board` stands under the book's rules, as its Position says, in a game `first` began (left
+ * out: X's game if it reaches the board, else O's; a board either reaches stands the same in
+ * both): `over`; `owner`, the mark that filled a line (null if none) and that `line`'s cells;
+ * `winner`, null for a draw or a game in progress, else by the rules: the owner, or under misère
+ * the other mark.
+ */
+export function standing(book, board, first = null) {
+  if (first !== null) return standingOf(new Position(board, book.rules, first));
+  try {
+    return standingOf(new Position(board, book.rules, 'X'));
+  } catch (error) {
+    if (!(error instanceof BoardError)) throw error;
+    return standingOf(new Position(board, book.rules, 'O'));
+  }
+}
+
+function standingOf(position) {
+  const ended = position.outcome();
+  const line = ended === null ? [] : [...ended.line];
+  const owner = line.length ? position.board[line[0]] : null;
+  return { over: ended !== null, owner, line, winner: ended === null ? null : ended.winner };
 }
 
 /** Cells as a person reads them, all of them: "1, 5 and 9". */
@@ -60,11 +87,12 @@ export const VALUE_WORDS = { 1: { text: 'you win', kind: 'win' }, 0: { text: 'dr
  */
 export function analyse(book, moves, { first, human }) {
   const positions = [];
-  let board = book.rules.empty.repeat(book.cells);
+  let game = Position.empty(book.rules, first);
   for (let step = 0; step <= moves.length; step++) {
-    const at = standing(book, board);
+    const { board } = game;
+    const at = standingOf(game);
     const { over, winner } = at;
-    const mover = step % 2 === 0 ? first : other(first);
+    const mover = game.turn;
     const position = { step, board, mover: over ? null : mover, ...at, outcomes: null, optimal: [], played: moves[step] ?? null };
     if (over) {
       position.you = winner === null ? 0 : winner === human ? 1 : -1;
@@ -75,7 +103,7 @@ export function analyse(book, moves, { first, human }) {
       position.you = mover === human ? answer.value : -answer.value;
     }
     positions.push(position);
-    if (step < moves.length) board = board.slice(0, moves[step]) + mover + board.slice(moves[step] + 1);
+    if (step < moves.length) game = game.play(moves[step]);
   }
   return positions;
 }

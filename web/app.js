@@ -5,9 +5,9 @@
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, loadBookCached } from '../clients/js/tictactoe-book.js';
-import { analyse, cellList, chart, other, resultWords, standing, turningPoints, VALUE_WORDS, words } from './analysis.js';
-import { OPPONENT_WORDS, moveHints, why } from './hints.js';
+import { BookError, OPPONENTS, loadBookCached, opponentNamed } from '../clients/js/tictactoe-book.js';
+import { analyse, cellList, chart, forYou, other, resultWords, standing, turningPoints, VALUE_WORDS } from './analysis.js';
+import { moveHints, why } from './hints.js';
 import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
@@ -116,9 +116,6 @@ function hintFor(board) {
   return state.hintCache.get(board);
 }
 
-// An outcome's kind for the computer, turned into what it means for you.
-const FOR_YOU = { win: 'loss', draw: 'draw', loss: 'win' };
-
 // The words under the board when hints are on (the terminal's legend, in the page's words).
 const HINT_LEGEND =
   "Each free cell shows where moving there leads with best play from both sides: a draw, or a win or loss in so many moves (both players' moves counted, this one included). The book's move is the one the computer would play in your place.";
@@ -173,10 +170,10 @@ function render() {
         span('tag', "book's move");
       }
     } else if (positions && shown.outcomes) {
-      // The mover's words, coloured by what they mean for you, as the chart beside them: the
-      // computer's "win in 1" is red, its "loss in 2" green.
-      const { text, kind } = words(shown.outcomes[c]);
-      span(`hint ${shown.mover === state.human ? kind : FOR_YOU[kind]}`, text);
+      // What it means for you, in words and colour, as the chart beside them: where the
+      // computer would win in 1, "you lose in 1", red; where it would lose in 2, "you win in 2".
+      const { text, kind } = forYou(shown.outcomes[c], shown.mover === state.human);
+      span(`hint ${kind}`, text);
       meaning.push(`if ${shown.mover} (${who(shown.mover)}) plays here`);
     } else {
       shownWords.push('empty');
@@ -211,6 +208,9 @@ function render() {
   $('legend').textContent = HINT_LEGEND;
   $('legend').hidden = !hints.length;
   $('hint').setAttribute('aria-pressed', String(state.hints));
+  // Once a game is over Play again takes the hint switch's place (no hint to show then).
+  $('again').hidden = !live.over;
+  $('hint').hidden = live.over;
   $('undo').disabled = lastHumanMove() < 0;
   let status;
   if (live.over) {
@@ -248,13 +248,14 @@ function renderAnalysis(positions) {
   if (at.over) {
     detail = `The game is over. ${resultWords(state.book, at, state.human)}`;
   } else {
-    const outcomeWords = (cell) => words(at.outcomes[cell]).text;
-    const colours = at.mover === state.human ? '' : ', coloured by what it means for you';
-    detail = `${at.mover} to move (${who(at.mover)}); each free cell shows what ${at.mover} gets by playing there${colours}.`;
+    const yours = at.mover === state.human;
+    const outcomeWords = (cell) => forYou(at.outcomes[cell], yours).text;
+    const where = yours ? 'by playing there' : `if ${at.mover} plays there`;
+    detail = `${at.mover} to move (${who(at.mover)}); each free cell shows what you get ${where}.`;
     if (at.played !== null) {
       const best = at.optimal.includes(at.played);
       detail += ` ${at.mover} played ${at.played + 1}: ${outcomeWords(at.played)}`;
-      detail += best ? ', a best move.' : `, where ${cellList(at.optimal)} gave ${outcomeWords(at.optimal[0])}.`;
+      detail += best ? ', a best move.' : `, where ${cellList(at.optimal)} gave “${outcomeWords(at.optimal[0])}”.`;
     } else {
       detail += ' Not played yet.';
     }
@@ -291,6 +292,22 @@ function stepTo(step) {
 
 // ---------------------------------------------------------------- actions
 
+// Reduced motion: a jump, not a glide.
+const motion = () => (matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth');
+
+/** Scroll the page, if need be, so that the status and the whole board are on the screen. */
+function showGame() {
+  const top = $('status').getBoundingClientRect().top;
+  const bottom = $('board').getBoundingClientRect().bottom;
+  if (top < 0 || bottom > innerHeight) $('status').scrollIntoView({ block: 'start', behavior: motion() });
+}
+
+/** Once the analysis opens: its chart on the screen if it is not (a phone: under the stepper). */
+function showAnalysis() {
+  const chart = $('chart').getBoundingClientRect();
+  if (chart.bottom > innerHeight || chart.top < 0) $('chart').scrollIntoView({ block: 'nearest', behavior: motion() });
+}
+
 function newGame() {
   state.human = $('mark').value;
   state.first = $('first').value;
@@ -320,7 +337,7 @@ function play(cell) {
 
 // A key or a click that names a cell: played, or refused with a reason.
 function tryCell(cell) {
-  if (isOver()) return refuse('The game is over: press New game to play again.');
+  if (isOver()) return refuse('The game is over: press Play again for another game.');
   if (state.analysing && state.step < state.moves.length) {
     return refuse(`The board shows move ${state.step} of ${state.moves.length}: step to the last move (») to play on.`);
   }
@@ -530,7 +547,7 @@ async function chooseOpponent(against, started) {
     } catch (error) {
       select.value = state.against;
       select.disabled = false;
-      note(`The book for playing against ${OPPONENT_WORDS[against]} could not be loaded: ${error.message}`);
+      note(`The book for playing against ${opponentNamed(against).words} could not be loaded: ${error.message}`);
       return;
     }
     select.disabled = false;
@@ -542,7 +559,7 @@ async function chooseOpponent(against, started) {
   }
   state.against = against;
   select.value = against;
-  const who = OPPONENT_WORDS[against];
+  const who = opponentNamed(against).words;
   note(started ? `The computer plays to beat ${who} from its next move.` : `The computer plays to beat ${who}.`);
 }
 
@@ -623,14 +640,14 @@ async function start() {
   }
   state.against = state.book.against;
   state.rankings = { [state.book.against]: state.book };
-  const others = Object.keys(OPPONENT_WORDS).filter((name) => name !== state.book.against && twinUrl(name));
+  const others = OPPONENTS.map((o) => o.name).filter((name) => name !== state.book.against && twinUrl(name));
   // The choice is offered where the book has a twin ranked against the other opponent (the
   // packaged books); another book plays as it is ranked.
   $('against-choice').hidden = others.length === 0;
-  // Who a novice is (player.play.novice_choice, in ttt-book levels' words): misère's avoids lines.
-  $('against-help').textContent = rules.misere
-    ? 'A novice plays at random, never completing a line of its own if it can avoid it.'
-    : 'A novice wins if it can, else blocks, else plays at random.';
+  // Who the default opponent, a novice, is under these rules (the reader's OPPONENTS, in ttt-book levels' words).
+  const [novice] = OPPONENTS;
+  const plays = rules.misere ? novice.playsMisere : novice.plays;
+  $('against-help').textContent = `${novice.words[0].toUpperCase()}${novice.words.slice(1)} ${plays}.`;
   $('against').value = state.book.against;
   if (params.get('against') && params.get('against') !== state.book.against && others.includes(params.get('against'))) {
     await chooseOpponent(params.get('against'), false);
@@ -640,6 +657,14 @@ async function start() {
   $('settings').addEventListener('submit', (event) => {
     event.preventDefault();
     newGame();
+    showGame(); // on a phone the settings are under the board: the next game is above them
+  });
+  $('again').addEventListener('click', () => {
+    newGame();
+    showGame();
+    // The button is gone: the keyboard's focus goes to the board (not scrolled to: showGame is).
+    moveCursor(state.cursor, { focus: false });
+    $('board').children[state.cursor].focus({ preventScroll: true });
   });
   $('new-game').disabled = false; // disabled while the book loads: a submit then would reload the page
   for (const id of ['mark', 'first', 'level', 'against']) $(id).addEventListener('change', settingChanged);
@@ -652,6 +677,7 @@ async function start() {
     state.analysing = !state.analysing;
     state.step = state.moves.length;
     render();
+    if (state.analysing) showAnalysis();
   });
   $('step-start').addEventListener('click', () => stepTo(0));
   $('step-back').addEventListener('click', () => stepTo(state.step - 1));

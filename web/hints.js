@@ -1,22 +1,23 @@
 // The hint as ttt-play gives it, mirrored from player/hints.py (and the play-outs of
-// player/rates.py, player.play's novice): every free cell's outcome, the book's move (the top
+// player/rates.py, against the reader's OPPONENTS): every free cell's outcome, the book's move (the top
 // tier of the trap order, what the perfect level plays) and one sentence of why, word for word
 // the terminal's. tests/test_web_hints.py compares this sentence with player.hints.why on every
 // position of the 3x3 books and of 3x4; change the two together.
 //
-// Built on the reader's public API only (evaluate, winners, rules). The chances are exact, as in
-// Python: integers (BigInt) over a common scale, one division at the end.
+// Built on the reader's public API only (evaluate, rules, and Position for who won, the legal moves
+// and a move played). The chances are exact, as in Python: integers (BigInt) over a common
+// scale, one division at the end.
 //
 // Cells are the reader's: 0 to cells - 1. The sentence shows them as people do, c + 1.
+import { OPPONENTS, Position, opponentMoves, opponentNamed, ranking as rankingOf } from '../clients/js/tictactoe-book.js';
 import { cellsAnd, other, words } from './analysis.js';
 
 /** New positions each opponent's walk may visit for one hint (player/hints.py HINT_BUDGET). */
 export const HINT_BUDGET = 10_000;
 /** Why a hint gives no chances against `opponent` (early on a big board). */
 export const uncounted = (opponent) =>
-  `how often each move wins against ${OPPONENT_WORDS[opponent]} is not counted: too many lines of ` +
+  `how often each move wins against ${opponentNamed(opponent).words} is not counted: too many lines of ` +
   'play this early on this board (ask again later in the game)';
-const OPPONENTS = ['novice', 'random'];
 
 /** A walk would visit more positions than its budget allows (player.errors.TooManyLines). */
 export class TooManyLines extends Error {}
@@ -107,22 +108,17 @@ export class PlayOut {
   walk(board) {
     let known = this.memo.get(board);
     if (known) return known;
-    const free = empties(board);
-    const whole = this.scale ** BigInt(free);
-    const owners = this.book.winners(board);
-    if (owners.size) {
-      const owner = [...owners][0];
-      const won = this.book.rules.misere ? other(owner) : owner;
-      known = won === 'X' ? [whole, 0n, 0n] : [0n, 0n, whole];
-    } else if (!free) {
-      known = [0n, whole, 0n];
+    const whole = this.scale ** BigInt(empties(board));
+    const position = new Position(board, this.book.rules, this.first);
+    const ended = position.outcome(); // who won by the rules: under misère, not who made the line
+    if (ended !== null) {
+      known = ended.winner === 'X' ? [whole, 0n, 0n] : ended.winner === 'O' ? [0n, 0n, whole] : [0n, whole, 0n];
     } else {
-      const turn = sideToMove(board, this.first);
-      const options = this.players[turn](board);
+      const options = this.players[position.turn](board);
       const share = this.scale / BigInt(options.length);
       let [x, draw, o] = [0n, 0n, 0n];
       for (const cell of options) {
-        const child = this.walk(board.slice(0, cell) + turn + board.slice(cell + 1));
+        const child = this.walk(position.play(cell).board);
         [x, draw, o] = [x + child[0], draw + child[1], o + child[2]];
       }
       known = [x * share, draw * share, o * share];
@@ -134,56 +130,36 @@ export class PlayOut {
 }
 
 const empties = (board) => board.split('.').length - 1;
-const sideToMove = (board, first) => (board.split('X').length === board.split('O').length ? first : other(first));
-const legalMoves = (board) => [...board].flatMap((mark, cell) => (mark === '.' ? [cell] : []));
 
-/** The free cells where `mark` would complete a line (player.game.completing). */
-function completing(book, board, mark) {
-  return legalMoves(board).filter((cell) =>
-    book.rules.lines.some((line) => line.includes(cell) && line.every((c) => c === cell || board[c] === mark)),
-  );
-}
-
-/** The moves the novice picks among (player.play.novice_moves): win, else block, else any; under misère, any that does not complete its own line. */
-function noviceMoves(book, board, mark) {
-  const free = legalMoves(board);
-  const wins = completing(book, board, mark);
-  if (book.rules.misere) {
-    const safe = free.filter((c) => !wins.includes(c));
-    return safe.length ? safe : free;
-  }
-  const blocks = completing(book, board, other(mark));
-  return wins.length ? wins : blocks.length ? blocks : free;
-}
-
-function opponentPolicy(book, name, first) {
-  if (name === 'random') return legalMoves;
-  return (board) => noviceMoves(book, board, sideToMove(board, first));
-}
+/** The reference opponent `opponent` as a player of a game `first` began: board -> its cells. */
+const opponentPolicy = (book, opponent, first) => (board) => opponentMoves(opponent, new Position(board, book.rules, first));
 
 /**
  * For each legal move of the side to move on `board`: its chance of winning if it plays that
  * move and the book's top tier after it, against each opponent (player.hints.win_chances): a
- * Map cell -> {novice, random}. `walks` (a Map kept for a game) holds the play-outs between
+ * Map cell -> {name: chance} for each opponent of OPPONENTS. `walks` (a Map kept for a game) holds the play-outs between
  * calls; TooManyLines when a walk would visit more than `budget` positions not walked before.
  */
 export function winChances(book, board, { first = 'X', budget = null, walks = new Map() } = {}) {
   const me = book.evaluate(board, { first }).turn;
   const limits = {};
-  for (const name of OPPONENTS) {
-    const key = `${name} ${me}`;
+  for (const opponent of OPPONENTS) {
+    const key = `${opponent.name} ${me}`;
     if (!walks.has(key)) {
       const top = (b) => book.evaluate(b, { first }).tiers[0];
-      walks.set(key, new PlayOut(book, { [me]: top, [other(me)]: opponentPolicy(book, name, first) }, { first }));
+      walks.set(key, new PlayOut(book, { [me]: top, [other(me)]: opponentPolicy(book, opponent, first) }, { first }));
     }
-    limits[name] = budget === null ? null : walks.get(key).memo.size + budget;
+    limits[opponent.name] = budget === null ? null : walks.get(key).memo.size + budget;
   }
+  const position = new Position(board, book.rules, first);
   const chance = (name, cell) => {
-    const after = board.slice(0, cell) + me + board.slice(cell + 1);
+    const after = position.play(cell).board;
     return walks.get(`${name} ${me}`).outcome(after, me, { limit: limits[name] }).win;
   };
   const chances = new Map();
-  for (const cell of legalMoves(board)) chances.set(cell, { novice: chance('novice', cell), random: chance('random', cell) });
+  for (const cell of position.legalMoves()) {
+    chances.set(cell, Object.fromEntries(OPPONENTS.map((o) => [o.name, chance(o.name, cell)])));
+  }
   return chances;
 }
 
@@ -191,11 +167,12 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
 
 /**
  * Every free cell's hint for the side to move (player.hints.move_hints), in cell order: {cell,
- * value, plies, words, kind, chances ({novice, random} or null when too costly to count), book
+ * value, plies, words, kind, chances ({name: chance} of each opponent, or null when too costly to count), book
  * (a move of the top tier)}. Empty when the game is over.
  */
 export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) {
-  if (book.winners(board).size || !board.includes('.')) return [];
+  const position = new Position(board, book.rules, first);
+  if (position.isOver) return [];
   const evaluation = book.evaluate(board, { first });
   let chances = null;
   try {
@@ -204,7 +181,7 @@ export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) 
     if (!(error instanceof TooManyLines)) throw error; // early on a big board: no chances
   }
   const top = new Set(evaluation.tiers[0]);
-  return legalMoves(board).map((cell) => {
+  return position.legalMoves().map((cell) => {
     const outcome = evaluation.outcome(cell);
     const { text, kind } = words(outcome);
     return { cell, ...outcome, words: text, kind, chances: chances ? chances.get(cell) : null, book: top.has(cell) };
@@ -223,9 +200,8 @@ export function percent(chance, ...others) {
   return `${fixed(value(chance), 2)}%`;
 }
 
-/** How a sentence names each reference opponent (player.hints.OPPONENT_WORDS). */
-export const OPPONENT_WORDS = { novice: 'a novice', random: 'a random player' };
-const against = (opponent, chance, ...others) => `${percent(chance, ...others)} of games against ${OPPONENT_WORDS[opponent]}`;
+const wordsOf = (name) => opponentNamed(name).words;
+const against = (opponent, chance, ...others) => `${percent(chance, ...others)} of games against ${wordsOf(opponent)}`;
 const distinct = (ratios) => ratios.filter((r, i) => ratios.findIndex((s) => s.equals(r)) === i).length;
 const atMost = (rivals, opponent) => (distinct(rivals.map((h) => h.chances[opponent])) > 1 ? 'at most ' : '');
 const count = (items, noun) => `${items.length} ${noun}${items.length === 1 ? '' : 's'}`;
@@ -245,59 +221,87 @@ export function why(hints, ranking = 'novice') {
   const best = book[0];
   const named = cells(book.map((h) => h.cell));
   const verb = book.length > 1 ? '' : 's';
-  const theyWin = book.length > 1 ? 'they win' : 'it wins';
-  const same = hints.filter((h) => h.value === best.value && !h.book);
+  let same = hints.filter((h) => h.value === best.value && !h.book);
   if (best.value > 0) {
     if (best.plies === 1) return `${named} win${verb} at once.`;
     const slower = same.filter((h) => h.plies > best.plies);
     const tail = slower.length ? '; the other wins take longer' : '';
     return `${named} win${verb} against any defence in ${best.plies} moves, both sides' counted${tail}.`;
   }
-  if (!Object.hasOwn(OPPONENT_WORDS, ranking)) {
+  if (!OPPONENTS.some((o) => o.name === ranking)) {
     const ranked = `this book ranks its moves against ${ranking}`;
     if (best.value === 0) return `${named} keep${verb} the draw; ${ranked}.`;
     return `Every move loses against best play; ${named} hold${verb} out longest (${best.words}); ${ranked}.`;
   }
-  const first = ranking; // the chance the book ranks by first, and the one that breaks its ties
-  const second = Object.keys(OPPONENT_WORDS).find((name) => name !== first);
+  // the chance the book ranks by first, and the one that breaks its ties
+  const [first, second] = rankingOf(ranking).map((o) => o.name);
   const lead = best.chances === null ? null : best.chances[first];
   const leads = lead !== null && lead.n;
+  let start;
+  let link;
+  let draws;
+  let noun;
+  let theyWin = book.length > 1 ? 'they win' : 'it wins';
   if (best.value < 0) {
-    const start = `Every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
-    return leads ? `${start}, and win${verb} ${against(first, lead)}.` : `${start}.`;
+    same = same.filter((h) => h.plies === best.plies); // the other moves that hold out as long
+    const every = same.length + book.length === hints.length; // no move loses sooner
+    const longest = `Every move loses against best play; ${named} hold${verb} out longest (${best.words})`;
+    if (every && !same.length) {
+      // the book's moves are all the moves, exact ties
+      const each = `Every move loses against best play (${best.words} each)`;
+      return leads ? `${each}; each wins ${against(first, lead)}.` : `${each}.`;
+    }
+    if (!same.length) return leads ? `${longest}, and win${verb} ${against(first, lead)}.` : `${longest}.`;
+    if (best.chances === null) {
+      // early on a big board: the moves are not told apart
+      const told = every
+        ? `Every move loses against best play (${best.words} each), and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
+        : `${longest}, as ${cells(same.map((h) => h.cell))} ${doVerb(same)}`;
+      return `${told}; ${uncounted(first)}.`;
+    }
+    if (every) {
+      // no move holds out longer: the chances tell them apart
+      [start, link] = [`Every move loses against best play (${best.words} each)`, `; ${named} `];
+      [draws, theyWin] = [`the other move${same.length > 1 ? 's' : ''}`, `${named} win${verb}`];
+    } else {
+      start = `${longest}, as ${cells(same.map((h) => h.cell))} ${doVerb(same)}`;
+      [link, draws] = [', and ', cells(same.map((h) => h.cell))];
+    }
+    noun = 'move';
+  } else {
+    if (!same.length) {
+      const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
+      return `${named} ${only} the draw${leads ? `; ${theyWin} ${against(first, lead)}` : ''}.`;
+    }
+    if (best.chances === null) {
+      // early on a big board: the draws are not told apart
+      const keeps =
+        same.length + book.length === hints.length
+          ? `Every move keeps the draw, and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
+          : `${named} keep${verb} the draw, as ${count(same, 'other move')} ${doVerb(same)}`;
+      return `${keeps}; ${uncounted(first)}.`;
+    }
+    [start, link] = [`${named} keep${verb} the draw`, ' and '];
+    [draws, noun] = [`the other draw${same.length > 1 ? 's' : ''}`, 'draw'];
   }
-  if (!same.length) {
-    const only = book.length === 1 ? 'is the only move that keeps' : 'are the only moves that keep';
-    return `${named} ${only} the draw${leads ? `; ${theyWin} ${against(first, lead)}` : ''}.`;
-  }
-  if (best.chances === null) {
-    // early on a big board: the draws are not told apart
-    const keeps =
-      same.length + book.length === hints.length
-        ? `Every move keeps the draw, and the book's move${book.length === 1 ? ' is' : 's are'} ${named}`
-        : `${named} keep${verb} the draw, as ${count(same, 'other move')} ${doVerb(same)}`;
-    return `${keeps}; ${uncounted(first)}.`;
-  }
-  let start = `${named} keep${verb} the draw`;
   const order = (a, b) => a[first].compare(b[first]) || a[second].compare(b[second]);
   const rival = same.map((h) => h.chances).reduce((a, b) => (order(b, a) > 0 ? b : a));
-  const draws = `the other draw${same.length > 1 ? 's' : ''}`;
   if (rival[first].compare(lead) < 0) {
-    if (!rival[first].n) return `${start} and win${verb} ${against(first, lead)}; ${draws} never ${doVerb(same)}.`;
+    if (!rival[first].n) return `${start}${link}win${verb} ${against(first, lead)}; ${draws} never ${doVerb(same)}.`;
     const versus = `${winVerb(same)} ${atMost(same, first)}${percent(rival[first], lead)}`;
-    return `${start} and win${verb} ${against(first, lead, rival[first])}; ${draws} ${versus}.`;
+    return `${start}${link}win${verb} ${against(first, lead, rival[first])}; ${draws} ${versus}.`;
   }
-  // As good against the first opponent as the best other draw: better against the second.
+  // As good against the first opponent as the best of the others: better against the second.
   let beaten;
   if (!lead.n) {
-    // then no other draw beats the first opponent either
+    // then no other move of the same outcome beats the first opponent either
     beaten = same;
-    start += `; no draw here beats ${OPPONENT_WORDS[first]}, but against ${OPPONENT_WORDS[second]} ${theyWin}`;
+    start += `; no ${noun} here beats ${wordsOf(first)}, but against ${wordsOf(second)} ${theyWin}`;
   } else {
     beaten = same.filter((h) => h.chances[first].equals(lead));
     start +=
-      ` and win${verb} ${against(first, lead)}, as ${cells(beaten.map((h) => h.cell))} ` +
-      `${doVerb(beaten)}; against ${OPPONENT_WORDS[second]} ${theyWin}`;
+      `${link}win${verb} ${against(first, lead)}, as ${cells(beaten.map((h) => h.cell))} ` +
+      `${doVerb(beaten)}; against ${wordsOf(second)} ${theyWin}`;
   }
   const others = beaten.length === same.length ? draws : cells(beaten.map((h) => h.cell));
   const [mine, theirs] = [best.chances[second], rival[second]];

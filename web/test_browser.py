@@ -13,8 +13,10 @@ board whole on a phone's screen, the keys not named on a touch screen, one grid,
 marked (the independent trap order's top tier) with ttt-play's sentence of why, the line's
 colour, the analysis on the game's own board, the last move, a disabled New game, the words
 left to the details about the book; then what the page's screenshots showed: every select's words
-whole, who a novice is under the rules played, the analysis coloured by what it means for you,
-the words at a cell's foot clear of its frame, no word alone on a status's last line.
+whole, who a novice is under the rules played, the analysis said and coloured by what it means for you,
+the words at a cell's foot clear of its frame, no word alone on a status's last line. Issue 33:
+the next game's board and status in view (Play again, New game), buttons that stay put when
+hints or the analysis open, the analysis's chart shown when it opens on a phone.
 Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
@@ -286,7 +288,7 @@ def test_a_key_for_a_taken_cell_or_0_says_why_nothing_happened(page: Page) -> No
     assert page.locator("#board .cell").nth(4).evaluate("b => b.classList.contains('refused')")
     play_first_free(page)
     page.keyboard.press("1")
-    assert "The game is over: press New game" in page.locator("#status").inner_text()
+    assert "The game is over: press Play again" in page.locator("#status").inner_text()
 
 
 def test_a_level_change_mid_game_is_applied_with_a_note(page: Page) -> None:
@@ -334,8 +336,16 @@ def solve(board: str) -> oracle.Result:
 
 
 def words(result: oracle.Result) -> str:
+    """A hint's words: the outcome for the side to move, you."""
     value, plies = result
     return "draw" if value == 0 else f"{'win' if value > 0 else 'loss'} in {plies}"
+
+
+def for_you(result: oracle.Result, yours: bool) -> str:
+    """The analysis's words: the outcome of the side to move, for you (``yours``: you move)."""
+    value, plies = result
+    value = value if yours else -value
+    return "draw" if value == 0 else f"you {'win' if value > 0 else 'lose'} in {plies}"
 
 
 def value_for_x(board: str) -> int:
@@ -370,8 +380,9 @@ def test_the_analysis_steps_through_a_finished_game(page: Page) -> None:
         items = page.locator("#board .cell")
         if "." in position and not oracle.winner(position):
             results = oracle.move_results(position, solve)
+            yours = oracle.to_move(position) == "X"  # you are X
             for cell, result in results.items():
-                assert words(result) in items.nth(cell).inner_text(), (position, cell)
+                assert for_you(result, yours) in items.nth(cell).inner_text(), (position, cell)
         if step < n:
             page.click("#step-forward")
     assert positions[-1] == final
@@ -754,8 +765,8 @@ def test_a_3x4_book_the_hints_and_a_won_game_match_the_oracle(browser: Browser, 
         page.click("#step-start")
         items = page.locator("#board .cell")
         assert items.count() == 12
-        for cell, text in oracle_hints(RULES_3X4, empty).items():
-            assert text in items.nth(cell).inner_text()
+        for cell, result in RULES_3X4.moves(empty).items():  # X (you) to move
+            assert for_you(result, True) in items.nth(cell).inner_text()
         points = page.locator("#chart svg circle.point")
         assert [points.nth(i).get_attribute("data-value") for i in range(points.count())] == ["1"] * 8
 
@@ -972,7 +983,8 @@ def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
     """A manual run: the 4x4 book proven on the first visit, recorded for the second; prints the
     times and the page's JavaScript heap (performance.memory, precise in this Chromium)."""
     with serving("--book", os.environ["TTT_BOOK_4X4"]) as url:
-        context = browser.new_context()  # one browser profile: the second page sees the first's record
+        # one browser profile: the second page sees the first's record
+        context = browser.new_context(viewport=SIZES["1280x800"])
         for visit in ("first", "second"):
             page = context.new_page()
             page.goto(url)
@@ -994,6 +1006,8 @@ def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
         assert page.locator("#board .cell").count() == 16
         page.click("#hint")
         assert len(hints_shown(page)) == 16
+        for button in BUTTONS:  # issue 33: with the hint's words, the buttons are in the window
+            assert on_screen(page, button), (button, box(page, button))
         assert set(hints_shown(page).values()) == {"draw"}  # 4x4, k = 4 is a draw from every first move
         page.keyboard.press("6")
         assert board(page).count("X") == 1 and board(page).count("O") == 1
@@ -1387,27 +1401,33 @@ def test_every_setting_shows_its_words_whole(browser: Browser, server: str, size
                 assert width <= room, (size, text, width, room)
 
 
-def test_the_analysis_colours_outcomes_by_what_they_mean_for_you(page: Page) -> None:
-    """The words are the mover's; the colour is yours, as on the chart: when the computer is to
-    move, the cell where it wins is red and where it loses green; at your move, as the words."""
+def test_the_analysis_says_and_colours_outcomes_by_what_they_mean_for_you(page: Page) -> None:
+    """Words and colour agree, as on the chart: at the computer's move too, a cell reads what you
+    get ("you win in 2", green; "you lose in 1", red), never the computer's "loss in 2" in green
+    (issue 33, item 3). Each against the independent minimax."""
     play_first_free(page)
     assert page.locator("#status").inner_text().endswith("The computer wins.")
     page.click("#analyse")
     seen = set()
     for mover in ("O", "X"):  # the computer's last move, then yours before it
         page.click("#step-back")
+        position = board(page)
         detail = page.locator("#step-detail").inner_text()
-        assert detail.startswith(f"{mover} to move") and ("what it means for you" in detail) == (mover == "O")
-        hints = page.locator("#board .cell .hint")
-        for i in range(hints.count()):
-            said = hints.nth(i).inner_text().split()[0]  # win, loss or draw: the mover's
+        where = "by playing there" if mover == "X" else "if O plays there"
+        assert detail.startswith(f"{mover} to move"), detail
+        assert f"each free cell shows what you get {where}" in detail, detail
+        cells = page.locator("#board .cell")
+        for cell, result in oracle.move_results(position, solve).items():
+            hint = cells.nth(cell).locator(".hint")
+            said = hint.inner_text()
+            assert " ".join(said.split()) == for_you(result, mover == "X"), (position, cell, said)
             if said == "draw":
                 continue
-            red, green, _ = rgb(hints.nth(i).evaluate("h => getComputedStyle(h).color"))
-            good_for_you = (said == "win") == (mover == "X")
-            assert (green > red) == good_for_you, (mover, hints.nth(i).inner_text(), red, green)
-            seen.add((mover, said))
-    assert ("O", "win") in seen and ("X", "loss") in seen  # the computer's win, and your loss
+            red, green, _ = rgb(hint.evaluate("h => getComputedStyle(h).color"))
+            assert (green > red) == said.startswith("you win"), (mover, said, red, green)
+            seen.add((mover, said.split()[1]))
+        shoot(page, f"analysis-for-you-{mover}")
+    assert ("O", "lose") in seen and ("X", "lose") in seen  # the computer's win, and your loss
 
 
 TAG_ROOM = """t => {
@@ -1480,3 +1500,126 @@ def test_the_novice_is_told_as_it_plays_under_the_rules(browser: Browser, server
             )
             widths = told.evaluate(LINES)  # three lines beside the board, the last "it." alone
             assert min(widths) >= max(widths) / 3, widths
+
+
+# ---------------------------------------------------------------- a page that stays put (issue 33)
+#
+# Items 1 and 2: the next game on a phone, buttons that do not move when what they open appears,
+# an analysis that shows itself on a small phone.
+
+SIZES = {**PHONES, "1280x800": {"width": 1280, "height": 800}}
+
+
+def sized(browser: Browser, url: str, size: str) -> Any:
+    """``opened`` at one of SIZES, with touch on the phones."""
+    phone = size in PHONES
+    return opened(browser, url, viewport=SIZES[size], is_mobile=phone, has_touch=phone)
+
+
+def press(page: Page, selector: str, size: str) -> None:
+    """A tap on a phone, a click elsewhere."""
+    if size in PHONES:
+        page.locator(selector).first.tap()
+    else:
+        page.locator(selector).first.click()
+
+
+SETTLED = """() => new Promise(done => {
+  let last = scrollY, still = 0;
+  const look = () => {
+    still = scrollY === last ? still + 1 : 0;
+    last = scrollY;
+    if (still > 5) done(true); else requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+})"""
+
+
+def settled(page: Page) -> None:
+    """Wait until the page has stopped scrolling (a smooth scroll takes a few frames)."""
+    page.wait_for_function(SETTLED)
+
+
+def on_screen(page: Page, selector: str) -> bool:
+    """Whether the whole of ``selector``'s box is within the window."""
+    found = box(page, selector)
+    height = page.evaluate("innerHeight")
+    return bool(found["y"] >= 0 and found["y"] + found["height"] <= height)
+
+
+def finish(page: Page, size: str) -> None:
+    """Play the first free cell until the game ends (a naive player who loses)."""
+    for _ in range(9):
+        if over(page):
+            return
+        press(page, "#board .cell.free", size)
+    assert over(page)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_next_game_shows_its_board_and_status(browser: Browser, server: str, size: str) -> None:
+    """Finish a game: Play again is beside the board; tap it, or New game in the settings (under
+    the board on a phone, scrolled to as a person would): the new game's status and its whole
+    board are in the window (at 390x844 New game left the board's first row 94 px above it)."""
+    with sized(browser, f"{server}/web/?seed=7", size) as page:
+        finish(page, size)
+        again = page.locator("#again")
+        assert again.is_visible() and not page.locator("#hint").is_visible()  # in the switch's place
+        grid, button = box(page, "#board"), box(page, "#again")
+        assert 0 <= button["y"] - (grid["y"] + grid["height"]) <= 40  # right under the board
+        shoot(page, f"over-{size}")
+        press(page, "#again", size)
+        settled(page)
+        assert not over(page) and board(page).count("X") == 0 and on_screen(page, "#status")
+        assert on_screen(page, "#board") and page.locator("#hint").is_visible()
+        assert page.evaluate("document.activeElement.classList.contains('cell')")  # the keys go on
+        finish(page, size)
+        page.locator("#new-game").scroll_into_view_if_needed()
+        press(page, "#new-game", size)
+        settled(page)
+        assert not over(page) and on_screen(page, "#status") and on_screen(page, "#board")
+        assert page.locator("#status").inner_text().startswith("New game:")
+        shoot(page, f"next-game-{size}")
+
+
+BUTTONS = ("#hint", "#undo", "#analyse")
+
+
+def places(page: Page) -> dict[str, tuple[float, float]]:
+    return {name: (box(page, name)["x"], box(page, name)["y"]) for name in BUTTONS}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_what_a_button_opens_moves_no_button(browser: Browser, server: str, size: str) -> None:
+    """Turning hints on adds the sentence and the legend under the buttons, not above them;
+    opening the analysis adds its stepper under them too: the buttons stay where the finger or
+    the pointer is (hints used to move them 60 px down at 1280x800)."""
+    with sized(browser, f"{server}/web/?seed=7", size) as page:
+        press(page, "#board .cell >> nth=4", size)
+        before = places(page)
+        press(page, "#hint", size)
+        assert page.locator("#why").is_visible() and page.locator("#legend").is_visible()
+        assert places(page) == before
+        shoot(page, f"hints-on-{size}")
+        page.evaluate("window.scrollTo(0, 0)")
+        top = places(page)
+        press(page, "#analyse", size)
+        settled(page)
+        scrolled = page.evaluate("scrollY")
+        assert {name: (x, y + scrolled) for name, (x, y) in places(page).items()} == top
+        press(page, "#hint", size)  # off again, in the analysis
+        assert {name: (x, y + scrolled) for name, (x, y) in places(page).items()} == top
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_opening_the_analysis_shows_its_chart_and_the_board(browser: Browser, server: str, size: str) -> None:
+    """At 375x667 the chart was entirely below the fold: Analysis seemed to do nothing. Opened,
+    the analysis shows its chart and the whole board it steps, and the stepper."""
+    with sized(browser, f"{server}/web/?seed=7", size) as page:
+        press(page, "#board .cell >> nth=4", size)
+        press(page, "#board .cell.free", size)
+        press(page, "#analyse", size)
+        settled(page)
+        for part in ("#chart svg", "#board", "#stepper"):
+            assert on_screen(page, part), (part, box(page, part), page.evaluate("scrollY"))
+        shoot(page, f"analysis-open-{size}")

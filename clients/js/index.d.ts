@@ -63,11 +63,16 @@ export interface LoadOptions {
   source?: string;
 }
 
-/** A book file: its bytes (checked as UTF-8 without a byte-order mark), or its text already decoded. */
-export type BookInput = Uint8Array | ArrayBuffer | string;
+/**
+ * A book file: its bytes (checked as UTF-8 without a byte-order mark), its text already decoded,
+ * or the object parsed from it (JSON.parse's, or `import book from
+ * 'tictactoe-book/books/tictactoe.json' with { type: 'json' }`), written back as JSON and proven
+ * like the text.
+ */
+export type BookInput = Uint8Array | ArrayBuffer | string | object;
 
 /** Prove a book and return a reader for it; throws BookError with the first failing step's code. */
-export declare function loadBook(input: BookInput, options?: LoadOptions): Reader;
+export declare function loadBook(input: BookInput, options?: LoadOptions | null): Reader;
 
 /** The storage item recording a proven book: this prefix, then the SHA-256 of its bytes in hex. */
 export declare const PROVEN_PREFIX: string;
@@ -87,7 +92,7 @@ export interface CachedLoadOptions extends LoadOptions {
 }
 
 /** loadBook that proves a big book at most once per browser (its SHA-256 recorded in `storage`). */
-export declare function loadBookCached(input: BookInput, options?: CachedLoadOptions): Promise<Reader>;
+export declare function loadBookCached(input: BookInput, options?: CachedLoadOptions | null): Promise<Reader>;
 
 /** 1 win, 0 draw, -1 loss, for the side to move. */
 export type Value = 1 | 0 | -1;
@@ -146,6 +151,86 @@ export interface ChooseOptions extends EvaluateOptions {
   random?: () => number;
 }
 
+/** Rules that describe no board the reader plays (rows, cols, k, misere out of bounds). */
+export declare class RulesError extends Error {
+  constructor(message: string);
+}
+
+/** A move off the board, onto a taken cell, or after the game is over. */
+export declare class IllegalMoveError extends Error {
+  constructor(message: string);
+}
+
+/** The rules of a Position: the game's shape and whether completing a line loses. */
+export interface PositionRules {
+  readonly rows: number;
+  readonly cols: number;
+  readonly k: number;
+  readonly misere: boolean;
+}
+
+/**
+ * How a game ended, by the rules: `winner` 'X', 'O' or null for a draw (under misère the side
+ * that completed the line loses, so the other wins), and the completed line's cells (the first
+ * of the rules' lines it owns; empty for a draw).
+ */
+export interface GameOutcome {
+  readonly winner: Mark | null;
+  readonly line: readonly number[];
+}
+
+/**
+ * A position of a game, immutable: its board (rows * cols characters in reading order, 'X',
+ * 'O', '.'), its rules (3x3, three in a row, by default) and the mark that moved first ('X' by
+ * default). The board is checked as the reader checks one (BoardError: length, character,
+ * counts, unreachable), a finished game included; bad rules throw RulesError.
+ */
+export declare class Position {
+  constructor(board: string, rules?: GameRules, first?: Mark);
+  /** The start of a game. */
+  static empty(rules?: GameRules, first?: Mark): Position;
+  readonly board: string;
+  readonly rules: PositionRules;
+  readonly first: Mark;
+  /** The mark to move next. */
+  readonly turn: Mark;
+  /** True once a line is complete or no cell is free. */
+  readonly isOver: boolean;
+  /** The free cells in increasing order; none once the game is over. */
+  legalMoves(): number[];
+  /** A new position with `cell` taken by the side to move; throws IllegalMoveError. */
+  play(cell: number): Position;
+  /** null while the game goes on, else who won by the rules and the completed line. */
+  outcome(): GameOutcome | null;
+  toString(): string;
+}
+
+/**
+ * A reference opponent (player/opponents.py's registry): its name, how a sentence names it, who
+ * it is under each rules, and its preference on sets of cells as bits (bit c for cell c): the
+ * free cells, those completing a line of its own, those completing one of the other side's.
+ */
+export interface ReferenceOpponent {
+  readonly name: Opponent;
+  readonly words: string;
+  readonly plays: string;
+  readonly playsMisere: string;
+  prefers(free: number, wins: number, blocks: number): number;
+  prefersMisere(free: number, wins: number, blocks: number): number;
+}
+
+/** The reference opponents, in the order the trap order breaks ties (the first is the default). */
+export declare const OPPONENTS: readonly ReferenceOpponent[];
+/** The reference opponent called `name`; RangeError otherwise. */
+export declare function opponentNamed(name: string): ReferenceOpponent;
+/** The opponents a trap order ranked against `against` compares by, `against` first. */
+export declare function ranking(against: string): ReferenceOpponent[];
+/** The cells `opponent` picks among (uniformly) when it is to move in `position`. */
+export declare function opponentMoves(opponent: ReferenceOpponent, position: Position): number[];
+
+/** A board as a string, or a Position (its rules must be the book's). */
+export type BoardInput = string | Position;
+
 /** A proven book, as loadBook and loadPackagedBook return it. */
 export interface Reader {
   /** whom the trap order is ranked to beat first: 'novice' or 'random' */
@@ -159,15 +244,16 @@ export interface Reader {
   canonical(board: string): { key: string; index: number };
   /** Throws BoardError unless `board` is playable in a game `first` began. */
   check(board: string, first: Mark): void;
-  evaluate(board: string, options?: EvaluateOptions): Evaluation;
+  /** The book's answer for a board, or a Position of the book's rules (its `first` is used). */
+  evaluate(board: BoardInput, options?: EvaluateOptions | null): Evaluation;
   /** The top tier of the trap order: the moves the perfect level chooses among. */
-  bestMoves(board: string, options?: EvaluateOptions): number[];
+  bestMoves(board: BoardInput, options?: EvaluateOptions | null): number[];
   /** Every optimal move. */
-  optimalMoves(board: string, options?: EvaluateOptions): number[];
+  optimalMoves(board: BoardInput, options?: EvaluateOptions | null): number[];
   /** The cells `level` chooses among, uniformly. */
   candidates(evaluation: Evaluation, level: Level): number[];
   /** The computer's move at a level. */
-  chooseMove(board: string, options?: ChooseOptions): number;
+  chooseMove(board: BoardInput, options?: ChooseOptions | null): number;
 }
 
 /** A book the package ships. */
@@ -186,4 +272,4 @@ export interface PackagedBookOptions {
 }
 
 /** Load and prove a book the package ships (3x3, or 3x3 misère); rejects with BookError. */
-export declare function loadPackagedBook(options?: PackagedBookOptions): Promise<Reader>;
+export declare function loadPackagedBook(options?: PackagedBookOptions | null): Promise<Reader>;

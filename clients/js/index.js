@@ -1,35 +1,32 @@
-// The npm package tictactoe-book: the reader (tictactoe-book.js, exported whole) and the books
-// the package ships, loaded by what they are rather than where they lie.
-//
-// The books are the repository's book/ files, copied into books/ when the package is packed
-// (stage-books.mjs, npm's prepack, after this reader has proven each for its rules: a book
-// that does not prove fails the pack). loadPackagedBook proves a book again as it loads it,
-// exactly as loadBook proves any book: the package keeps no record that would let a proof be
-// skipped, and the 3x3 books take a few milliseconds.
+// The npm package tictactoe-book for browsers and bundlers (package.json's "default" export; Node
+// takes node.js): the reader (tictactoe-book.js, exported whole) and the books the package
+// ships, fetched from beside this module. Nothing here reads files, so a bundler building for a
+// browser finds nothing of Node's to resolve.
 
-import { BookError, loadBook } from './tictactoe-book.js';
+import { loadPackaged } from './packaged.js';
 
 export * from './tictactoe-book.js';
+export { PACKAGED_BOOKS } from './packaged.js';
 
-/**
- * The books in the package (as player.reader.PACKAGED in Python): 3x3, normal and misère, each
- * with its optimal moves ranked to beat a novice first, or a random player.
- */
-export const PACKAGED_BOOKS = Object.freeze([
-  Object.freeze({ file: 'tictactoe.json', misere: false, against: 'novice' }),
-  Object.freeze({ file: 'tictactoe-misere.json', misere: true, against: 'novice' }),
-  Object.freeze({ file: 'tictactoe-vs-random.json', misere: false, against: 'random' }),
-  Object.freeze({ file: 'tictactoe-misere-vs-random.json', misere: true, against: 'random' }),
-]);
+// Each book's address written out whole, one literal each: bundlers (webpack 5, Vite's build)
+// copy into the build the files named by a URL made of a literal and import.meta.url, and only
+// those.
+// PACKAGED_BOOKS lists the same files (a test checks the two agree).
+const URLS = {
+  'tictactoe.json': () => new URL('./books/tictactoe.json', import.meta.url),
+  'tictactoe-misere.json': () => new URL('./books/tictactoe-misere.json', import.meta.url),
+  'tictactoe-vs-random.json': () => new URL('./books/tictactoe-vs-random.json', import.meta.url),
+  'tictactoe-misere-vs-random.json': () => new URL('./books/tictactoe-misere-vs-random.json', import.meta.url),
+};
 
-/** The bytes at `url`: from the file system in Node (a file: URL), else fetched (a browser). */
-async function readBytes(url) {
-  if (url.protocol === 'file:') {
-    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ 'node:fs/promises');
-    return readFile(url);
-  }
+async function fetchBook(file) {
+  const url = URLS[file]();
   const response = await fetch(url);
   if (!response.ok) throw new Error(`HTTP status ${response.status}`);
+  // A dev server that moved this module away from books/ may answer with its page instead.
+  if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
+    throw new Error(`${url} answered with an HTML page, not the book`);
+  }
   // arrayBuffer(), not text(): the reader checks the bytes as the format says (UTF-8, no BOM).
   return new Uint8Array(await response.arrayBuffer());
 }
@@ -37,22 +34,11 @@ async function readBytes(url) {
 /**
  * Load and prove a book the package ships: the 3x3 book, or with `misere` the 3x3 misère book
  * (completing a line loses), its moves ranked to beat `against` first ('novice' or 'random').
- * Resolves to the reader loadBook returns; rejects with BookError (code 'unreadable' when the
- * file cannot be read: in a browser, the package's folder must be served beside the module).
+ * Fetched from beside this module: a page must serve the package's folder, and a bundler must
+ * copy the books it names (webpack 5 and Vite's build do; the README says what to do for the
+ * others). Resolves to the reader loadBook returns; rejects with BookError ('unreadable' when the
+ * book cannot be fetched).
  */
-export async function loadPackagedBook({ misere = false, against = 'novice' } = {}) {
-  if (misere !== true && misere !== false) throw new TypeError(`misere must be true or false, got ${JSON.stringify(misere)}`);
-  const book = PACKAGED_BOOKS.find((b) => b.misere === misere && b.against === against);
-  if (!book) {
-    const opponents = [...new Set(PACKAGED_BOOKS.map((b) => b.against))].join(', ');
-    throw new RangeError(`unknown opponent ${JSON.stringify(against)}; choose one of ${opponents}`);
-  }
-  const source = `tictactoe-book/books/${book.file}`;
-  let bytes;
-  try {
-    bytes = await readBytes(new URL(`./books/${book.file}`, import.meta.url));
-  } catch (error) {
-    throw new BookError('unreadable', `${source}: cannot be read (${error.message}) [unreadable]`);
-  }
-  return loadBook(bytes, { rules: { rows: 3, cols: 3, k: 3, misere }, source });
+export function loadPackagedBook(options) {
+  return loadPackaged(options, fetchBook);
 }

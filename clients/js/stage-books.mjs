@@ -6,7 +6,7 @@
 // book/ and LICENSE are the only copies.
 
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { PACKAGED_BOOKS } from './index.js';
+import { PACKAGED_BOOKS } from './packaged.js';
 import { loadBook } from './tictactoe-book.js';
 
 const here = new URL('./', import.meta.url);

@@ -76,11 +76,29 @@ function count(board, mark) {
 const moverOf = (board) => (count(board, 'X') === count(board, 'O') ? 'X' : 'O');
 const swapMarks = (board) => board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X'));
 
-/** A value as JSON for a message, cut short: the file's own data may be huge. */
+/** Characters of a value a message repeats (as Python's player.errors.MAX_ECHOED). */
+const MAX_ECHOED = 100;
+const counted = (n) => `${n.toLocaleString('en-US')} characters`;
+
+/**
+ * A value as JSON for a message (player.errors.echoed's mirror): whole up to MAX_ECHOED
+ * characters, else cut there and its length given; a string is cut before it is written, in
+ * code points. The file's own data, or a caller's value, may be huge.
+ */
 function show(value) {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  if (typeof value === 'string') {
+    const chars = value.length > MAX_ECHOED ? [...value] : null;
+    if (!chars || chars.length <= MAX_ECHOED) return JSON.stringify(value);
+    return `${JSON.stringify(chars.slice(0, MAX_ECHOED).join(''))}... (${counted(chars.length)})`;
+  }
+  let text;
+  try {
+    text = JSON.stringify(value) ?? String(value); // a function or symbol: its own text
+  } catch {
+    text = String(value); // a BigInt, or a cycle
+  }
+  return text.length <= MAX_ECHOED ? text : `${text.slice(0, MAX_ECHOED)}... (${counted(text.length)})`;
 }
 
 // ---------------------------------------------------------------- strict JSON (step 3)
@@ -329,17 +347,41 @@ function asBytes(input) {
   return null;
 }
 
-/** Steps 1-3: the document in `input` (the JSON text, or its UTF-8 bytes). */
+/**
+ * A parsed book (what JSON.parse or `import ... with { type: 'json' }` gives) as JSON text, to be
+ * read as a file is: its parser has already lost what strict JSON refuses in a text (duplicate
+ * names, 8.0, a rounded integer), and the rest of the proof is the same. Nesting is checked on
+ * the way, so a cycle or a value 1,000,000 deep is refused like the text would be ('json').
+ */
+function parsedAsText(value, refuse) {
+  const within = (v, depth) => {
+    if (v === null || typeof v !== 'object') return;
+    if (depth > MAX_DEPTH) refuse('json', `is not valid JSON: nesting deeper than ${MAX_DEPTH}`);
+    for (const item of Array.isArray(v) ? v : Object.values(v)) within(item, depth + 1);
+  };
+  within(value, 1);
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    // a BigInt or a toJSON that throws; a RangeError: a string too long for the engine
+    return refuse(error instanceof RangeError ? 'limits' : 'json', `cannot be written as JSON: ${error.message}`);
+  }
+}
+
+/**
+ * Steps 1-3: the document in `input`: the JSON text, its UTF-8 bytes, or an object already
+ * parsed from it (parsedAsText).
+ */
 function readDocument(input, refuse) {
   let text = input;
-  if (typeof input === 'string') {
-    checkLimits(utf8Length(input), input, refuse);
+  if (input !== null && typeof input === 'object' && !asBytes(input)) text = parsedAsText(input, refuse);
+  if (typeof text === 'string') {
+    checkLimits(utf8Length(text), text, refuse);
   } else {
-    // A parsed object is refused: the strict JSON rules can only be checked on the text.
     const bytes = asBytes(input);
     if (!bytes) {
-      const given = input === null ? 'null' : typeof input === 'object' ? 'a parsed object' : typeof input;
-      refuse('unreadable', `cannot be read: loadBook takes the book's JSON text or its bytes, not ${given}`);
+      const given = input === null ? 'null' : typeof input;
+      refuse('unreadable', `cannot be read: loadBook takes the book's JSON text, its bytes or the object parsed from them, not ${given}`);
     }
     checkLimits(bytes.length, bytes, refuse);
     // TextDecoder would drop a byte-order mark silently; the format refuses one.
@@ -435,8 +477,8 @@ function checkRules(rules, wanted, refuse) {
   const { misere } = rules;
   if (misere !== true && misere !== false) refuse('rules', `has rules.misere ${show(misere)}, not true or false`);
   const name = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : ''}`;
-  if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== (wanted.misere ?? false))) {
-    refuse('rules', `is a book for ${name(rules)}, not ${name({ ...wanted, misere: wanted.misere ?? false })}`);
+  if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== wanted.misere)) {
+    refuse('rules', `is a book for ${name(rules)}, not ${name(wanted)}`);
   }
   return { rows, cols, k, cells, misere };
 }
@@ -658,6 +700,242 @@ function decode(score, empties, cells) {
 function scoreThrough(b) {
   if (b === 0) return 0;
   return b > 0 ? 1 - b : -b - 1;
+}
+
+// ---------------------------------------------------------------- the game: boards and positions
+
+/** Rules that describe no board this reader plays (player.errors.RulesError). */
+export class RulesError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'RulesError';
+  }
+}
+
+/** A move off the board, onto a taken cell, or after the game is over (player.errors.IllegalMoveError). */
+export class IllegalMoveError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'IllegalMoveError';
+  }
+}
+
+const rulesName = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : ''}`;
+
+/**
+ * The game `rules` describe ({rows, cols, k, misere}, misere false when left out; other members
+ * are ignored, so a reader's `rules` will do), checked as player.game.Rules checks it and frozen;
+ * RulesError otherwise.
+ */
+function gameRules(rules) {
+  if (rules === null || typeof rules !== 'object') throw new RulesError(`rules must be an object {rows, cols, k, misere}, got ${show(rules)}`);
+  const { rows, cols, k, misere = false } = rules;
+  for (const [name, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
+    if (!Number.isInteger(v) || v < 1) throw new RulesError(`${name} must be a positive integer, got ${show(v)}`);
+  }
+  if (misere !== true && misere !== false) throw new RulesError(`misere must be true or false, got ${show(misere)}`);
+  if (rows * cols > MAX_CELLS) throw new RulesError(`board ${rows}x${cols} has ${rows * cols} cells; at most ${MAX_CELLS}`);
+  if (k > rows && k > cols) throw new RulesError(`k=${k} does not fit on a ${rows}x${cols} board`);
+  return Object.freeze({ rows, cols, k, misere });
+}
+
+/** The derived tables of a game's rules, once per rules (a position played on shares its parent's). */
+const TABLES = new Map();
+function tablesOf({ rows, cols, k, misere }) {
+  const name = rulesName({ rows, cols, k, misere });
+  let tables = TABLES.get(name);
+  if (!tables) {
+    const lines = deriveLines(rows, cols, k);
+    tables = new GameTables({ rows, cols, k, cells: rows * cols, misere, lines, perms: deriveSymmetries(rows, cols) });
+    TABLES.set(name, tables);
+  }
+  return tables;
+}
+
+/**
+ * Throws BoardError unless `board` is a board of the game in `tables` that `first` began
+ * (docs/porting.md, section 2, in order: length, character, counts, unreachable, over). With
+ * `finished`, a board whose game is over passes the last check: it is a position, not a question
+ * for the book. `whose` names what sets the length in a message.
+ */
+function checkBoard(board, tables, first, { finished = false, whose = 'the book' } = {}) {
+  if (typeof board !== 'string') throw new BoardError('character', 'a board must be a string');
+  // cells are code points (docs/book-format.md, "Boards and cells"), not UTF-16 units
+  const length = board.length === tables.cells && !/[\uD800-\uDFFF]/.test(board) ? board.length : [...board].length;
+  if (length !== tables.cells) {
+    throw new BoardError('length', `board ${show(board)} has ${length} cells; ${whose} needs ${tables.cells}`);
+  }
+  const bad = board.match(/[^XO.]/u);
+  if (bad) throw new BoardError('character', `board "${board}" has ${JSON.stringify(bad[0])}; use X, O and . only`);
+  const second = first === 'X' ? 'O' : 'X';
+  const a = count(board, first);
+  const b = count(board, second);
+  if (a - b < 0 || a - b > 1) {
+    throw new BoardError('counts', `board "${board}" has ${a} ${first} and ${b} ${second}; ${first} moved first`);
+  }
+  const { x, o } = marksOf(board);
+  const won = [['X', x], ['O', o]].filter(([, mask]) => tables.fillsLine(mask)).map(([mark]) => mark);
+  if (won.length > 1) throw new BoardError('unreachable', `board "${board}" is unreachable: both X and O have a line`);
+  if (won.length === 1) {
+    const lastMover = a > b ? first : second;
+    if (won[0] !== lastMover) throw new BoardError('unreachable', `board "${board}" is unreachable: ${won[0]} did not move last`);
+    if (finished) return;
+    const result = tables.misere ? 'has lost (misère)' : 'has won';
+    throw new BoardError('over', `board "${board}" is finished: ${won[0]} ${result}`);
+  }
+  if (!finished && !board.includes('.')) throw new BoardError('over', `board "${board}" is finished: a draw`);
+}
+
+const STANDARD = gameRules({ rows: 3, cols: 3, k: 3, misere: false });
+const NOT_OVER = null;
+
+/**
+ * A position of a game: its board (a string of rows * cols characters in reading order, 'X', 'O'
+ * and '.'), its rules ({rows, cols, k, misere}, 3x3 with three in a row by default) and the mark
+ * that moved first ('X' by default; in the book's terms the marks are swapped when O did), as
+ * player.game.Position. Immutable: play() returns a new position. The board is checked as the
+ * reader checks one (BoardError: length, character, counts, unreachable), except that a finished
+ * game is a position too; bad rules throw RulesError.
+ */
+export class Position {
+  #tables;
+  #outcome;
+
+  constructor(board, rules = STANDARD, first = 'X') {
+    if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${show(first)}`);
+    const game = rules === STANDARD ? STANDARD : gameRules(rules);
+    const tables = tablesOf(game);
+    checkBoard(board, tables, first, { finished: true, whose: rulesName(game) });
+    this.board = board;
+    this.rules = game;
+    this.first = first;
+    this.#tables = tables;
+    this.#outcome = outcomeOf(board, tables);
+    Object.freeze(this);
+  }
+
+  /** The start of a game of `rules` that `first` begins. */
+  static empty(rules = STANDARD, first = 'X') {
+    const { rows, cols } = gameRules(rules);
+    return new Position('.'.repeat(rows * cols), rules, first);
+  }
+
+  /** The mark to move: `first` when the marks are level, else the other. */
+  get turn() {
+    const second = this.first === 'X' ? 'O' : 'X';
+    return count(this.board, this.first) === count(this.board, second) ? this.first : second;
+  }
+
+  /** True once a line is complete or no cell is free. */
+  get isOver() {
+    return this.#outcome !== NOT_OVER;
+  }
+
+  /** The free cells in increasing order; none once the game is over. */
+  legalMoves() {
+    if (this.isOver) return [];
+    return [...this.board].flatMap((mark, cell) => (mark === '.' ? [cell] : []));
+  }
+
+  /** A new position with `cell` taken by the side to move; IllegalMoveError if it cannot be. */
+  play(cell) {
+    if (this.isOver) throw new IllegalMoveError(`the game "${this.board}" is over; no move ${show(cell)}`);
+    const cells = this.#tables.cells;
+    if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
+      throw new IllegalMoveError(`cell ${show(cell)} is off the board (0 to ${cells - 1})`);
+    }
+    if (this.board[cell] !== '.') throw new IllegalMoveError(`cell ${cell} of "${this.board}" is taken by ${this.board[cell]}`);
+    return new Position(this.board.slice(0, cell) + this.turn + this.board.slice(cell + 1), this.rules, this.first);
+  }
+
+  /**
+   * null while the game goes on; else {winner, line}: the winner by the rules, 'X', 'O' or null
+   * for a draw (under misère the side that completed the line loses, so the other one wins),
+   * and the completed line's cells (the first of the rules' lines it owns; empty for a draw).
+   */
+  outcome() {
+    return this.#outcome;
+  }
+
+  toString() {
+    return this.board;
+  }
+}
+
+/** A board's outcome (Position.outcome), frozen: its board already checked. */
+function outcomeOf(board, tables) {
+  const { x, o } = marksOf(board);
+  const owner = tables.fillsLine(x) ? 'X' : tables.fillsLine(o) ? 'O' : null;
+  if (owner === null) return board.includes('.') ? NOT_OVER : Object.freeze({ winner: null, line: Object.freeze([]) });
+  const mask = owner === 'X' ? x : o;
+  const i = tables.lineMasks.findIndex((line) => (mask & line) === line);
+  const winner = tables.misere ? (owner === 'X' ? 'O' : 'X') : owner;
+  return Object.freeze({ winner, line: Object.freeze([...tables.lines[i]]) });
+}
+
+// ---------------------------------------------------------------- the reference opponents
+
+/**
+ * The reference opponents, player/opponents.py's registry mirrored in one table: the fallible
+ * players a book's trap order is ranked against, in the order it breaks ties (the first is the
+ * one a book is ranked against unless it says otherwise). Each picks uniformly among the cells
+ * its preference leaves: a function of three sets of cells as bits (bit c for cell c), the free
+ * cells, those completing a line of its own and those completing one of the other side's;
+ * `prefersMisere` under misère rules. `words` name it in a sentence; `plays` and `playsMisere`
+ * say who it is. Adding an opponent is a row here and one in Python (docs/architecture.md).
+ */
+export const OPPONENTS = Object.freeze([
+  Object.freeze({
+    name: 'novice',
+    words: 'a novice',
+    plays: 'wins if it can, else blocks, else plays at random',
+    playsMisere: 'plays at random, never completing a line of its own if it can avoid it',
+    prefers: (free, wins, blocks) => wins || blocks || free,
+    prefersMisere: (free, wins) => free & ~wins || free,
+  }),
+  Object.freeze({
+    name: 'random',
+    words: 'a random player',
+    plays: 'plays any free cell',
+    playsMisere: 'plays any free cell',
+    prefers: (free) => free,
+    prefersMisere: (free) => free,
+  }),
+]);
+
+/** The reference opponent called `name`; a RangeError naming the choices otherwise. */
+export function opponentNamed(name) {
+  const found = OPPONENTS.find((o) => o.name === name);
+  if (!found) throw new RangeError(`unknown opponent ${show(name)}; choose one of ${OPPONENTS.map((o) => o.name).join(', ')}`);
+  return found;
+}
+
+/**
+ * The opponents a trap order ranked against `against` compares by: it first, then the others
+ * in the table's order (player.opponents.ranking).
+ */
+export function ranking(against) {
+  const first = opponentNamed(against);
+  return [first, ...OPPONENTS.filter((o) => o !== first)];
+}
+
+/** The cells `opponent` picks among, in increasing order, when it is to move in `position` (not over). */
+export function opponentMoves(opponent, position) {
+  const { board, turn } = position;
+  const tables = tablesOf(position.rules);
+  const completing = (mark) => {
+    let found = 0;
+    for (let cell = 0; cell < tables.cells; cell++) {
+      if (board[cell] !== '.') continue;
+      const completes = (line) => line.includes(cell) && line.every((c) => c === cell || board[c] === mark);
+      if (tables.lines.some(completes)) found |= 1 << cell;
+    }
+    return found;
+  };
+  const free = position.legalMoves().reduce((found, cell) => found | (1 << cell), 0);
+  const prefers = position.rules.misere ? opponent.prefersMisere : opponent.prefers;
+  const chosen = prefers(free, completing(turn), completing(turn === 'X' ? 'O' : 'X'));
+  return position.legalMoves().filter((cell) => chosen & (1 << cell));
 }
 
 // ---------------------------------------------------------------- entries
@@ -930,16 +1208,41 @@ function bookRefuser(source) {
  * null), the book is read by its own rules, as in Python's load_book. `source` names the book
  * in messages.
  */
-export function loadBook(input, options = {}) {
-  return openBook(input, options);
+export function loadBook(input, options) {
+  return openBook(input, optionsOf(options));
+}
+
+/** A function's options: an object, or null or undefined for none (as Python's None); else a TypeError. */
+function optionsOf(options) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object' || Array.isArray(options)) throw new TypeError(`options must be an object, got ${show(options)}`);
+  return options;
+}
+
+/**
+ * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else
+ * {rows, cols, k} whole numbers of at least 1 and misere true, false or left out; a TypeError
+ * otherwise, naming the member (as Python's Rules refuses rows '3'), never a book's refusal.
+ */
+function wantedRules(rules) {
+  if (rules === undefined || rules === null) return null;
+  if (!isObject(rules)) throw new TypeError(`rules must be {rows, cols, k, misere} or null, got ${show(rules)}`);
+  for (const name of ['rows', 'cols', 'k']) {
+    const v = rules[name];
+    if (!Number.isInteger(v) || v < 1) throw new TypeError(`rules.${name} must be a whole number of at least 1, got ${show(v)}`);
+  }
+  const { misere = false } = rules;
+  if (misere !== true && misere !== false) throw new TypeError(`rules.misere must be true, false or left out, got ${show(misere)}`);
+  return { rows: rules.rows, cols: rules.cols, k: rules.k, misere };
 }
 
 /** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */
 function openBook(input, { rules = null, source = 'book' } = {}, { proven = false } = {}) {
+  const wanted = wantedRules(rules);
   const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, rules, refuse), refuse));
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
   return new Reader(tables, readEntries(doc, tables, refuse, { proven }), againstOf(doc));
 }
 
@@ -977,7 +1280,8 @@ export async function sha256Hex(bytes) {
  * that throws (full, or refused by the browser) only loses the record. Resolves to a reader;
  * rejects with BookError.
  */
-export async function loadBookCached(input, { storage, recordAbove = 1_000_000, ...options } = {}) {
+export async function loadBookCached(input, cacheOptions) {
+  const { storage, recordAbove = 1_000_000, ...options } = optionsOf(cacheOptions);
   const bytes = asBytes(input);
   if (!bytes || !storage) return loadBook(input, options);
   const item = PROVEN_PREFIX + (await sha256Hex(bytes));
@@ -1034,30 +1338,20 @@ class Reader {
 
   /** Throws BoardError unless `board` (as the game holds it) is playable. */
   check(board, first) {
-    if (typeof board !== 'string') throw new BoardError('character', 'a board must be a string');
-    // cells are code points (docs/book-format.md, "Boards and cells"), not UTF-16 units
-    const length = board.length === this.cells && !/[\uD800-\uDFFF]/.test(board) ? board.length : [...board].length;
-    if (length !== this.cells) {
-      throw new BoardError('length', `board "${board}" has ${length} cells; the book needs ${this.cells}`);
+    checkBoard(board, this.#tables, first);
+  }
+
+  /** The options for a Position: its own first; RulesError for a position of another game. */
+  #asked(position, options) {
+    const { rows, cols, k, misere } = this.rules;
+    const game = position.rules;
+    if (game.rows !== rows || game.cols !== cols || game.k !== k || game.misere !== misere) {
+      throw new RulesError(`a position of ${rulesName(game)}, but the book is for ${rulesName(this.rules)}`);
     }
-    const bad = board.match(/[^XO.]/u);
-    if (bad) throw new BoardError('character', `board "${board}" has ${JSON.stringify(bad[0])}; use X, O and . only`);
-    const second = first === 'X' ? 'O' : 'X';
-    const a = count(board, first);
-    const b = count(board, second);
-    if (a - b < 0 || a - b > 1) {
-      throw new BoardError('counts', `board "${board}" has ${a} ${first} and ${b} ${second}; ${first} moved first`);
+    if (options.first !== undefined && options.first !== position.first) {
+      throw new TypeError(`first ${JSON.stringify(options.first)} is not the position's (${position.first} moved first)`);
     }
-    const won = this.winners(board);
-    if (won.size > 1) throw new BoardError('unreachable', `board "${board}" is unreachable: both X and O have a line`);
-    if (won.size === 1) {
-      const mark = [...won][0];
-      const lastMover = a > b ? first : second;
-      if (mark !== lastMover) throw new BoardError('unreachable', `board "${board}" is unreachable: ${mark} did not move last`);
-      const result = this.rules.misere ? 'has lost (misère)' : 'has won';
-      throw new BoardError('over', `board "${board}" is finished: ${mark} ${result}`);
-    }
-    if (!board.includes('.')) throw new BoardError('over', `board "${board}" is finished: a draw`);
+    return { first: position.first };
   }
 
   /**
@@ -1066,9 +1360,14 @@ class Reader {
    * array indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and
    * the trap-order tiers (cells 0 to cells - 1, each tier sorted), and outcome(cell): {value,
    * plies} of that move. `first` is the mark that moved first in the game ('X' or 'O').
+   * `board` may be a Position instead: its board and first, its rules those of the book
+   * (RulesError if not).
    */
-  evaluate(board, { first = 'X' } = {}) {
-    if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${JSON.stringify(first)}`);
+  evaluate(board, options) {
+    const asked = optionsOf(options);
+    const { first = 'X' } = board instanceof Position ? this.#asked(board, asked) : asked;
+    if (board instanceof Position) board = board.board;
+    if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${show(first)}`);
     this.check(board, first);
     const asBook = first === 'X' ? board : swapMarks(board);
     const { key, index, code } = canonicalize(asBook, this.#tables);
@@ -1115,11 +1414,11 @@ class Reader {
     return this.evaluate(board, options).optimal;
   }
 
-  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/levels.py). */
+  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/play.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
     const horizon = HORIZON[level];
-    if (!horizon) throw new RangeError(`unknown level ${JSON.stringify(level)}; choose one of ${LEVELS.join(', ')}`);
+    if (!horizon) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);
     const moves = evaluation.scores.flatMap((s, c) => (s === null ? [] : [{ c, s, ...evaluation.outcome(c) }]));
     const wins = moves.filter((m) => m.value > 0 && m.plies <= horizon);
     if (wins.length) {
@@ -1132,10 +1431,20 @@ class Reader {
     return moves.filter((m) => m.s === slowest).map((m) => m.c);
   }
 
-  /** The computer's move at `level` (a cell, 0 to cells - 1); `random()` returns [0, 1) like Math.random. */
-  chooseMove(board, { level = 'perfect', random = Math.random, first = 'X' } = {}) {
-    const options = this.candidates(this.evaluate(board, { first }), level);
-    if (options.length === 1) return options[0];
-    return options[Math.min(options.length - 1, Math.floor(random() * options.length))];
+  /**
+   * The computer's move at `level` (a cell, 0 to cells - 1) on `board` (a string or a Position);
+   * `random()` returns a number from 0 up to 1 like Math.random: anything else (a negative
+   * number, 1, NaN, not a number) is a RangeError, never a move of undefined.
+   */
+  chooseMove(board, options) {
+    const { level = 'perfect', random = Math.random, first } = optionsOf(options);
+    if (typeof random !== 'function') throw new TypeError(`random must be a function, got ${show(random)}`);
+    const cells = this.candidates(this.evaluate(board, { first }), level);
+    if (cells.length === 1) return cells[0];
+    const drawn = random();
+    if (typeof drawn !== 'number' || !(drawn >= 0 && drawn < 1)) {
+      throw new RangeError(`random() must return a number from 0 up to 1, got ${show(drawn)}`);
+    }
+    return cells[Math.floor(drawn * cells.length)];
   }
 }

@@ -155,7 +155,8 @@ test('strict JSON: what the parser accepts and refuses', () => {
   assert.deepEqual(Object.keys(proto), ['__proto__', 'b']);
   assert.equal({}.polluted, undefined);
   for (const bad of ['{"a":1,"a":1}', '8.0', '8e0', '1E2', '01', '9007199254740992', '"\\ud800"', '"\\udc00\\ud800"',
-    '"\ud800"', '[1,]', '{"a":1,}', "'a'", 'NaN', '\ufeff{}', '{} x', '"\t"', '', ' ', 'nul', '"\\x41"']) {
+    '"\ud800"', '[1,]', '{"a":1,}', "'a'", 'NaN', '\ufeff{}', '{} x', '"\t"', '', ' ', 'nul', '"\\x41"',
+    '"\u001f"', '"\u0000"', '"a\u001fb"', '"\\udc00\\udc00"', '"\\udfff\\ude00"', '"\\udc00\\u0041"']) {
     assert.throws(() => parseStrictJSON(bad), SyntaxError, JSON.stringify(bad));
   }
   assert.equal(parseStrictJSON('-9007199254740991'), -9007199254740991);
@@ -228,7 +229,8 @@ test('without rules, a book is read by its own rules (misère, 3x4), as Python l
 
 // [name, expected code, () => input, options]
 const REFUSED = [
-  ['a parsed object', 'unreadable', () => JSON.parse(bookText)],
+  ['a number', 'unreadable', () => 627],
+  ['null', 'unreadable', () => null],
   ['no input', 'unreadable', () => undefined],
   ['over 64 MiB of white space', 'limits', () => bookText + ' '.repeat(MAX_BYTES - bookText.length + 1)],
   ['over 64 MiB as bytes', 'limits', () => Buffer.concat([bookBytes, Buffer.alloc(MAX_BYTES, 0x20)])],
@@ -350,6 +352,15 @@ const REFUSED = [
   ['the score of a loss in 1 ply (no loss is that quick in normal play)', 'entry-inconsistent', () => withEntry('.......OX', '-9 2,4,5')],
   ['a normal book that says it is misère', 'entry-inconsistent', () => damaged((d) => { d.rules.misere = true; }), { rules: MISERE }],
   ['a misère book that says it is normal', 'entry-inconsistent', () => damaged((d) => { d.rules.misere = false; }, misereText)],
+  // A parsed object (JSON.parse's, or `import ... with { type: 'json' }`) is proven as its text would be.
+  ['a parsed object with a non-optimal move in its tiers', 'entry-inconsistent', () => { const d = realDoc(); d.entries['........X'] = '0 4 0'; return d; }],
+  ['a parsed object without an entry', 'missing-entry', () => { const d = realDoc(); removeEntry(d, '........X'); return d; }],
+  ['a parsed object of another format', 'format', () => ({ ...realDoc(), format: 'chess-book' })],
+  ['a parsed object holding a fraction in an unknown member', 'json', () => ({ ...realDoc(), zz: 1.5 })],
+  ['a parsed object holding an integer beyond 2^53 - 1', 'json', () => ({ ...realDoc(), zz: 2 ** 53 })],
+  ['a parsed object holding a BigInt', 'json', () => ({ ...realDoc(), zz: 1n })],
+  ['a parsed object 33 deep in an unknown member', 'json', () => ({ ...realDoc(), zz: JSON.parse(`${'['.repeat(32)}${']'.repeat(32)}`) })],
+  ['a parsed object that holds itself', 'json', () => { const d = realDoc(); d.zz = { again: d, and: d }; return d; }],
 ];
 
 function assertRefused(input, code, options, name = code) {
@@ -500,6 +511,7 @@ function reversedKeys(value) {
 const LOADS = [
   ['the bytes (Buffer)', () => bookBytes],
   ['the bytes (ArrayBuffer)', () => new Uint8Array(bookBytes).buffer],
+  ['the object JSON.parse made of it (as `import ... with { type: \'json\' }` gives)', () => JSON.parse(bookText)],
   ['re-indented', () => JSON.stringify(JSON.parse(bookText), null, 2)],
   ['keys in reverse order', () => reversedKeys(JSON.parse(bookText))],
   ['unknown members at the top level, in rules, in a symmetry, in counts', () => damaged((d) => {
@@ -724,6 +736,59 @@ test('chooseMove is reproducible with an injected random and varies among ties',
   for (let i = 0; i < 4; i++) seen.add(book.chooseMove('.........', { random: () => i / 4 }));
   assert.deepEqual([...seen].sort(), [0, 2, 6, 8]);
   assert.equal(book.chooseMove('OO.X.....', { first: 'O' }), 2);
+});
+
+test('chooseMove with a random() that is not a number from 0 up to 1 is a RangeError, never undefined', () => {
+  // issue 32, item 9: a negative number, NaN or a non-number gave undefined for a move
+  for (const drawn of [-0.5, -1e-9, 1, 1.5, NaN, Infinity, '0.5', null, undefined, 0n]) {
+    assert.throws(() => book.chooseMove('.........', { random: () => drawn }), RangeError, String(drawn));
+  }
+  assert.throws(() => book.chooseMove('.........', { random: 0.5 }), TypeError);
+  assert.equal(book.chooseMove('.........', { random: () => 0 }), 0);
+  assert.equal(book.chooseMove('.........', { random: () => 1 - Number.EPSILON }), 8);
+  assert.equal(book.chooseMove('XX.OO....', { random: () => NaN }), 2); // one move: random() is not asked
+});
+
+test('options given as null are no options, as Python\'s None; others are a TypeError', async () => {
+  // issue 32, item 9: loadBook(bytes, null) threw a bare TypeError from destructuring null
+  const answer = ({ scores, tiers, value, plies }) => ({ scores, tiers, value, plies });
+  assert.deepEqual(answer(loadBook(bookBytes, null).evaluate('X........', null)), answer(book.evaluate('X........')));
+  assert.equal(loadBook(bookBytes, null).chooseMove('XX.OO....', null), 2);
+  assert.equal((await loadBookCached(bookBytes, null)).cells, 9);
+  for (const options of [5, 'rules', [1], true]) {
+    assert.throws(() => loadBook(bookBytes, options), /^TypeError: options must be an object/);
+  }
+  const { loadPackagedBook } = await import('./index.js');
+  let loaded;
+  try {
+    loaded = await loadPackagedBook(null); // the default book, staged (npm pack) or not
+  } catch (error) {
+    assert.ok(error instanceof BookError && error.code === 'unreadable', String(error));
+  }
+  if (loaded) assert.equal(loaded.rules.misere, false);
+  await assert.rejects(loadPackagedBook(7), /^TypeError: options must be/);
+});
+
+test('the caller\'s rules are checked as Python\'s Rules checks them: a clear TypeError naming the member', () => {
+  // issue 32, item 9: misere 'no' was taken as misère; rows '3' said "a book for 3x3 k=3, not 3x3 k=3"
+  const cases = [
+    [{ rows: 3, cols: 3, k: 3, misere: 'no' }, /^TypeError: rules\.misere must be true, false or left out, got "no"$/],
+    [{ rows: '3', cols: 3, k: 3 }, /^TypeError: rules\.rows must be a whole number of at least 1, got "3"$/],
+    [{ rows: 3, cols: 3.5, k: 3 }, /^TypeError: rules\.cols must be a whole number of at least 1, got 3\.5$/],
+    [{ rows: 3, cols: 3 }, /^TypeError: rules\.k must be a whole number of at least 1, got nothing$/],
+    ['3x3', /^TypeError: rules must be \{rows, cols, k, misere\} or null, got "3x3"$/],
+  ];
+  for (const [rules, message] of cases) assert.throws(() => loadBook(bookBytes, { rules }), message, JSON.stringify(rules));
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: true } }), /\[rules\]$/);
+  assert.equal(loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: false } }).rules.misere, false);
+  assert.equal(loadBook(bookBytes, { rules: null }).cells, 9);
+});
+
+test('a message repeats a long value cut to 100 characters and its length, as Python\'s echoed', () => {
+  assert.throws(() => book.evaluate('X'.repeat(100_000)), (error) => error instanceof BoardError && error.code === 'length'
+    && error.message === `board "${'X'.repeat(100)}"... (100,000 characters) has 100000 cells; the book needs 9`);
+  assert.throws(() => book.chooseMove('.........', { level: 'z'.repeat(5000) }), /^RangeError: unknown level "z{100}"\.\.\. \(5,000 characters\)/);
+  assert.throws(() => loadBook(damaged((d) => { d.format = 'f'.repeat(1000); })), /format "f{100}"\.\.\. \(1,000 characters\)\) \[format\]$/);
 });
 
 test('the tables a caller sees cannot be changed', () => {

@@ -30,6 +30,7 @@ from generator.export.text import (
     wrapped,
 )
 from player.game import Rules
+from player.play import HORIZON, LEVELS
 
 BOOK_HEADER = "tictactoe_book.h"
 BOOK_SOURCE = "tictactoe_book.c"
@@ -44,7 +45,21 @@ ERRORS = (
     ("OVER", "over", "the game is over: a line is owned, or no cell is free"),
     ("TURN", "turn", "a strategy table only: it is not the table's side to move"),
     ("NOT_IN_TABLE", "not-in-table", "a strategy table only: a position its side never faces"),
+    ("ILLEGAL_MOVE", "illegal-move", "ttt_play: the cell is off the board or taken"),
+    ("LEVEL", "level", "ttt_candidates, ttt_choose: no such level (a strategy table: any but perfect)"),
 )
+
+#: The game's standing, as ttt_outcome answers it (player.game.Position.outcome's cases).
+OUTCOMES = (
+    ("IN_PROGRESS", "the game goes on"),
+    ("X_WINS", "X has won, by the rules"),
+    ("O_WINS", "O has won, by the rules"),
+    ("DRAW", "the board is full and no line is complete"),
+)
+
+#: The functions every export has, under these names in every header (docs/porting.md, "Exports"):
+#: the full book's own; a strategy's are macros naming its own (``ttt_x_play``, ...).
+SHARED = ("outcome", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
 
 
 def strategy_names(side: str) -> tuple[str, str]:
@@ -72,17 +87,17 @@ def c_book(table: FullTable, *, single_header: bool = False) -> dict[str, str]:
         against=c_string(table.against),
         against_words=describe_against(table.against),
         rules_macros=_rules_macros(rules),
-        error_macros=_error_macros(),
+        shared_macros=_shared_macros(),
+        undefine_shared="\n".join(f"#undef ttt_{name}" for name in SHARED),
+        state_declarations=fill("state.h", api="ttt_"),
     )
     implementation = fill(
         "book.c",
-        **_shared(rules, "TTT_ENTRIES"),
+        **_shared(rules, "TTT_ENTRIES", "ttt_"),
         keys=wrapped(table.keys),
         bests=wrapped(table.bests),
         tops=wrapped(table.tops),
-        error_name_cases="\n".join(
-            f'    case TTT_ERR_{name}:\n        return "{code}";' for name, code, _ in ERRORS
-        ),
+        horizons=", ".join(str(HORIZON.get(level, 0)) for level in LEVELS),
     )
     return _put_together(BOOK_HEADER, BOOK_SOURCE, command, header, implementation, single_header)
 
@@ -106,13 +121,15 @@ def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str
         against=c_string(table.against),
         against_words=describe_against(table.against),
         rules_macros=_rules_macros(rules),
-        error_macros=_error_macros(),
+        shared_macros=_shared_macros(),
+        aliases=_aliases(f"ttt_{side.lower()}_"),
+        state_declarations=fill("state.h", api=f"ttt_{side.lower()}_"),
     )
     implementation = fill(
         "strategy.c",
         side=side,
         lower=side.lower(),
-        **_shared(rules, f"TTT_{side}_POSITIONS"),
+        **_shared(rules, f"TTT_{side}_POSITIONS", f"ttt_{side.lower()}_"),
         keys=wrapped(table.keys),
         moves=wrapped(packed_moves(table.moves)),
     )
@@ -139,9 +156,10 @@ def _put_together(
     return {header_name: header, source_name: source}
 
 
-def _shared(rules: Rules, count: str) -> dict[str, object]:
+def _shared(rules: Rules, count: str, api: str) -> dict[str, object]:
     """The pieces every source shares: reading the tables, the rules' tables, the board's
-    checks and canonical form, the search of the sorted keys (``count`` of them)."""
+    checks and canonical form, the search of the sorted keys (``count`` of them), and the game
+    state's functions, named ``api`` + ``play``, ...."""
     perms = "\n".join(f"    {{{', '.join(map(str, s.perm))}}}, /* {s.name} */" for s in rules.symmetries)
     lines = "\n".join(f"    {{{', '.join(map(str, line))}}}," for line in rules.lines)
     bits = key_bits(rules)
@@ -158,6 +176,13 @@ def _shared(rules: Rules, count: str) -> dict[str, object]:
         ),
         "board_functions": fill("board.c", read_key="TTT_READ_U16" if bits == 16 else "TTT_READ_U32"),
         "lookup_function": fill("lookup.c", keys="ttt_keys", count=count),
+        "state_functions": fill(
+            "state.c",
+            api=api,
+            error_name_cases="\n".join(
+                f'    case TTT_ERR_{name}:\n        return "{code}";' for name, code, _ in ERRORS
+            ),
+        ),
     }
 
 
@@ -173,11 +198,26 @@ def _rules_macros(rules: Rules) -> str:
     )
 
 
-def _error_macros() -> str:
-    """The error codes, guarded so that a full export and strategy exports can be included
-    together (their values are the same in every export)."""
-    lines = ["/* Errors, negative, in the order the board is checked. */", "#ifndef TTT_ERR_LENGTH"]
+def _shared_macros() -> str:
+    """The error codes, the outcomes and the levels, guarded so that a full export and strategy
+    exports can be included together (their values are the same in every export)."""
+    lines = ["/* Errors, negative, in the order they are checked. */", "#ifndef TTT_ERR_LENGTH"]
     for number, (name, _, meaning) in enumerate(ERRORS, start=1):
         lines.append(f"#define TTT_ERR_{name} (-{number}) /* {meaning} */")
-    lines.append("#endif")
+    lines += ["#endif", "", "/* How a game stands (ttt_outcome). */", "#ifndef TTT_IN_PROGRESS"]
+    for number, (name, meaning) in enumerate(OUTCOMES):
+        lines.append(f"#define TTT_{name} {number} /* {meaning} */")
+    lines += ["#endif", "", "/* The levels, strongest first (ttt_candidates, ttt_choose). */"]
+    lines.append("#ifndef TTT_LEVELS")
+    for number, level in enumerate(LEVELS):
+        lines.append(f"#define TTT_{level.upper()} {number}")
+    lines += [f"#define TTT_LEVELS {len(LEVELS)}", "#endif"]
     return "\n".join(lines) + "\n"
+
+
+def _aliases(api: str) -> str:
+    """A strategy header's macros giving its functions the names every export shares, unless
+    the full book's header or another strategy's gave them first."""
+    lines = ["#if !defined(TICTACTOE_BOOK_H) && !defined(ttt_play)"]
+    lines += [f"#define ttt_{name} {api}{name}" for name in SHARED]
+    return "\n".join([*lines, "#endif"])

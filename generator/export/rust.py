@@ -1,12 +1,13 @@
-"""The book as one Rust module (``ttt-book export --lang rust``): static tables and a few functions,
-no crates, the same answers as the C export (generator/export/c.py) in Rust's idiom: a
-``Result`` with a ``BoardError`` instead of negative codes, a ``Vec`` of cells, ``Option``
-for a taken cell's score.
+"""The book as a Rust crate (``ttt-book export --lang rust``): static tables and a few functions,
+no dependencies, the same answers as the C export (generator/export/c.py) in Rust's idiom: a
+``Result`` with a ``BoardError`` (or a ``MoveError``) instead of negative codes, a ``Vec`` of
+cells, ``Option`` for a taken cell's score or a game that goes on, a ``Level`` enum, an ``Rng``
+whose numbers are the C export's.
 
-``rust_book(table)`` is pure: the full table in (generator/export/tables.py), the file text out,
-the Rust itself in generator/export/templates/book.rs.
-Compile it as a library (``rustc --edition 2021 --crate-type lib tictactoe_book.rs``) or add it
-to a crate as a module.
+``rust_book(table)`` is pure: the full table in (generator/export/tables.py), the crate's files
+out (``Cargo.toml``, ``src/lib.rs``, ``tests/game.rs``), the Rust itself in
+generator/export/templates/ (``Cargo.toml``, ``lib.rs``, ``game.rs``). Add it to a project with
+``cargo add --path DIR``; ``cargo test --offline`` in DIR runs its tests.
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ from generator.export.text import (
     win_score,
     wrapped,
 )
+from player import __version__
+from player.play import HORIZON, LEVELS
 
-BOOK_MODULE = "tictactoe_book.rs"
+CRATE_FILES = ("Cargo.toml", "src/lib.rs", "tests/game.rs")
 
 #: The board errors of the full table (the strategy tables' two are C only).
 BOARD_ERRORS = ERRORS[:5]
 
 
 def rust_book(table: FullTable) -> dict[str, str]:
-    """``{file name: text}`` of the Rust export."""
+    """``{file name: text}`` of the Rust export: a crate."""
     rules = table.rules
     count = len(table.keys)
     bits = key_bits(rules)
@@ -44,8 +47,9 @@ def rust_book(table: FullTable) -> dict[str, str]:
         f'            BoardError::{name.title().replace("_", "")} => "{code}",'
         for name, code, _ in BOARD_ERRORS
     )
-    text = fill(
-        "book.rs",
+    levels = [level.title() for level in LEVELS]
+    library = fill(
+        "lib.rs",
         rules=describe_rules(rules),
         count=count,
         rows=rules.rows,
@@ -66,5 +70,16 @@ def rust_book(table: FullTable) -> dict[str, str]:
         codes=codes,
         against=rust_string(table.against),
         against_words=describe_against(table.against),
+        level_variants="\n".join(f"    {name}," for name in levels),
+        level_count=len(LEVELS),
+        level_list=", ".join(f"Level::{name}" for name in levels),
+        level_names="\n".join(
+            f'            Level::{name} => "{level}",' for name, level in zip(levels, LEVELS, strict=True)
+        ),
+        level_horizons="\n".join(
+            f"            Level::{name} => {HORIZON.get(level, 0)},"
+            for name, level in zip(levels, LEVELS, strict=True)
+        ),
     )
-    return {BOOK_MODULE: text}
+    manifest = fill("Cargo.toml", rules=describe_rules(rules), count=count, version=__version__)
+    return dict(zip(CRATE_FILES, (manifest, library, fill("game.rs")), strict=True))

@@ -4,7 +4,7 @@ An export replaces the JSON with static tables and a few functions in another la
 (generator/export/c.py, generator/export/rust.py write them). Both languages hold the same
 tables, defined once here:
 
-* a *key* is a canonical board's code, ``player.game.board_codes(rules).code(board)``: the
+* a *key* is a canonical board's code, ``player.codes.board_codes(rules).code(board)``: the
   board read as a base-4 number, first cell most significant, ``.`` = 0, ``O`` = 1, ``X`` = 2
   (``player.game.DIGITS``). The order of the codes is the order of the board strings (``.`` <
   ``O`` < ``X`` in ASCII), so the smallest code among a board's images is its canonical key
@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from player.codes import board_codes, canonical
 from player.errors import ExportTooLarge
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules, board_codes, canonical, side_to_move, winner
+from player.game import Cell, Position, Rules, check_mark
 from player.reader import Book
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
@@ -97,56 +98,27 @@ def strategy_move(book: Book, key: str) -> Cell:
 def strategy_table(book: Book, side: str) -> StrategyTable:
     """The positions ``side`` (X or O; X moves first) can face while it plays ``strategy_move``
     against every opposing line, with the move for each."""
-    if side not in (FIRST, SECOND):
-        raise ValueError(f"side must be 'X' or 'O', got {side!r}")
+    check_mark(side, "side")
     rules = book.rules
     faced: dict[str, Cell] = {}
-    # Walk the game in canonical keys, a ply at a time: a position reached in any orientation is
-    # the same row of the table.
-    frontier = {canonical(rules, EMPTY * rules.cells)[0]}
+    # Walk the game in canonical positions, a ply at a time: a position reached in any
+    # orientation is the same row of the table.
+    frontier = {Position.empty(rules)}  # the empty board is canonical
     while frontier:
-        following: set[str] = set()
-        for key in sorted(frontier):
-            if side_to_move(key) == side:
-                if key in faced:
+        following: set[Position] = set()
+        for position in sorted(frontier, key=str):
+            if position.turn == side:
+                if position.board in faced:
                     continue
-                move = faced[key] = strategy_move(book, key)
-                children = [_play(key, move)]
+                move = faced[position.board] = strategy_move(book, position.board)
+                children = [position.play(move)]
             else:
-                children = [_play(key, cell) for cell, mark in enumerate(key) if mark == EMPTY]
-            for child in children:
-                if winner(rules, child) is None and EMPTY in child:
-                    following.add(canonical(rules, child)[0])
+                children = [position.play(cell) for cell in position.legal_moves()]
+            following.update(
+                Position(canonical(rules, child.board)[0], rules) for child in children if not child.is_over
+            )
         frontier = following
     check_size(len(faced), f"the {rules} strategy for {side}")
     code = board_codes(rules).code
     rows = sorted((code(key), move) for key, move in faced.items())
     return StrategyTable(rules, side, tuple(r[0] for r in rows), tuple(r[1] for r in rows), book.against)
-
-
-def whole_tier_positions(book: Book, side: str) -> int:
-    """How many positions ``side`` can face when it may play any cell of the top tier (what a
-    strategy table keeping the whole tier would hold): the cost figure of docs/porting.md."""
-    rules = book.rules
-    faced: set[str] = set()
-    frontier = {canonical(rules, EMPTY * rules.cells)[0]}
-    while frontier:
-        following: set[str] = set()
-        for key in frontier:
-            entry = book.entry(key)
-            assert entry is not None
-            if side_to_move(key) == side:
-                faced.add(key)
-                cells: tuple[Cell, ...] = entry.tiers[0]
-            else:
-                cells = tuple(c for c, mark in enumerate(key) if mark == EMPTY)
-            for cell in cells:
-                child = _play(key, cell)
-                if winner(rules, child) is None and EMPTY in child:
-                    following.add(canonical(rules, child)[0])
-        frontier = following
-    return len(faced)
-
-
-def _play(board: str, cell: Cell) -> str:
-    return board[:cell] + side_to_move(board) + board[cell + 1 :]

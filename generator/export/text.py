@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from importlib.resources import files
 from string import Template
 
-from generator.export.tables import FullTable, StrategyTable
-from player.game import Rules, after_line, one_ply_back, shift
+from player.codes import shift
+from player.game import Rules, after_line, one_ply_back
 
 WIDTH = 100  # characters per line of an array, its indent included
 
@@ -61,21 +61,6 @@ def packed_moves(moves: Iterable[int]) -> list[int]:
     if len(items) % 2:
         items.append(0)
     return [items[i] | items[i + 1] << 4 for i in range(0, len(items), 2)]
-
-
-def full_table_bytes(table: FullTable) -> int:
-    """Bytes of the entries' arrays: keys, bests (1 byte each), tops (2 bytes each)."""
-    return len(table.keys) * (key_bits(table.rules) // 8 + 1 + 2)
-
-
-def strategy_table_bytes(table: StrategyTable) -> int:
-    """Bytes of a strategy's arrays: keys, and the moves two to a byte."""
-    return len(table.keys) * (key_bits(table.rules) // 8) + (len(table.moves) + 1) // 2
-
-
-def rule_tables_bytes(rules: Rules) -> int:
-    """Bytes of the rules' own tables: the symmetries and the lines, a byte per cell."""
-    return len(rules.symmetries) * rules.cells + len(rules.lines) * rules.k
 
 
 def c_string(text: str) -> str:

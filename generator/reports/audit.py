@@ -33,13 +33,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from generator.reports import MAX_CELLS
 from generator.reports.program import Answer, Failure, Program, escaped
-from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, side_to_move, winner
-from player.play import level_policy, opponent_policy
-from player.rates import BestResponse, PlayOut, Policy
+from player.game import EMPTY, FIRST, SECOND, Cell, Policy, Position, other, side_to_move
+from player.opponents import OPPONENTS
+from player.play import level_policy
+from player.rates import BestResponse, PlayOut
 from player.reader import Book
 
-OPPONENTS = ("random", "novice", "book")
+#: The book's own player (its top trap tier, uniformly), the audit's last opponent.
+BOOK = "book"
 
 
 @dataclass
@@ -89,30 +92,32 @@ class Report:
 
 
 def audit(program: Program, book: Book, *, repeat: int = 1) -> Report:
-    """Ask ``program`` about every position it can reach on either side, then judge it."""
+    """Ask ``program`` about every position it can reach on either side, then judge it: a board
+    of at most MAX_CELLS cells (ValueError beyond, before the program is asked anything)."""
     if repeat < 1:
         raise ValueError(f"repeat must be at least 1, got {repeat}")
+    if book.rules.cells > MAX_CELLS:
+        raise ValueError(f"the audit judges boards of at most {MAX_CELLS} cells, not {book.rules}")
     answers: dict[str, list[Answer]] = {}
     lines: dict[str, list[Cell]] = {}  # a line of play reaching each position asked
 
-    def walk(board: str, mark: str, moves: list[Cell]) -> None:
-        if winner(book.rules, board) is not None or EMPTY not in board:
-            return
-        mover = side_to_move(board)
-        if mover == mark:
+    def walk(position: Position, mark: str, moves: list[Cell]) -> None:
+        board = position.board
+        if position.turn == mark:
             if board not in answers:
                 lines[board] = moves
                 answers[board] = [program.ask(board) for _ in range(repeat)]
             follow = sorted({a for a in answers[board] if not isinstance(a, Failure)})
         else:
-            follow = legal_moves(board)
+            follow = position.legal_moves()
         for cell in follow:
-            walk(board[:cell] + mover + board[cell + 1 :], mark, [*moves, cell])
+            after = position.play(cell)
+            if not after.is_over:
+                walk(after, mark, [*moves, cell])
 
-    empty = EMPTY * book.rules.cells
     try:
         for mark in (FIRST, SECOND):
-            walk(empty, mark, [])
+            walk(Position.empty(book.rules), mark, [])
     finally:
         program.close()
     report = Report(asked=len(answers), repeat=repeat)
@@ -158,36 +163,30 @@ def losing_lines(book: Book, answers: dict[str, list[Answer]], mark: str) -> lis
     """Every line of play the program, playing ``mark``, loses to the other side's last move."""
     found: list[dict[str, Any]] = []
 
-    def walk(board: str, moves: list[Cell]) -> None:
-        won = winner(book.rules, board)
-        if won is not None:
-            if won != mark:
-                found.append({"as": mark, "moves": moves, "board": board})
+    def walk(position: Position, moves: list[Cell]) -> None:
+        ended = position.outcome()
+        if ended is not None:
+            if ended.winner not in (mark, None):
+                found.append({"as": mark, "moves": moves, "board": position.board})
             return
-        if EMPTY not in board:
-            return
-        mover = side_to_move(board)
         follow = (
-            sorted({a for a in answers[board] if not isinstance(a, Failure)})
-            if mover == mark
-            else legal_moves(board)
+            sorted({a for a in answers[position.board] if not isinstance(a, Failure)})
+            if position.turn == mark
+            else position.legal_moves()
         )
         for cell in follow:
-            walk(board[:cell] + mover + board[cell + 1 :], [*moves, cell])
+            walk(position.play(cell), [*moves, cell])
 
-    walk(EMPTY * book.rules.cells, [])
+    walk(Position.empty(book.rules), [])
     return found
 
 
 def all_rates(book: Book, answers: dict[str, list[Answer]]) -> dict[str, dict[str, dict[str, Fraction]]]:
-    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``player.play.PlayOut``,
+    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``player.rates.PlayOut``,
     each of its answers to a position weighted by how often it came); a failure forfeits."""
     rules = book.rules
-    opponents: dict[str, Policy] = {
-        "random": opponent_policy(rules, "random"),
-        "novice": opponent_policy(rules, "novice"),
-        "book": level_policy(book, "perfect"),
-    }
+    opponents: dict[str, Policy] = {name: foe.policy(rules) for name, foe in OPPONENTS.items()}
+    opponents[BOOK] = level_policy(book, "perfect")
 
     def program(board: str) -> list[Cell | None]:
         return [None if isinstance(answer, Failure) else answer for answer in answers[board]]
@@ -197,7 +196,7 @@ def all_rates(book: Book, answers: dict[str, list[Answer]]) -> dict[str, dict[st
     found: dict[str, dict[str, dict[str, Fraction]]] = {}
     for name, reply in opponents.items():
         for mark in (FIRST, SECOND):
-            outcome = PlayOut(rules, {mark: program, other(mark): reply}, most=most).outcome(start, mark)
+            outcome = PlayOut(rules, {mark: program, other(mark): reply}, most=most).results(start, mark)
             found.setdefault(name, {})[f"as {mark}"] = {
                 "win": outcome.win,
                 "draw": outcome.draw,

@@ -1,6 +1,6 @@
 """Exact win/draw/loss rates of each play level against the reference opponents.
 
-Every line of play is enumerated with exact fractions (``player.play.PlayOut``): a level picks
+Every line of play is enumerated with exact fractions (``player.rates.PlayOut``): a level picks
 uniformly among ``player.play.candidates``; *random* and *novice* are ``player.play``'s.
 ``ttt-book levels`` prints the table aligned for a terminal, with a legend (``plain_table``), or
 as the README publishes it (``markdown_table``); ``update_file`` rewrites it in a file.
@@ -18,7 +18,8 @@ from generator import build_tools
 from generator.atomic import read_regular_file, target, write_files
 from player.errors import InputFileError, TableMarkerError
 from player.game import EMPTY, FIRST, SECOND, Rules, other
-from player.play import LEVELS, level_policy, opponent_policy
+from player.opponents import OPPONENTS
+from player.play import LEVELS, level_policy
 from player.rates import PlayOut
 from player.reader import Book, load_book
 
@@ -26,18 +27,14 @@ Rates = tuple[Fraction, Fraction, Fraction]
 #: (row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer; a row is a
 #: level, named as ``row_name`` names it
 Table = dict[tuple[str, str, str], Rates]
-OPPONENTS = ("random", "novice")  # the table's columns, in order
 SIDES = ("first", "second")
-#: The largest board the table is worked out for: 3x4 takes 14 s (a loaded 2-core machine);
-#: 4x4 would walk millions of positions per match, in as many Python objects.
-MAX_CELLS = 12
 COLUMN = 7  # characters of one percentage column in the plain table ("100.00" and a space)
 START = "<!-- levels-table:start -->"
 END = "<!-- levels-table:end -->"
 
 
 #: The rankings of the table's perfect rows, in order: the default first.
-RANKINGS = ("novice", "random")
+RANKINGS = tuple(OPPONENTS)
 
 
 def row_name(level: str, against: str) -> str:
@@ -77,18 +74,18 @@ def matches(book: Book, *others: Book) -> int:
 
 def level_rates(book: Book, *others: Book, advance: Callable[[], None] | None = None) -> Table:
     """(row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer for each of
-    ``table_rows``, every game of each match walked (``player.play.PlayOut``); ``advance()``
+    ``table_rows``, every game of each match walked (``player.rates.PlayOut``); ``advance()``
     is called after each match (for a progress bar)."""
     table = {}
     start = EMPTY * book.rules.cells
     # each player plays in several matches: its choice on a board is worked out once
-    opponents = {name: cache(opponent_policy(book.rules, name)) for name in OPPONENTS}
+    opponents = {name: cache(foe.policy(book.rules)) for name, foe in OPPONENTS.items()}
     for row, source, level in table_rows(book, *others):
         tested = cache(level_policy(source, level))
         for opponent in OPPONENTS:
             for side, mark in zip(SIDES, (FIRST, SECOND), strict=True):
                 match = PlayOut(book.rules, {mark: tested, other(mark): opponents[opponent]})
-                outcome = match.outcome(start, mark)
+                outcome = match.results(start, mark)
                 table[(row, opponent, side)] = (outcome.win, outcome.draw, outcome.loss)
                 if advance is not None:
                     advance()
@@ -111,12 +108,8 @@ def markdown_table(
     (``table``: the rates, if already computed; else ``advance`` as for ``level_rates``, on
     ``book`` alone)."""
     table = level_rates(book, advance=advance) if table is None else table
-    lines = [
-        START,
-        "| level | vs random, moving first | vs random, moving second "
-        "| vs novice, moving first | vs novice, moving second |",
-        "|---|---|---|---|---|",
-    ]
+    heads = [f"vs {opp}, moving {side}" for opp in OPPONENTS for side in SIDES]
+    lines = [START, "| level | " + " | ".join(heads) + " |", "|---" * (len(heads) + 1) + "|"]
     for row in rows_of(table):
         cells = [_cell(table[(row, opp, side)]) for opp in OPPONENTS for side in SIDES]
         name = f"`{row}`" if " " in row else row
@@ -128,10 +121,7 @@ def markdown_table(
 LEGEND = """\
 The computer's results at each level, {unit}: won / drawn / lost,
 as it moves first or second; exact (every game enumerated, nothing sampled),
-against two reference opponents:
-  random  plays any free cell, at random;"""
-NOVICE = "  novice  wins at once if it can, else blocks the computer's win, else random."
-MISERE_NOVICE = "  novice  plays at random, never completing a line of its own if it can avoid it."
+against the reference opponents:"""
 TARGETED = """\
 A level "--against random" plays from the book ranked to beat a random player
 (ttt-play --against random), "perfect" from the one ranked to beat a novice;
@@ -147,9 +137,8 @@ def legend(rules: Rules, rows: list[str] | None = None, *, unit: str = "in % of 
     named = [] if rules == Rules() else [f"The game: {rules}."]
     targeted = [TARGETED] if any("--against" in row for row in rows or []) else []
     program = [PROGRAM] if any("ranked against" in row for row in rows or []) else []
-    return "\n".join(
-        [*named, LEGEND.format(unit=unit), MISERE_NOVICE if rules.misere else NOVICE, *targeted, *program]
-    )
+    opponents = [f"  {name:<7} {foe.description(rules)}." for name, foe in OPPONENTS.items()]
+    return "\n".join([*named, LEGEND.format(unit=unit), *opponents, *targeted, *program])
 
 
 def plain_table(table: Table, rules: Rules | None = None) -> str:

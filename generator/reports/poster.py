@@ -37,12 +37,13 @@ from player.game import (
     SECOND,
     Cell,
     Rules,
+    check_mark,
+    completed_lines,
     is_over,
     legal_moves,
     other,
     play,
     transform,
-    winning_lines,
 )
 from player.reader import Book
 
@@ -103,8 +104,7 @@ def reply_groups(rules: Rules, board: str, *, fold: bool = True) -> list[tuple[C
 def poster_tree(book: Book, side: str, *, fold: bool = True) -> Node:
     """The book's play for ``side`` (X moves first) from the empty board, every opposing reply
     answered (up to folding), until every game ends."""
-    if side not in (FIRST, SECOND):
-        raise ValueError(f"side must be 'X' or 'O', got {side!r}")
+    check_mark(side, "side")
     rules = book.rules
     empty = EMPTY * rules.cells
     if side == FIRST:
@@ -186,7 +186,7 @@ def _board(
     cells in ``skip`` are left for what is drawn inside them."""
     cell = size / rules.cols
     out = []
-    lines = winning_lines(rules, board)
+    lines = completed_lines(rules, board)
     if move is not None and lines:
         cx, cy = x + (move % rules.cols) * cell, y + (move // rules.cols) * cell
         out.append(

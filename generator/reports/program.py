@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import math
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -22,16 +24,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from player.errors import ProgramWontRun
+from generator.reports import STARTUP
+from player.errors import ProgramWontRun, echoed
 from player.game import EMPTY, Cell
 
-#: Characters of one answer line kept; a longer answer is unreadable.
+#: Characters an answer line may take: four times as many without a newline is unreadable, and
+#: the rest is not waited for (a cell needs at most two).
 MAX_ANSWER = 64
 #: Bytes kept of a program's standard error, the last: its last line, however much it writes.
 ERRORS_KEPT = 4096
 #: Bytes read from a program at once: a pipe's default capacity on Linux (pipe(7)).
 READ_SIZE = 65536
 FAILURES = ("illegal", "unreadable", "timeout", "crash")
+#: The environment variable set in a program's environment, to a value of its own: every
+#: process it starts inherits it, and so is found when it has left the program's session.
+MARK = "TTT_AUDITED_PROGRAM"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,12 @@ def _escape(char: str) -> str:
     return ascii(char)[1:-1]
 
 
+def shown_command(command: str) -> str:
+    """A program's command line as a message names it: quoted, :func:`escaped`, and cut as
+    every value a message repeats is (``player.errors.echoed``)."""
+    return echoed(command, lambda text: f"'{escaped(text)}'")
+
+
 def decoded(data: bytes) -> str:
     """Bytes a program wrote, as text to show: UTF-8, every other byte and control escaped."""
     return escaped(data.decode("utf-8", "surrogateescape"))
@@ -76,7 +89,7 @@ def read_answer(text: str, board: str) -> Answer:
     the program wrote it: an unreadable one is kept :func:`escaped`)."""
     stripped = text.strip()
     if not (stripped.isascii() and stripped.isdigit()) or len(stripped) > 4:
-        return Failure("unreadable", escaped(text[:MAX_ANSWER]))
+        return Failure("unreadable", echoed(text, escaped))
     cell = int(stripped)
     if cell >= len(board) or board[cell] != EMPTY:
         return Failure("illegal", stripped)
@@ -86,19 +99,31 @@ def read_answer(text: str, board: str) -> Answer:
 class ProcessProgram:
     """A command that answers one line per board, kept running between questions.
 
-    After a time-out or a crash the process is ended and a fresh one answers the next question
-    (a program is asked about positions, not played through games, so nothing is lost). Each
-    runs in a session of its own, so ending it ends its process group: whatever it started
-    (a shell script's commands, in the background or not) ends with it.
+    It has ``timeout`` seconds to answer a board, and ``startup`` more for the first board after
+    each start: its start-up is not charged to its first answer. After a time-out or a crash
+    the process is ended and a fresh one answers the next question (a program is asked about
+    positions, not played through games, so nothing is lost).
+
+    Each runs in a session of its own, so ending it ends its process group: whatever it started
+    (a shell script's commands, in the background or not) ends with it; and so does any that
+    left its session (``setsid``, a daemon's double fork), found by the environment variable
+    MARK it inherits (:func:`end_marked`; on Linux, from /proc).
 
     Its standard error is a pipe, read while it is asked and while it ends (so a full pipe
     never blocks it); only the last ERRORS_KEPT bytes are kept, for the last line of a crash,
     however much it writes.
     """
 
-    def __init__(self, argv: list[str], *, timeout: float = 5.0) -> None:
+    def __init__(self, argv: list[str], *, timeout: float = 5.0, startup: float = STARTUP) -> None:
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"timeout must be a finite number of seconds above 0, got {timeout!r}")
+        if not (math.isfinite(startup) and startup >= 0):
+            raise ValueError(f"startup must be a finite number of seconds from 0 up, got {startup!r}")
         self.argv = argv
         self.timeout = timeout
+        self.startup = startup
+        self.fresh = False  # started, and no board answered yet: the start-up allowance applies
+        self.mark = secrets.token_hex(8)  # MARK's value in the environment of what it starts
         self.process: subprocess.Popen[bytes] | None = None
         self.pending = b""
         self.errors = b""  # the end of the running process's standard error
@@ -114,10 +139,12 @@ class ProcessProgram:
                 stderr=subprocess.PIPE,
                 bufsize=0,
                 start_new_session=True,  # its own process group (and no terminal to draw on)
+                env={**os.environ, MARK: self.mark},
             )
         except OSError as error:
-            raise ProgramWontRun(f"cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+            raise ProgramWontRun(f"cannot start {echoed(self.argv[0])}: {error.strerror or error}") from None
         self.starts += 1
+        self.fresh = True
         self.pending = b""
         self.errors = b""
         self.process = process
@@ -136,7 +163,8 @@ class ProcessProgram:
             process.stdin.write(board.encode() + b"\n")
         except OSError:
             return self._crashed(board)
-        deadline = time.monotonic() + self.timeout
+        allowed = self.timeout + (self.startup if self.fresh else 0)
+        deadline = time.monotonic() + allowed
         out, err = process.stdout.fileno(), process.stderr.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(out, selectors.EVENT_READ)
@@ -146,7 +174,7 @@ class ProcessProgram:
                 ready = {key.fd for key, _ in selector.select(left)} if left > 0 else set()
                 if not ready:
                     self._stop()
-                    return Failure("timeout", f"no answer within {self.timeout:g} s")
+                    return Failure("timeout", self._no_answer(allowed))
                 if err in ready and not self._read_errors(err):
                     selector.unregister(err)
                 if out not in ready:
@@ -157,20 +185,34 @@ class ProcessProgram:
                 self.pending += chunk
                 if len(self.pending) > 4 * MAX_ANSWER and b"\n" not in self.pending:
                     self._stop()
-                    return Failure("unreadable", decoded(self.pending[:MAX_ANSWER]))
+                    return Failure(
+                        "unreadable", echoed(self.pending.decode("utf-8", "surrogateescape"), escaped)
+                    )
         line, _, self.pending = self.pending.partition(b"\n")
         self.answered += 1
+        self.fresh = False
         return read_answer(line.decode("utf-8", "surrogateescape"), board)
 
+    def _no_answer(self, allowed: float) -> str:
+        """What a time-out says: the time to answer, and the allowance to start if it had one."""
+        if allowed == self.timeout:
+            return f"no answer within {self.timeout:g} s"
+        return f"no answer within {self.timeout:g} s (and {self.startup:g} s to start)"
+
     def _crashed(self, board: str) -> Failure:
+        """Its standard output ended (or its input did): it exited, or closed its standard
+        output and runs on (ended here); ProgramWontRun if that came before any answer."""
         status = self._wait()
         self._stop()
         # the last line on standard error, split at newlines only (a \r in it is shown escaped)
         last = self.errors.decode("utf-8", "surrogateescape").rstrip().rpartition("\n")[2].strip()
-        said = f": {escaped(last[:200])}" if last else ""
+        said = f": {echoed(last, escaped)}" if last else ""
+        how = "closed its standard output" if status is None else f"exited with status {status}"
         if self.answered == 0 and self.starts == 1:
-            raise ProgramWontRun(f"{self.argv[0]!r} ended before answering its first board{said}")
-        return Failure("crash", f"exited with status {status} when asked {board}{said}")
+            ended = "closed its standard output" if status is None else "ended"
+            name = shown_command(" ".join(self.argv))
+            raise ProgramWontRun(f"{name} {ended} before answering its first board{said}")
+        return Failure("crash", f"{how} when asked {board}{said}")
 
     def _wait(self) -> int | None:
         """The program's exit status once it ends, or None if it is still running after the
@@ -199,6 +241,7 @@ class ProcessProgram:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        end_marked(self.mark)  # and whatever it started that left its group
         assert process.stderr is not None
         # What the group wrote before it was killed may still be in the pipe: read that, and no
         # more than a pipe can hold, 1 MiB (pipe(7); one that left the group could write for ever).
@@ -221,6 +264,66 @@ class ProcessProgram:
         self._stop()
 
 
+def end_marked(mark: str) -> int:
+    """End (SIGKILL) every process whose environment holds MARK set to ``mark``, looking again
+    until none is left (one may start another while it is ended); how many were ended.
+
+    Linux only (the environments are read from /proc; elsewhere nothing is found), and only
+    the processes of this user, whose environments it may read: a process that cleared its
+    environment and left the program's session is not found.
+    """
+    wanted = f"{MARK}={mark}".encode()
+    ended = 0
+    for _ in range(100):  # each round ends the processes it sees; a killed one cannot fork
+        found = [pid for pid in _process_ids() if _end_if_marked(pid, wanted)]
+        if not found:
+            break
+        ended += len(found)
+    return ended
+
+
+def _process_ids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _end_if_marked(pid: int, wanted: bytes) -> bool:
+    """SIGKILL process ``pid`` if its environment holds ``wanted``. One that does is held by a
+    pidfd and its environment read again before the signal, so that a process id reused
+    meanwhile gets none (most processes are not marked: they cost one read)."""
+    if not _marked(pid, wanted):
+        return False
+    try:
+        handle = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return False
+    except (AttributeError, OSError):  # a kernel before 5.3: by its id, as os.kill does
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+        return True
+    try:
+        if not _marked(pid, wanted):
+            return False
+        signal.pidfd_send_signal(handle, signal.SIGKILL)
+        return True
+    except OSError:  # gone meanwhile
+        return False
+    finally:
+        os.close(handle)
+
+
+def _marked(pid: int, wanted: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``wanted`` (False for one gone, or another
+    user's)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as environ:
+            return wanted in environ.read().split(b"\0")
+    except OSError:
+        return False
+
+
 class CallableProgram:
     """A Python function ``f(board) -> cell`` (an int, or a string holding one), in-process.
 
@@ -234,9 +337,11 @@ class CallableProgram:
         try:
             answer = self.function(board)
         except Exception as error:
-            return Failure("crash", escaped(f"raised {type(error).__name__}: {error} when asked {board}"))
+            return Failure(
+                "crash", f"raised {type(error).__name__}: {echoed(str(error), escaped)} when asked {board}"
+            )
         if isinstance(answer, bool) or not isinstance(answer, int | str):
-            return Failure("unreadable", escaped(repr(answer)[:MAX_ANSWER]))
+            return Failure("unreadable", echoed(answer, lambda value: escaped(repr(value))))
         return read_answer(str(answer), board)
 
     def close(self) -> None:
@@ -248,14 +353,14 @@ def load_callable(spec: str) -> Callable[[str], object]:
     ProgramWontRun if there is no such function."""
     module_name, sep, name = spec.partition(":")
     if not sep or not module_name or not name:
-        raise ProgramWontRun(f"{spec!r} is not MODULE:FUNCTION")
+        raise ProgramWontRun(f"{echoed(spec)} is not MODULE:FUNCTION")
     if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
-        raise ProgramWontRun(f"cannot import {module_name!r}: {error}") from None
+        raise ProgramWontRun(f"cannot import {echoed(module_name)}: {echoed(str(error), str)}") from None
     function = getattr(module, name, None)
     if not callable(function):
-        raise ProgramWontRun(f"{module_name!r} has no function {name!r}")
+        raise ProgramWontRun(f"{echoed(module_name)} has no function {echoed(name)}")
     return function  # type: ignore[no-any-return]

@@ -30,19 +30,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from generator.reports.program import FAILURES, Answer, Failure, Program, escaped
+from generator.reports import MAX_CELLS
+from generator.reports.program import FAILURES, Answer, Failure, Program, escaped, shown_command
 from generator.writer import build_book, encode, rate_text
 from player.errors import ProgramWontRun
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules, other, side_to_move, winner
-from player.play import level_policy, opponent_policy
+from player.game import EMPTY, FIRST, SECOND, Cell, Position, Rules, other, side_to_move
+from player.opponents import OPPONENTS
+from player.play import level_policy
 from player.rates import BestResponse, PlayOut
 from player.reader import Book, entry_text, parse_book, parse_entry
 
 #: The sides, as the book's ``trap_rates`` names them.
 SIDES = {FIRST: "first", SECOND: "second"}
-#: The largest board worked out: the best response walks every position its optimal moves and
-#: the program's answers reach (as ``ttt-book levels`` does).
-MAX_CELLS = 12
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,7 @@ def _answers_its_first_board(answers: dict[str, list[Answer]], opponent: Any, em
         failure = given[0]
         assert isinstance(failure, Failure)
         raise ProgramWontRun(
-            f"'{escaped(name)}' gave no move for its first board, {empty}: {_failure_words(failure)}"
+            f"{shown_command(name)} gave no move for its first board, {empty}: {_failure_words(failure)}"
         )
 
 
@@ -160,9 +159,7 @@ def reference_rates(book: Book) -> dict[str, dict[str, str]]:
     per side, as ``trap_rates`` writes them."""
     rules = book.rules
     return {
-        side: {
-            name: rate_text(_rate(book, opponent_policy(rules, name), mark)) for name in ("novice", "random")
-        }
+        side: {name: rate_text(_rate(book, foe.policy(rules), mark)) for name, foe in OPPONENTS.items()}
         for mark, side in SIDES.items()
     }
 
@@ -256,20 +253,19 @@ def _choose(book: Book, response: BestResponse, opponent: Any, moves: dict[str, 
     """Give each position the best response reaches one move in ``moves`` (by canonical key),
     following the moves given; how many positions found their key holding a move that is not
     one of their best."""
-    rules = book.rules
     conflicts = 0
-    seen: set[str] = set()
-    waiting = [EMPTY * rules.cells]
+    seen: set[Position] = set()
+    waiting = [Position.empty(book.rules)]
     while waiting:
-        board = waiting.pop()
-        if board in seen or winner(rules, board) is not None or EMPTY not in board:
+        position = waiting.pop()
+        if position in seen or position.is_over:
             continue
-        seen.add(board)
-        turn = side_to_move(board)
-        if turn != response.mark:
-            waiting.extend(board[:c] + turn + board[c + 1 :] for c in set(opponent(board)) if c is not None)
+        seen.add(position)
+        board = position.board
+        if position.turn != response.mark:
+            waiting.extend(position.play(c) for c in set(opponent(board)) if c is not None)
             continue
-        evaluation = book.evaluate(board)
+        evaluation = book.evaluate(position)
         perm, inverse = evaluation.symmetry.perm, evaluation.symmetry.inverse
         wanted = {inverse[c] for c in response.choices[board]}
         cell = moves.get(evaluation.key)
@@ -278,8 +274,7 @@ def _choose(book: Book, response: BestResponse, opponent: Any, moves: dict[str, 
             cell = moves[evaluation.key] = next(c for c in in_order if c in wanted)
         elif cell not in wanted:
             conflicts += 1
-        played = perm[cell]
-        waiting.append(board[:played] + turn + board[played + 1 :])
+        waiting.append(position.play(perm[cell]))
     return conflicts
 
 
@@ -287,4 +282,4 @@ def _rate(book: Book, opponent: Any, mark: str, *, most: int = 1) -> Fraction:
     """The chance the perfect level of ``book`` wins as ``mark`` against ``opponent`` (which
     offers at most ``most`` options, or as many as there are cells)."""
     players = {mark: level_policy(book, "perfect"), other(mark): opponent}
-    return PlayOut(book.rules, players, most=most).outcome(EMPTY * book.rules.cells, mark).win
+    return PlayOut(book.rules, players, most=most).results(EMPTY * book.rules.cells, mark).win

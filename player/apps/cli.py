@@ -31,11 +31,12 @@ from player.apps.console import (
     refuse_unused,
     run_cli,
 )
-from player.apps.options import LEVEL, MARK, DelayParam, SeedParam, colour_wanted, painter
+from player.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, painter
 from player.apps.progress import loading
 from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
 from player.errors import BookError, ScriptError
 from player.game import FIRST, SECOND, Rules
+from player.opponents import DEFAULT, OPPONENTS, described
 from player.reader import Book, book_for, load_book
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
@@ -52,7 +53,7 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     try:
         if path is None:
             rules = Rules(3, 3, 3, misere=True) if misere else None
-            return load_book(rules=rules, against=against or "novice")
+            return load_book(rules=rules, against=against or DEFAULT)
         with loading(path) as shown:
             book = load_book(path, rules=None, progress=shown)
     except BookError as error:
@@ -103,11 +104,10 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
 )
 @click.option(
     "--against",
-    type=click.Choice(["novice", "random"], case_sensitive=False),
+    type=click.Choice(list(OPPONENTS), case_sensitive=False),
     default=None,
-    help="Whom you play like, so that the perfect level wins as often as it can against you: a "
-    "novice (the default: wins when it can, else blocks, else plays at random) or a random "
-    "player. The other levels play as they do.",
+    help="Whom the perfect level plays to beat: it wins as often as a never-losing player can "
+    f"against {described()}. The other levels play as they do.",
 )
 @click.option(
     "--misere",
@@ -127,8 +127,10 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     "--json",
     "as_json",
     is_flag=True,
-    help="With --moves, moves piped in, or --watch: print a JSON transcript (cells numbered from 1, "
-    "as typed: its member cells_from says so).",
+    help="With --moves, moves piped in, or --watch: print a JSON transcript: the moves (cells "
+    "numbered from 1, as typed: its member cells_from says so), the board, the winner (X, O or "
+    "null), the result on the board (X wins, O wins, draw or unfinished) and the outcome for you "
+    "(win, loss, draw or unfinished; null when the computer plays both sides).",
 )
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option(
@@ -141,7 +143,7 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
 @click.option("--o-level", type=LEVEL, default="perfect", show_default=True, help="With --watch: O's level.")
 @click.option(
     "--delay",
-    type=DelayParam(),
+    type=DELAY,
     default=None,
     show_default=f"{WATCH_DELAY:g} on a terminal, 0 otherwise",
     help="With --watch: seconds to pause after each move, 0 to 10.",

@@ -35,7 +35,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from player.apps.signals import ended_by_signals
 from player.errors import (
+    MAX_ECHOED,
+    MAX_ECHOED_PATH,
     BoardError,
     BookError,
     BuildToolMissing,
@@ -45,6 +48,7 @@ from player.errors import (
     ProgramWontRun,
     StreamError,
     TableMarkerError,
+    echoed,
 )
 
 if TYPE_CHECKING:
@@ -124,10 +128,34 @@ class Context(click.Context):
     formatter_class = HelpFormatter
 
 
+@contextlib.contextmanager
+def long_words_cut(args: list[str]) -> Iterator[None]:
+    """click's own messages for a bad command line (an unknown option, an extra argument, a
+    value one of its types refuses), raised within, with each word of ``args`` longer than
+    MAX_ECHOED that they repeat cut as ``echoed`` cuts a value: click repeats a word whole."""
+    words = set()
+    for word in args:
+        words.add(word)
+        if word.startswith("-") and "=" in word:  # --option=VALUE: click names either half
+            words.update(word.split("=", 1))
+    try:
+        yield
+    except click.UsageError as error:
+        for word in sorted((w for w in words if len(w) > MAX_ECHOED), key=len, reverse=True):
+            cut = error.message.replace(repr(word), echoed(word)).replace(word, echoed(word, str))
+            error.message = cut  # type: ignore[misc]  # (Final in click's types; its own message)
+        raise
+
+
 class Command(click.Command):
-    """A click command whose library errors end it with the table's status and one line."""
+    """A click command whose library errors end it with the table's status and one line, and
+    whose usage errors repeat no word of the command line whole beyond MAX_ECHOED."""
 
     context_class = Context
+
+    def make_context(self, info_name: str | None, args: list[str], *more: Any, **extra: Any) -> click.Context:
+        with long_words_cut(args):
+            return super().make_context(info_name, args, *more, **extra)
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -135,10 +163,21 @@ class Command(click.Command):
 
 
 class Group(click.Group):
-    """A click group whose commands' library errors end them with the table's status."""
+    """A click group whose commands' library errors end them with the table's status, and whose
+    usage errors repeat no word of the command line whole beyond MAX_ECHOED."""
 
     command_class = Command
     context_class = Context
+
+    def make_context(self, info_name: str | None, args: list[str], *more: Any, **extra: Any) -> click.Context:
+        with long_words_cut(args):
+            return super().make_context(info_name, args, *more, **extra)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        with long_words_cut(args):  # "No such command 'NAME'."
+            return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         with library_failures():
@@ -247,12 +286,13 @@ class FilePath(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         text = os.fspath(value) if isinstance(value, os.PathLike) else value
         if not isinstance(text, str):
-            self.fail(f"{text!r} is not a file name", param, ctx)
+            self.fail(f"{echoed(text)} is not a file name", param, ctx)
         if text == "":
             self.fail("an empty name names no file", param, ctx)
         if not self.folder and names_folder(text):
             self.fail(
-                f"{text!r} names a folder, not a file (a name ending in '/', '.' or '..' names a folder)",
+                f"{echoed(text, limit=MAX_ECHOED_PATH)} names a folder, not a file (a name ending in "
+                "'/', '.' or '..' names a folder)",
                 param,
                 ctx,
             )
@@ -293,7 +333,8 @@ def book_in_use(book: object) -> Iterator[None]:
         raise InputProblem(str(error)) from None
     except BoardError as error:
         source = getattr(book, "source", None) or "the book"
-        raise InputProblem(f"{source}: cannot answer for a position reached in play: {error}") from None
+        shown = echoed(source, str, limit=MAX_ECHOED_PATH)
+        raise InputProblem(f"{shown}: cannot answer for a position reached in play: {error}") from None
 
 
 def _ascii_spelling(error: UnicodeError) -> tuple[str, int]:
@@ -468,6 +509,7 @@ def run_cli(command: click.Command, prog_name: str, argv: list[str] | None = Non
     collection the same way.
     """
     closed = prepare_streams()
-    status = _status(command, prog_name, argv, closed)
+    with ended_by_signals():  # SIGTERM, SIGHUP: as Ctrl-C, then by the signal (player/apps/signals.py)
+        status = _status(command, prog_name, argv, closed)
     gc.freeze()
     sys.exit(status)

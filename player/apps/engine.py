@@ -20,10 +20,11 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from player.errors import BoardError, RequestError
-from player.game import FIRST, SECOND
-from player.play import LEVELS, MAX_SEED, OPPONENTS, choose_move
-from player.reader import Book, Evaluation
+from player.errors import BoardError, RequestError, echoed
+from player.game import FIRST, check_mark
+from player.opponents import OPPONENTS
+from player.play import LEVELS, MAX_SEED, choose_move
+from player.reader import Book, Evaluation, lone_surrogate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -39,7 +40,7 @@ class Engine:
     """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed.
 
     A ``choose`` request may name the opponent the perfect level plays to beat (``against``,
-    one of ``player.play.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
+    one of ``player.opponents.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
     ``rules`` answer states) when it is left out; another one is ``books(against)``, loaded
     when first asked for (the packaged book ranked against it), or refused without ``books``.
     """
@@ -53,10 +54,7 @@ class Engine:
         self._load = books
         self._rules_answer = {
             "protocol": PROTOCOL,
-            "rows": book.rules.rows,
-            "cols": book.rules.cols,
-            "k": book.rules.k,
-            "misere": book.rules.misere,
+            **book.rules.as_json(),
             "cells": book.rules.cells,
             "cells_from": 0,
             "entries": len(book),
@@ -88,7 +86,11 @@ class Engine:
             except (ValueError, RecursionError) as error:
                 answer = error_answer("json", f"not a JSON value: {error}")
             else:
-                answer = self.handle(request)
+                surrogate = lone_surrogate(request)  # it would be echoed, and strict JSON has none
+                if surrogate is None:
+                    answer = self.handle(request)
+                else:
+                    answer = error_answer("json", f"not strict JSON: {surrogate}")
         # strict JSON (RFC 8259) whatever came in: no NaN or Infinity can reach an answer
         return json.dumps(answer, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
@@ -103,26 +105,28 @@ class Engine:
             board, first = self._position(request)
             level = request.get("level", "perfect")
             if level not in LEVELS:
-                raise RequestError("level", f"level {level!r} is not one of {', '.join(LEVELS)}")
+                raise RequestError("level", f"level {_shown(level)} is not one of {', '.join(LEVELS)}")
             seed = request.get("seed")
             if seed is None:
                 rng = self.rng
             elif type(seed) is int and 0 <= seed <= MAX_SEED:
                 rng = random.Random(seed)
             else:
-                raise RequestError("seed", f"seed {seed!r} is not a whole number from 0 to {MAX_SEED}")
+                raise RequestError("seed", f"seed {_shown(seed)} is not a whole number from 0 to {MAX_SEED}")
             book = self._book_against(request["against"]) if "against" in request else self.book
             cell = choose_move(book, board, level, first=first, rng=rng)
             return {"ok": True, "cell": cell}
         if op == "rules":
             return {"ok": True, **self._rules_answer}
-        raise RequestError("op", f"op {op!r} is not one of {', '.join(OPS)}")
+        if "op" not in request:
+            raise RequestError("op", f"a request needs an op, one of {', '.join(OPS)}")
+        raise RequestError("op", f"op {_shown(op)} is not one of {', '.join(OPS)}")
 
     def _book_against(self, against: object) -> Book:
         """The book ranked against ``against``, a name of ``OPPONENTS`` (a book ranked against
         a program is played by leaving ``against`` out, not by naming it)."""
         if not isinstance(against, str) or against not in OPPONENTS:
-            raise RequestError("against", f"against {against!r} is not one of {', '.join(OPPONENTS)}")
+            raise RequestError("against", f"against {_shown(against)} is not one of {', '.join(OPPONENTS)}")
         found = self._books.get(against)
         if found is not None:
             return found
@@ -138,8 +142,10 @@ class Engine:
         if not isinstance(board, str):
             raise RequestError("board", f"board must be a string, got {json_type(board)}", reason="character")
         first = request.get("first", FIRST)
-        if first != FIRST and first != SECOND:
-            raise RequestError("first", f"first must be 'X' or 'O', got {first!r}")
+        try:
+            check_mark(first, "first")
+        except ValueError:
+            raise RequestError("first", f'first must be "X" or "O", got {_shown(first)}') from None
         try:
             self.book.evaluate(board, first=first)  # checks the board, and warms its cache
         except BoardError as error:
@@ -179,12 +185,18 @@ def _finite(text: str) -> float:
     """A JSON number with a fraction or an exponent, refused when no float holds it (``1e400``)."""
     number = float(text)
     if not math.isfinite(number):
-        raise ValueError(f"number {text[:40]} is beyond what a double holds")
+        raise ValueError(f"number {echoed(text, str)} is beyond what a double holds")
     return number
 
 
 def error_answer(code: str, message: str) -> dict[str, Any]:
     return {"ok": False, "error": {"code": code, "message": message}}
+
+
+def _shown(value: object) -> str:
+    """A request's value in a message as the client wrote it: JSON (``null``, ``"x"``), not
+    Python's ``None`` or ``'x'``, cut as every echoed value is (``player.errors.echoed``)."""
+    return echoed(value, lambda parsed: json.dumps(parsed, ensure_ascii=False))
 
 
 def json_type(value: object) -> str:

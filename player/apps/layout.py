@@ -2,14 +2,16 @@
 
 ``layout(view, height, width)`` returns positioned text (``Span``), or None when the terminal is
 too small for the game; ``player.apps.tui`` only paints the spans. The board's cell size is
-chosen by the terminal's size and the board's alone (big cells, 7 x 3, when they leave room for
-the text; else 7 x 1), so it stays put whatever the text below it says (a hint turned on or
-off). The parts around the board are named (``PARTS``): when the terminal is too short for all
-of them, whole parts go, the least needed first (the prompt stays), and a last line names what
-is hidden. Nothing is cut mid-word: the title loses whole parts, the lines wrap at word
-boundaries. Markers are text as well as colour, so they show without colour (NO_COLOR) and in a
-test: the computer's last move ``[O]``, the winning line ``*X*``, the book's move in a hint
-``D*``; a hint's cell keeps its number beside the label (``5 D*``).
+chosen by the terminal's size and the board's alone (the largest of ``CELL_SIZES`` that leaves
+room for the text: 11 x 5 on a big terminal, 7 x 3, else 7 x 1), so it stays put whatever the
+text below it says (a hint turned on or off). On a terminal wider than 80 columns the board and
+its text, a column as wide as they are on 80, are centred. The parts around the board are named
+(``PARTS``): when the terminal is too short for all of them, whole parts go, the least needed
+first (the prompt stays), and a last line names what is hidden; the help page does the same
+with its own parts (``HELP_PARTS``). Nothing is cut mid-word: the title loses whole parts, the
+lines wrap at word boundaries. Markers are text as well as colour, so they show without colour
+(NO_COLOR) and in a test: the computer's last move ``[O]``, the winning line ``*X*``, the book's
+move in a hint ``D*``; a hint's cell keeps its number beside the label (``5 D*``).
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ MIN_COLS = 30
 MIN_ROWS = 11
 #: Cell sizes (columns, rows), largest first. 7 columns hold a cell's number beside a hint's
 #: label on any board up to 99 cells (``16 L12*``).
-CELL_SIZES = ((7, 3), (7, 1))
+CELL_SIZES = ((11, 5), (7, 3), (7, 1))
 LEFT = 2  # the margin before the board and the text
+#: The widest the text under the board is set: its width on an 80-column terminal. A wider
+#: terminal centres the board and the text in a column this wide (or the board's width).
+COLUMN = 77
 #: Rows the smallest layout needs beside the board: a blank row and up to five of prompt.
 TEXT_ROWS = 6
 #: Rows a cell size must leave beside the board to be chosen (the last size always may): the
@@ -39,6 +44,14 @@ ROOM_ROWS = 9
 #: prompt itself is never hidden.
 PARTS = ("tally", "legend", "keys", "messages", "why", "result")
 PROMPT = "prompt"
+#: The help page's parts, the first hidden first when the terminal is too short for the whole
+#: page: the blank lines between paragraphs ("spacing"), what the markers mean, the rules and
+#: the numbering, then "keys": each key's line (part "key", never hidden) in its short form
+#: (``Line.short``). The title and the way back are never hidden; the note names what is
+#: ("Hidden: markers, rules.").
+HELP_PARTS = ("spacing", "markers", "rules", "keys")
+#: Parts whose hiding is not named: blank lines, and the keys, whose short form is still there.
+UNNAMED = ("keys", "spacing")
 
 
 class Line(NamedTuple):
@@ -72,7 +85,7 @@ class View(NamedTuple):
     cols: int
     cells: tuple[CellView, ...]
     lines: tuple[Line, ...]
-    help: tuple[str, ...]  # when not empty, the help page is shown instead of the game
+    help: tuple[Line, ...]  # when not empty, the help page is shown instead of the game
 
 
 class Span(NamedTuple):
@@ -123,15 +136,23 @@ def layout(view: View, height: int, width: int) -> list[Span] | None:
     if view.help:
         return _help_page(view.help, height, width)
     cell = cell_size(view.rows, view.cols, height, width)
-    board_h, _ = board_size(view.rows, view.cols, cell)
+    board_h, board_w = board_size(view.rows, view.cols, cell)
+    column, left = _column(width, board_w)
     top = 2 if height - board_h >= ROOM_ROWS else 1  # the board's place: the terminal's size says
-    spans = [Span(0, 0, _shorten(view.title, width - 1), ("title",))]
-    spans += _board(view, top, *cell)
+    spans = [Span(0, left - LEFT, _shorten(view.title, width - 1 - (left - LEFT)), ("title",))]
+    spans += _board(view, top, left, *cell)
     y = top + board_h + 1  # a blank row between the board and the text
-    for text, style in _fit(view.lines, height - y, width - LEFT - 1):
-        spans.append(Span(y, LEFT, text, style))
+    for text, style in _fit(view.lines, height - y, column):
+        spans.append(Span(y, left, text, style))
         y += 1
     return spans
+
+
+def _column(width: int, board_w: int) -> tuple[int, int]:
+    """The width the text is set in (COLUMN, the board's if wider, the terminal's if narrower)
+    and the column it and the board start at: LEFT up to 80 columns, centred beyond."""
+    column = max(board_w, min(width - LEFT - 1, COLUMN))
+    return column, LEFT + max(0, (width - LEFT - 1 - column) // 2)
 
 
 def _shorten(text: str, width: int) -> str:
@@ -151,11 +172,13 @@ def _shorten(text: str, width: int) -> str:
     return kept if len(kept) <= width else ""
 
 
-def _fit(lines: tuple[Line, ...], room: int, width: int) -> list[tuple[str, tuple[str, ...]]]:
-    """The rows of text under the board, each with its style, that fit in ``room`` rows. Parts
-    are hidden whole, the least needed first, until the rest fits; then any hidden part that
-    fits in the room left comes back. Once any is hidden, a last row names them (unless not even
-    that fits beside the prompt)."""
+def _fit(
+    lines: tuple[Line, ...], room: int, width: int, parts: tuple[str, ...] = PARTS
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The rows of text under the board (or of the help page, with its ``parts``), each with its
+    style, that fit in ``room`` rows. Parts are hidden whole, the least needed first, until the
+    rest fits; then any hidden part that fits in the room left comes back. Once any is hidden, a
+    last row names them (unless not even that fits beside the prompt)."""
     present = {line.part for line in lines}
     present |= {"keys"} if any(line.short for line in lines) else set()
     hidden: list[str] = []
@@ -166,8 +189,8 @@ def _fit(lines: tuple[Line, ...], room: int, width: int) -> list[tuple[str, tupl
             if line.part in hidden:
                 continue
             text = line.short if line.short and "keys" in hidden else line.text
-            shown += [(row, (line.kind, line.part)) for row in textwrap.wrap(text, width) or [""]]
-        named = [part for part in hidden if part != "keys"]  # the short prompt says "? help"
+            shown += [(row, (line.kind, line.part)) for row in _wrap(text, line.kind, width)]
+        named = [part for part in hidden if part not in UNNAMED]  # the short prompt says "? help"
         if note and named:
             shown += [(row, ("note",)) for row in textwrap.wrap(f"Hidden: {', '.join(named)}.", width)]
         return shown
@@ -175,7 +198,7 @@ def _fit(lines: tuple[Line, ...], room: int, width: int) -> list[tuple[str, tupl
     def used(note: bool) -> int:
         return len(rows(note))
 
-    for part in PARTS:
+    for part in parts:
         if used(note=True) <= room:
             break
         if part in present:
@@ -184,8 +207,20 @@ def _fit(lines: tuple[Line, ...], room: int, width: int) -> list[tuple[str, tupl
         hidden.remove(part)
         if used(note=True) > room:
             hidden.append(part)
-            hidden.sort(key=PARTS.index)
+            hidden.sort(key=parts.index)
     return rows(note=used(note=True) <= room)
+
+
+#: Where a key's words start on a line of the help page ("  arrows   move ..."): its wrapped
+#: rows start there too.
+KEY_INDENT = 11
+
+
+def _wrap(text: str, kind: str, width: int) -> list[str]:
+    """``text`` in rows of ``width`` at most, broken between words; a key of the help page
+    (``kind`` "key") keeps its words in their column."""
+    indent = " " * KEY_INDENT if kind == "key" else ""
+    return textwrap.wrap(text, width, subsequent_indent=indent) or [""]
 
 
 def cell_text(cell: CellView) -> str:
@@ -197,7 +232,7 @@ def cell_text(cell: CellView) -> str:
     return cell.text
 
 
-def _board(view: View, top: int, cell_w: int, cell_h: int) -> list[Span]:
+def _board(view: View, top: int, left: int, cell_w: int, cell_h: int) -> list[Span]:
     """The grid and the cells. A cell's markers (last move, winning line, the book's move) are
     drawn on its text alone, not on the cell's padding; the highlight fills the cell."""
     spans = []
@@ -206,14 +241,14 @@ def _board(view: View, top: int, cell_w: int, cell_h: int) -> list[Span]:
         y0 = top + r * (cell_h + 1)
         for c in range(view.cols):
             cell = view.cells[r * view.cols + c]
-            x = LEFT + c * (cell_w + 1)
+            x = left + c * (cell_w + 1)
             for i, row in enumerate(_cell_rows(cell, cell_w, cell_h)):
                 for segment_x, text, style in row:
                     spans.append(Span(y0 + i, x + segment_x, text, style))
                 if c < view.cols - 1:
                     spans.append(Span(y0 + i, x + cell_w, "|", ("grid",)))
         if r < view.rows - 1:
-            spans.append(Span(y0 + cell_h, LEFT, rule, ("grid",)))
+            spans.append(Span(y0 + cell_h, left, rule, ("grid",)))
     return spans
 
 
@@ -258,13 +293,10 @@ def _row(
     return placed
 
 
-def _help_page(lines: tuple[str, ...], height: int, width: int) -> list[Span]:
-    """The help text, wrapped; when it is too long, cut, its last line (how to go back) kept."""
-
-    def wrap(line: str) -> list[str]:
-        return textwrap.wrap(line, width - LEFT - 1) or [""]
-
-    rows = [row for line in lines[:-1] for row in wrap(line)]
-    last = wrap(lines[-1])
-    rows = rows[: max(0, height - 1 - len(last))] + last
-    return [Span(1 + y, LEFT, row, ("title" if y == 0 else "help",)) for y, row in enumerate(rows)]
+def _help_page(lines: tuple[Line, ...], height: int, width: int) -> list[Span]:
+    """The help page from its second row: whole when it fits; else its parts hidden in the order
+    of HELP_PARTS, the keys in their short form last, and a row naming what is hidden. Set in
+    the game's column (centred beyond 80 columns)."""
+    column, left = _column(width, 0)
+    rows = _fit(lines, height - 1, column, HELP_PARTS)
+    return [Span(1 + y, left, row, style[:1]) for y, (row, style) in enumerate(rows)]

@@ -9,11 +9,13 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from player import hints as teach
+import player.hints as teach
 from player.apps.console import Interrupted
 from player.apps.session import Game, Tally, outcome_for, result_line
 from player.apps.text import goal, grid, numbering, plain, wrap_entries
+from player.errors import echoed
 from player.game import STANDARD, Rules, other
+from player.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     import random
@@ -55,18 +57,17 @@ def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
         lines += textwrap.wrap(f"({note})", width - 1)
     lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
     lines += textwrap.wrap(teach.why(found, game.book.against), width - 1)
-    # the chance the book ranks by first (a novice's, for a book ranked against a program)
-    opponent = game.book.against if game.book.against in teach.OPPONENT_WORDS else "novice"
+    # the chance the book ranks by first (the default opponent's, for a book ranked against a program)
+    against = opponent(game.book.against if game.book.against in OPPONENTS else DEFAULT)
     if teach.counted(found):
-        words = {"novice": "a novice", "random": "random play"}[opponent]  # within 80 columns
         lines += textwrap.wrap(
-            f"Move by move, with the games it wins against {words} (the book playing on):", width - 1
+            f"Move by move, with the games it wins against {against.words} (the book playing on):", width - 1
         )
     else:
         lines.append("Move by move:")
     entries = [
         f"{hint.cell + 1}: {hint.words}"
-        + (f" ({teach.percent(getattr(hint.chances, opponent))})" if hint.chances is not None else "")
+        + (f" ({teach.percent(hint.chances[against.name])})" if hint.chances is not None else "")
         + (f" {teach.BOOK_MARK}" if hint.book else "")
         for hint in found
     ]
@@ -156,7 +157,7 @@ def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Wr
             else:
                 write("Nothing to undo yet.")
         elif not command.isdigit() or not command.isascii():
-            write(f"{line.strip()!r} is not a cell number; type 1 to {cells}, or ? for help.")
+            write(f"{echoed(line.strip())} is not a cell number; type 1 to {cells}, or ? for help.")
         elif not 1 <= int(command) <= cells:
             write(f"There is no cell {int(command)}; type 1 to {cells}.")
         elif game.board[int(command) - 1] != ".":

@@ -1,4 +1,5 @@
-"""What ``ttt-play`` reads from its options: marks, levels, seeds, delays, and whether to colour.
+"""What the commands read from their options: marks, levels, seeds, seconds (``ttt-play
+--delay``; ``ttt-book audit --timeout``, ``--startup``), and whether to colour.
 
 Types click checks a value with (one clear line, status 2, for a bad one) and the colours of
 the board's words on a terminal.
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 from player.apps.console import is_terminal
+from player.errors import echoed
 from player.game import FIRST, SECOND
 from player.play import LEVELS, MAX_SEED
 
@@ -43,24 +45,34 @@ class SeedParam(click.ParamType):  # type: ignore[type-arg]
             return value
         text = str(value).strip()
         if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
-            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} characters)"
-            self.fail(f"{shown!r} is not a whole number from 0 to {MAX_SEED}", param, ctx)
+            self.fail(f"{echoed(text)} is not a whole number from 0 to {MAX_SEED}", param, ctx)
         return int(text)
 
 
-class DelayParam(click.ParamType):  # type: ignore[type-arg]
-    """Seconds, a finite number from 0 to 10 (``nan`` passes a range check, so it is named)."""
+class Seconds(click.ParamType):  # type: ignore[type-arg]
+    """A number of seconds from ``low`` to ``high``, finite: every option that takes a time
+    (``nan`` passes click's FloatRange, since no comparison with it is true, so it is named)."""
 
     name = "SECONDS"
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low = low
+        self.high = high
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         try:
             seconds = float(value)
         except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or not 0 <= seconds <= MAX_DELAY:
-            self.fail(f"{value!r} is not a number of seconds from 0 to {MAX_DELAY:g}", param, ctx)
+            self.fail(f"{echoed(value)} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not self.low <= seconds <= self.high:
+            self.fail(
+                f"{echoed(value)} is not a number of seconds from {self.low:g} to {self.high:g}", param, ctx
+            )
         return seconds
+
+
+#: ``ttt-play --delay``: the pause after each watched move.
+DELAY = Seconds(0, MAX_DELAY)
 
 
 def colour_wanted(stream: object, forced: bool | None) -> bool:

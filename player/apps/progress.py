@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import click
 
 from player.apps.console import echo, is_terminal
+from player.errors import StreamError
 from player.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
@@ -84,42 +85,48 @@ def progress(
 
 
 def erase_line() -> None:
-    """Erase the line a progress report is on, on standard error, and show the cursor again."""
-    echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)
+    """Erase the line a progress report is on, on standard error, and show the cursor again; a
+    terminal that has gone (SIGHUP) cannot be, and is not, erased."""
+    with contextlib.suppress(StreamError):
+        echo("\r\x1b[2K\x1b[?25h", err=True, nl=False)
 
 
 @contextlib.contextmanager
 def loading(path: str | None) -> Iterator[Progress]:
     """A ``progress`` for ``player.reader.load_book`` that shows on standard error, only when it
     is a terminal, what loading a big book is doing: "Reading NAME (35 MB)..." while its bytes
-    are parsed, then a bar of its entries proven ("Proving 412,345 of 1,135,214 entries"). A
-    book of up to 1 MB (trust.RECORD_ABOVE: one that proves in well under a second) shows a
-    bar only if its proof takes PROGRESS_AFTER seconds. Erased when the load ends, however it
-    ends."""
+    are parsed (one call of the standard parser, which tells nothing), then a bar of its entries
+    proven ("Proving 412,345 of 1,135,214 entries"). A book of up to 1 MB (trust.RECORD_ABOVE:
+    one that proves in well under a second) shows a bar only if its stage takes PROGRESS_AFTER
+    seconds. Erased when the load ends, however it ends."""
     if not is_terminal(sys.stderr):
         yield lambda stage, done, total: None
         return
     name = os.path.basename(path) if path else "the book"
+    labels = {"prove": "Proving"}  # a bar per stage (the file's name was said: 80 columns)
     reading = big = False
-    advance: Advance | None = None
+    stage_now = ""
+    advance: Advance = unshown
     shown = 0
 
     def report(stage: str, done: int, total: int) -> None:
-        nonlocal reading, big, advance, shown
+        nonlocal reading, big, advance, shown, stage_now
         if stage == "read" and total > RECORD_ABOVE:
             echo(f"\r\x1b[2KReading {name} ({total / 1e6:,.0f} MB)...", err=True, nl=False)
             reading = big = True
-        elif stage == "prove":
-            if advance is None:
+        elif stage in labels:
+            if stage != stage_now:  # a bar of its own, the last stage's closed
+                bars.close()
                 if reading:
                     erase_line()
                     reading = False
-                bar = progress(total, "Proving", after=0 if big else None, counted="entries")
-                advance = proving.enter_context(bar)
+                stage_now, shown = stage, 0
+                bar = progress(total, labels[stage], after=0 if big else None, counted="entries")
+                advance = bars.enter_context(bar)
             advance(done - shown)
             shown = done
 
-    with contextlib.ExitStack() as proving:
+    with contextlib.ExitStack() as bars:
         try:
             yield report
         finally:

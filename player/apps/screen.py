@@ -1,7 +1,7 @@
 """The full-screen game as a pure state machine: named keys in, a ``View`` out.
 
 No terminal library here: ``player.apps.tui`` reads keys with curses, names them (``up``, ``enter``,
-``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.layout`` of the
+``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.apps.layout`` of the
 ``view()``. A test drives the whole game in process with the same names.
 
 Keys while playing: arrows move the highlighted cell, Enter (or space) plays it; ``1``-``9``
@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player import hints as teach
+import player.hints as teach
 from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game, Tally, ending, outcome_for
 from player.apps.text import game_name, goal, numbering
-from player.game import EMPTY, STANDARD, Cell, Rules, other, winning_lines
+from player.game import EMPTY, Cell, Rules, completed_lines, other
 from player.play import check_level
 
 if TYPE_CHECKING:
@@ -31,54 +31,48 @@ if TYPE_CHECKING:
     from player.reader import Book
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
-HELP = (
-    "How to play",
-    "",
-    "Make three in a row, across, down or diagonally. The cells are numbered",
-    "like a phone keypad read from the top: 1 2 3 / 4 5 6 / 7 8 9.",
-    "",
-    "  arrows   move the highlighted cell; Enter or space plays it",
-    "  1-9      play that cell",
-    "  h        hint on/off: each free cell's outcome with best play",
-    "           (W win, D draw, L loss; L6 = loss in 6 moves, both sides'",
-    "           counted), the book's move marked *, and why it is chosen",
-    "  u        undo your last move and the computer's reply",
-    "  ?        this help",
-    "  q        quit (Ctrl-C too)",
-    "",
-    "The computer's last move is shown in [brackets]; at the end the",
-    "winning line is shown *like this*.",
-    "",
-    "Press any key to go back to the game.",
-)
+#: The help page's way back, whole and short.
+BACK = ("Press any key to go back to the game.", "Any key: back to the game.")
 
 
-def help_page(rules: Rules) -> tuple[str, ...]:
-    """The help for a game under ``rules``: HELP itself on 3x3, else its numbering, goal,
-    digit keys and line told for this board (the layout wraps the lines)."""
-    if rules == STANDARD:
-        return HELP
-
+def help_page(rules: Rules) -> tuple[Line, ...]:
+    """The help for a game under ``rules``, as parts a small terminal can hide (layout's
+    HELP_PARTS): the rules and how cells are numbered (on 3x3 the phone keypad), each key with
+    a short form, what the markers mean, and the way back."""
     last = rules.cells
-    keys = [f"{f'  1-{last}':<11}play that cell"]
+    digits = (f"1-{last}", "play that cell", "play a cell")
     if last > 9:
-        keys = [
-            f"{f'  1-{last}':<11}play that cell: both digits for 10-{last};",
-            f"{'':<11}1 alone: 1 then Enter",
-        ]
+        both = f"play that cell: both digits for 10-{last}; 1 alone: 1 then Enter"
+        digits = (f"1-{last}", both, "play a cell; 1 then Enter for 1")
+    keys = [
+        ("arrows", "move the highlighted cell; Enter or space plays it", "move, then Enter"),
+        digits,
+        (
+            "h",
+            "hint on/off: each free cell's outcome with best play (W win, D draw, L loss; L6 = "
+            "loss in 6 moves, both sides' counted), the book's move marked *, and why it is chosen",
+            "hint on/off",
+        ),
+        ("u", "undo your last move and the computer's reply", "undo"),
+        ("?", "this help", "help"),
+        ("q", "quit (Ctrl-C too)", "quit"),
+    ]
     line = "losing line (the one completed)" if rules.misere else "winning line"
+    gap = Line("", "help", "spacing")
     return (
-        "How to play",
-        "",
-        f"{goal(rules)} {numbering(rules)}",
-        "",
-        HELP[5],
-        *keys,
-        *HELP[7:13],
-        "",
-        f"The computer's last move is shown in [brackets]; at the end the {line} is shown *like this*.",
-        "",
-        HELP[-1],
+        Line("How to play", "title", "title"),
+        gap,
+        Line(f"{goal(rules)} {numbering(rules)}", "help", "rules"),
+        gap,
+        *(Line(f"  {key:<9}{words}", "key", "key", f"  {key:<9}{short}") for key, words, short in keys),
+        gap,
+        Line(
+            f"The computer's last move is shown in [brackets]; at the end the {line} is shown *like this*.",
+            "help",
+            "markers",
+        ),
+        gap,
+        Line(BACK[0], "help", "back", BACK[1]),
     )
 
 
@@ -160,7 +154,8 @@ class ScreenSession:
 
     def _type_digit(self, digits: str) -> None:
         """The digits typed so far: play the cell they name once no longer number begins with
-        them, else wait for another digit (or Enter) with the cell highlighted."""
+        them, else wait for another digit (or Enter) with the cell highlighted, the prompt
+        saying so."""
         number, last = int(digits), self.rules.cells
         if not 1 <= number <= last:
             self._say(f"There is no cell {digits}: use 1 to {last}.")
@@ -169,11 +164,7 @@ class ScreenSession:
         if number * 10 > last:
             self._play(number - 1)
             return
-        self.typed = digits
-        self._say(
-            f"Cell {digits}_: a second digit for {number * 10}-{min(number * 10 + 9, last)}, "
-            f"Enter for {number}."
-        )
+        self.typed = digits  # the prompt says what it waits for (``_lines``), never hidden
 
     def _play(self, cell: Cell) -> None:
         taken = self.game.board[cell]
@@ -229,7 +220,7 @@ class ScreenSession:
         hints = self._hints()
         last = game.moves[-1][1] if game.moves and game.moves[-1][0] != self.human else None
         won = game.winner  # under misère rules, not the owner of the line shown
-        on_line = {cell for line in winning_lines(self.rules, game.board) for cell in line}
+        on_line = {cell for line in completed_lines(self.rules, game.board) for cell in line}
         result_kind = "win" if won == self.human else "loss"
         cells = []
         for cell, mark in enumerate(game.board):
@@ -273,6 +264,17 @@ class ScreenSession:
         if self.game.is_over:
             prompt = Line("Play again? y (or Enter) same sides, s swap sides, n quit", "prompt", PROMPT)
             lines.append(prompt._replace(short="Again? y yes, s swap, n no"))
+        elif self.typed:  # the words of the page's status (web/keys.js, pendingWords)
+            low = int(self.typed) * 10
+            high = min(low + 9, self.rules.cells)
+            prompt = Line(
+                f"Typed {self.typed}: type a second digit for {low} to {high}, or Enter for {self.typed}.",
+                "prompt",
+                PROMPT,
+            )
+            lines.append(
+                prompt._replace(short=f"Typed {self.typed}: a second digit, or Enter for {self.typed}.")
+            )
         else:
             turn, last = self.game.turn, self.rules.cells
             prompt = Line(

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from player.apps.session import Game, check_mark, outcome_for, result_line
 from player.apps.text import grid
-from player.errors import IllegalMoveError, ScriptError
-from player.game import FIRST, STANDARD, other
+from player.errors import IllegalMoveError, ScriptError, echoed
+from player.game import FIRST, STANDARD, Position, other
 from player.play import check_level
 
 if TYPE_CHECKING:
@@ -40,9 +40,9 @@ def parse_moves(text: str) -> list[int]:
     moves = []
     for number, item in enumerate(_SEPARATOR.split(stripped), 1):
         if not item:
-            raise ScriptError(f"item {number} of the move list {stripped!r} is empty")
+            raise ScriptError(f"item {number} of the move list {echoed(stripped)} is empty")
         if not item.isdigit() or not item.isascii():
-            raise ScriptError(f"move {item!r} is not a cell number")
+            raise ScriptError(f"move {echoed(item)} is not a cell number")
         moves.append(int(item))
     return moves
 
@@ -91,7 +91,7 @@ def transcript_json(game: Game, human: str | None, level: str, seed: int | None)
     document: dict[str, Any] = {
         "cells_from": 1,  # each move's cell as typed, 1 up (the book file and query --json: 0 up)
         "format": "ttt-play-transcript",
-        "rules": {name: getattr(game.book.rules, name) for name in ("rows", "cols", "k", "misere")},
+        "rules": game.book.rules.as_json(),
         "version": 1,
         "human": human,
         "computer": other(human) if human else "both",
@@ -119,11 +119,11 @@ def transcript_text(game: Game, human: str, level: str) -> str:
     ]
     if rules != STANDARD:
         lines.insert(0, f"Tic-tac-toe {rules}.")
-    board = "." * rules.cells
+    position = Position.empty(rules, game.first)
     for mark, cell in game.moves:
-        board = board[:cell] + mark + board[cell + 1 :]
+        position = position.play(cell)
         who = "you" if mark == human else "computer"
-        lines += ["", f"{mark} ({who}) plays {cell + 1}", grid(board, rules)]
+        lines += ["", f"{mark} ({who}) plays {cell + 1}", grid(position.board, rules)]
     lines.append("")
     lines.append(result_line(game, human))
     return "\n".join(lines)

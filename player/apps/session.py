@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player.errors import IllegalMoveError
-from player.game import EMPTY, FIRST, SECOND, Cell, legal_moves, other, winner
+from player.game import FIRST, Cell, Outcome, Position
+from player.game import check_mark as exact_mark
 from player.play import check_level, choose_move
 
 if TYPE_CHECKING:
@@ -21,17 +21,16 @@ if TYPE_CHECKING:
 
 
 def check_mark(mark: str, what: str = "mark") -> str:
-    """``X`` or ``O`` (any case), else ValueError naming the value."""
-    if type(mark) is not str or mark.upper() not in (FIRST, SECOND):
-        raise ValueError(f"{what} must be X or O, got {mark!r}")
-    return mark.upper()
+    """``X`` or ``O`` in any case, as a person may type it (``player.game.check_mark``)."""
+    return exact_mark(mark.upper() if type(mark) is str else mark, what)
 
 
 class Game:
-    """One game: moves so far, and the levels the computer plays each mark at.
+    """One game: its position (``player.game.Position``, the one game state), the moves so far,
+    and the levels the computer plays each mark at.
 
     ``levels`` maps each mark the computer plays to its level; the other mark (if any) is the
-    human's. The session mutates; every board it holds is an immutable string.
+    human's. The session mutates; every position it holds is immutable.
     """
 
     def __init__(
@@ -46,34 +45,36 @@ class Game:
         self.first = check_mark(first, "first")
         self.levels = {check_mark(m): check_level(lv) for m, lv in (levels or {}).items()}
         self.rng = rng
-        self.board = EMPTY * book.rules.cells
+        self.position = Position.empty(book.rules, self.first)
         self.moves: list[tuple[str, Cell]] = []
-        #: the hint's play-outs, kept for the game's later hints (player.play.win_chances)
+        #: the hint's play-outs, kept for the game's later hints (player.hints.win_chances)
         self.walks: dict[tuple[str, str], PlayOut] = {}
+
+    @property
+    def board(self) -> str:
+        """The board as the game holds it."""
+        return self.position.board
 
     @property
     def turn(self) -> str:
         """The mark to move."""
-        return self.first if len(self.moves) % 2 == 0 else other(self.first)
+        return self.position.turn
 
     @property
-    def line_owner(self) -> str | None:
-        """The mark that has completed a line, if any (under misère rules, the loser)."""
-        return winner(self.book.rules, self.board)
+    def outcome(self) -> Outcome | None:
+        """How the game ended by its rules (``Position.outcome``), None while it goes on."""
+        return self.position.outcome()
 
     @property
     def winner(self) -> str | None:
-        """The mark that has won, if any: the one that completed a line, or under misère rules
-        the other one."""
-        owner = winner(self.book.rules, self.board)
-        if owner is not None and self.book.rules.misere:
-            return other(owner)
-        return owner
+        """The mark that won by the rules, None for a draw or a game in play."""
+        ended = self.outcome
+        return None if ended is None else ended.winner
 
     @property
     def is_over(self) -> bool:
         """Someone has completed a line, or the board is full."""
-        return EMPTY not in self.board or winner(self.book.rules, self.board) is not None
+        return self.position.is_over
 
     @property
     def computer_to_move(self) -> bool:
@@ -82,25 +83,18 @@ class Game:
 
     def free_cells(self) -> list[Cell]:
         """Cells still free (none once the game is over)."""
-        return [] if self.is_over else legal_moves(self.board)
+        return self.position.legal_moves()
 
     def play(self, cell: Cell) -> None:
         """Put the side to move's mark on ``cell``; raises IllegalMoveError and changes nothing
         if the cell is off the board or taken, or the game is over."""
-        if self.is_over:
-            raise IllegalMoveError(f"the game is over; cell {cell!r} cannot be played")
-        if type(cell) is not int or not 0 <= cell < len(self.board):
-            raise IllegalMoveError(f"cell {cell!r} is off the board")
-        if self.board[cell] != EMPTY:
-            raise IllegalMoveError(f"cell {cell + 1} is taken by {self.board[cell]}")
         mark = self.turn
-        self.board = self.board[:cell] + mark + self.board[cell + 1 :]
+        self.position = self.position.play(cell)
         self.moves.append((mark, cell))
 
     def computer_move(self) -> Cell:
         """Choose (from the book) and play the computer's move; returns the cell."""
-        level = self.levels[self.turn]
-        cell = choose_move(self.book, self.board, level, first=self.first, rng=self.rng)
+        cell = choose_move(self.book, self.position, self.levels[self.turn], rng=self.rng)
         self.play(cell)
         return cell
 
@@ -114,10 +108,10 @@ class Game:
             return []
         undone = self.moves[humans[-1] :]
         del self.moves[humans[-1] :]
-        board = EMPTY * self.book.rules.cells
-        for mark, cell in self.moves:
-            board = board[:cell] + mark + board[cell + 1 :]
-        self.board = board
+        position = Position.empty(self.book.rules, self.first)
+        for _, cell in self.moves:
+            position = position.play(cell)
+        self.position = position
         return undone
 
     def result(self) -> str:
@@ -161,10 +155,11 @@ def ending(game: Game, human: str) -> str:
     ``the computer wins.``, ``draw.``; under misère rules who completed the line, which decides
     it (``you completed a line, so you lose (misère).``). Lower case: the caller begins it."""
     outcome = outcome_for(game, human)
-    if outcome == "draw":
+    ended = game.outcome
+    if ended is None or ended.winner is None:
         return "draw."
-    if game.book.rules.misere:
-        who = "you" if game.line_owner == human else "the computer"
+    if ended.completed_by != ended.winner:  # misère: the one who completed the line lost
+        who = "you" if ended.completed_by == human else "the computer"
         return f"{who} completed a line, so you {'win' if outcome == 'win' else 'lose'} (misère)."
     return "you win!" if outcome == "win" else "the computer wins."
 

@@ -1,7 +1,7 @@
 """The full-screen game on a terminal, drawn with the standard library's ``curses``.
 
-A thin layer: keys are named for ``player.screen_session`` (the game and what is shown) and
-``player.layout`` (where) decides every span; this module only reads keys, paints spans and
+A thin layer: keys are named for ``player.apps.screen`` (the game and what is shown) and
+``player.apps.layout`` (where) decides every span; this module only reads keys, paints spans and
 restores the terminal, whatever happens (``curses.wrapper``: on Ctrl-C the terminal is put back
 before ``player.apps.console`` reports status 130).
 
@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from player.apps.console import OutputProblem, spelled
 from player.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
+from player.errors import echoed
 
 if TYPE_CHECKING:
     from player.apps.layout import View
@@ -92,7 +93,7 @@ def unusable(rows: int = 3, cols: int = 3) -> str | None:
     try:
         curses.setupterm(None, fd)
     except curses.error:
-        return f"curses does not know this terminal (TERM={os.environ.get('TERM', '')!r})"
+        return f"curses does not know this terminal (TERM={echoed(os.environ.get('TERM', ''))})"
     return None
 
 

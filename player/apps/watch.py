@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from player.apps.session import Game
 from player.apps.text import game_name, grid, plain
-from player.game import EMPTY, winning_lines
+from player.errors import echoed
+from player.game import EMPTY, completed_lines
 from player.play import check_level
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def watch_game(
     Raises ValueError for a ``delay`` that is not a finite number of seconds from 0 up.
     """
     if not math.isfinite(delay) or delay < 0:
-        raise ValueError(f"delay must be a finite number of seconds from 0 up, got {delay!r}")
+        raise ValueError(f"delay must be a finite number of seconds from 0 up, got {echoed(delay)}")
     game = Game(book, first=first, levels=levels, rng=rng)
     if not quiet:
         write(f"X plays at level {levels['X']}, O at level {levels['O']}; {first} moves first.")
@@ -60,13 +61,14 @@ def result_text(game: Game) -> str:
     """A watched game's last line: ``Result: X wins.``, ``Result: draw.``, under misère rules
     who completed the line (``Result: O wins: X completed a line (misère).``), or, for a game
     left before its end, how far it went."""
-    if not game.is_over:
+    ended = game.outcome
+    if ended is None:
         return f"Stopped after {len(game.moves)} moves, {game.turn} to move."
-    if game.winner is None:
+    if ended.winner is None:
         return "Result: draw."
-    if game.book.rules.misere:
-        return f"Result: {game.winner} wins: {game.line_owner} completed a line (misère)."
-    return f"Result: {game.winner} wins."
+    if ended.completed_by != ended.winner:
+        return f"Result: {ended.winner} wins: {ended.completed_by} completed a line (misère)."
+    return f"Result: {ended.winner} wins."
 
 
 class WatchSession:
@@ -117,7 +119,7 @@ class WatchSession:
         x, o = (f"{mark} ({self.levels[mark]})" for mark in ("X", "O"))
         title = f"{game_name(self.rules)}: {x} against {o}; {game.first} moves first"
         last = game.moves[-1][1] if game.moves else None
-        on_line = {cell for line in winning_lines(self.rules, game.board) for cell in line}
+        on_line = {cell for line in completed_lines(self.rules, game.board) for cell in line}
         cells = tuple(
             CellView(
                 text=str(cell + 1) if mark == EMPTY else mark,

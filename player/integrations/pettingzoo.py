@@ -14,11 +14,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from player.game import EMPTY, FIRST, SECOND, Cell
+from player.game import EMPTY, FIRST, SECOND, Cell, Rules
+from player.integrations import book_for_game
 from player.play import check_level, choose_move
-from player.reader import Book, book_for
+from player.reader import Book
 
 SIZE = 3
+#: tictactoe_v3's game: 3x3, three in a row wins.
+RULES = Rules(SIZE, SIZE, SIZE)
 
 
 def to_book_cell(action: int) -> Cell:
@@ -49,8 +52,10 @@ def board_from_observation(observation: Any) -> str:
 class BookPolicy:
     """``policy(observation) -> action``: the book's move at ``level`` for the agent to move,
     from ``book``, else the packaged 3x3 book ranked against ``against`` (``"novice"``, the
-    default, or ``"random"``: the opponent the perfect level wins most often against).
-    ValueError for a ``book`` ranked against another opponent than ``against``."""
+    default, or ``"random"``: the opponent the perfect level wins most often against), loaded
+    once and shared by every policy. ValueError in one line, at once, for a ``book`` for other
+    rules than tictactoe_v3's (3x3, three in a row wins) or ranked against another opponent
+    than ``against``."""
 
     def __init__(
         self,
@@ -61,7 +66,7 @@ class BookPolicy:
         against: str | None = None,
     ) -> None:
         self.level = check_level(level)
-        self.book = book_for(book, against)
+        self.book = book_for_game(RULES, "PettingZoo's tictactoe_v3", book=book, against=against)
         self.rng = rng or random.Random()
 
     def __call__(self, observation: dict[str, Any]) -> int:

@@ -3,8 +3,9 @@
  * Reads lines "F:BOARD" (F, the mark that moved first; BOARD, any characters up to the end of
  * the line) and prints one line for each, which the test compares with the vector:
  *   key=K sym=S value=V plies=P top=a,b optimal=a,b,c scores=s0,s1,... ('_' for a taken cell)
+ *   hard=a,b medium=a,b,c easy=a (the cells each level chooses among: ttt_candidates)
  * or, when the board is refused, the error name of every API call in turn:
- *   error=best,optimal,scores,value,canonical
+ *   error=best,optimal,scores,value,canonical,candidates
  * The line "against" is answered "against=" and TTT_AGAINST, whom the top tiers are ranked to beat.
  * In a game where O moved first the marks are swapped first, as the header says. */
 #include <stdio.h>
@@ -30,7 +31,9 @@ int main(void)
         int optimal[TTT_CELLS];
         int scores[TTT_CELLS];
         char key[TTT_CELLS + 1];
-        int results[5];
+        int results[6];
+        int levels[3][TTT_CELLS];
+        int counts[3];
         int value = 99;
         int plies = 99;
         int sym = -1;
@@ -50,9 +53,15 @@ int main(void)
         results[2] = ttt_move_scores(board, scores);
         results[3] = ttt_value(board, &value, &plies);
         results[4] = ttt_canonical(board, key, &sym);
-        if (results[0] < 0 || results[1] < 0 || results[2] < 0 || results[3] < 0 || results[4] < 0) {
-            printf("error=%s,%s,%s,%s,%s\n", ttt_error_name(results[0]), ttt_error_name(results[1]),
-                   ttt_error_name(results[2]), ttt_error_name(results[3]), ttt_error_name(results[4]));
+        counts[0] = ttt_candidates(board, TTT_HARD, levels[0], TTT_CELLS);
+        counts[1] = ttt_candidates(board, TTT_MEDIUM, levels[1], TTT_CELLS);
+        counts[2] = ttt_candidates(board, TTT_EASY, levels[2], TTT_CELLS);
+        results[5] = counts[0] < 0 ? counts[0] : counts[1] < 0 ? counts[1] : counts[2];
+        if (results[0] < 0 || results[1] < 0 || results[2] < 0 || results[3] < 0 || results[4] < 0
+            || results[5] < 0) {
+            printf("error=%s,%s,%s,%s,%s,%s\n", ttt_error_name(results[0]), ttt_error_name(results[1]),
+                   ttt_error_name(results[2]), ttt_error_name(results[3]), ttt_error_name(results[4]),
+                   ttt_error_name(results[5]));
             continue;
         }
         if (ttt_best_moves(board, NULL, 0) != results[0] || ttt_best_moves(board, top, 1) != results[0]) {
@@ -70,6 +79,9 @@ int main(void)
                 printf(i ? ",%d" : "%d", scores[i]);
             }
         }
+        print_cells("hard", levels[0], counts[0]);
+        print_cells("medium", levels[1], counts[1]);
+        print_cells("easy", levels[2], counts[2]);
         printf("\n");
     }
     return 0;

@@ -1,11 +1,14 @@
 //! Runs the board vectors through a generated Rust export (tests/test_exports.py), with the
 //! same lines in and out as vectors_driver.c: "F:BOARD" in; "key=K sym=S value=V plies=P
-//! top=... optimal=... scores=..." ('_' for a taken cell) or "error=best,optimal,scores,value,canonical" out;
-//! "against" in, "against=" and AGAINST out.
+//! top=... optimal=... scores=... hard=... medium=... easy=..." ('_' for a taken cell) or
+//! "error=best,optimal,scores,value,canonical,candidates" out; "against" in, "against=" and
+//! AGAINST out.
 
 use std::io::{self, BufRead, Write};
 
-use tictactoe_book::{best_moves, canonical, move_scores, optimal_moves, value, BoardError, AGAINST, CELLS};
+use tictactoe_book::{
+    best_moves, canonical, candidates, move_scores, optimal_moves, value, BoardError, Level, AGAINST, CELLS,
+};
 
 fn joined(cells: &[usize]) -> String {
     cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
@@ -36,22 +39,25 @@ fn main() {
         };
         let (top, optimal, scores, outcome, key) =
             (best_moves(&board), optimal_moves(&board), move_scores(&board), value(&board), canonical(&board));
-        match (&top, &optimal, &scores, &outcome, &key) {
-            (Ok(top), Ok(optimal), Ok(scores), Ok(outcome), Ok((key, sym))) => {
+        let levels: Result<Vec<Vec<usize>>, BoardError> =
+            [Level::Hard, Level::Medium, Level::Easy].iter().map(|&level| candidates(&board, level)).collect();
+        match (&top, &optimal, &scores, &outcome, &key, &levels) {
+            (Ok(top), Ok(optimal), Ok(scores), Ok(outcome), Ok((key, sym)), Ok(levels)) => {
                 let scores: Vec<String> =
                     scores.iter().map(|s| s.map_or("_".to_string(), |s| s.to_string())).collect();
                 assert_eq!(scores.len(), CELLS);
                 writeln!(
                     out,
-                    "key={} sym={} value={} plies={} top={} optimal={} scores={}",
-                    key, sym, outcome.value, outcome.plies, joined(top), joined(optimal), scores.join(",")
+                    "key={} sym={} value={} plies={} top={} optimal={} scores={} hard={} medium={} easy={}",
+                    key, sym, outcome.value, outcome.plies, joined(top), joined(optimal), scores.join(","),
+                    joined(&levels[0]), joined(&levels[1]), joined(&levels[2])
                 )
                 .unwrap();
             }
             _ => writeln!(
                 out,
-                "error={},{},{},{},{}",
-                name(&top), name(&optimal), name(&scores), name(&outcome), name(&key)
+                "error={},{},{},{},{},{}",
+                name(&top), name(&optimal), name(&scores), name(&outcome), name(&key), name(&levels)
             )
             .unwrap(),
         }

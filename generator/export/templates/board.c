@@ -1,7 +1,7 @@
 #define TTT_READ_KEY(p) ${read_key}(p)
 
-/* 1 if `mark` owns a whole line of `board`. */
-static int ttt_owns_line(const char *board, char mark)
+/* The first line (in ttt_lines order) whose every cell holds `mark` on `board`, or -1. */
+static int ttt_first_line(const char *board, char mark)
 {
     int line;
     int i;
@@ -9,10 +9,16 @@ static int ttt_owns_line(const char *board, char mark)
         for (i = 0; i < TTT_K && board[TTT_READ_U8(&ttt_lines[line][i])] == mark; i++) {
         }
         if (i == TTT_K) {
-            return 1;
+            return line;
         }
     }
-    return 0;
+    return -1;
+}
+
+/* 1 if `mark` owns a whole line of `board`. */
+static int ttt_owns_line(const char *board, char mark)
+{
+    return ttt_first_line(board, mark) >= 0;
 }
 
 /* The mark to move on a board with legal counts: X when the marks are level. */
@@ -26,27 +32,59 @@ static char ttt_mover(const char *board)
     return balance == 0 ? 'X' : 'O';
 }
 
+/* The characters (UTF-8 code points) of `board`, counted up to one past TTT_CELLS; -1 if
+ * those bytes are not UTF-8 (a stray or missing continuation byte, an overlong form, a
+ * surrogate, a code point above U+10FFFF): such a string has no length in characters, and a
+ * board of the wrong length is refused with TTT_ERR_LENGTH, as Python refuses the bytes. */
+static int ttt_length(const char *board)
+{
+    const unsigned char *byte = (const unsigned char *)board;
+    int length = 0;
+    while (length <= TTT_CELLS && *byte != '\0') {
+        unsigned long point = *byte++;
+        unsigned long least;
+        int more;
+        if (point < 0x80) {
+            more = 0;
+            least = 0;
+        } else if ((point & 0xE0) == 0xC0) {
+            more = 1;
+            least = 0x80;
+            point &= 0x1F;
+        } else if ((point & 0xF0) == 0xE0) {
+            more = 2;
+            least = 0x800;
+            point &= 0x0F;
+        } else if ((point & 0xF8) == 0xF0) {
+            more = 3;
+            least = 0x10000;
+            point &= 0x07;
+        } else {
+            return -1;
+        }
+        for (; more > 0; more--, byte++) {
+            if ((*byte & 0xC0) != 0x80) { /* the string's end too: a sequence cut short */
+                return -1;
+            }
+            point = point << 6 | (*byte & 0x3Fu);
+        }
+        if (point < least || point > 0x10FFFF || (point >= 0xD800 && point <= 0xDFFF)) {
+            return -1;
+        }
+        length++;
+    }
+    return length;
+}
+
 /* 0 for a board with a move to make, else the first failing check's TTT_ERR_* code. */
 static int ttt_check(const char *board)
 {
-    int length = 0;
     int x = 0;
     int o = 0;
     int x_line;
     int o_line;
     int cell;
-    int byte = 0;
-    if (board == NULL) {
-        return TTT_ERR_LENGTH;
-    }
-    /* cells are characters (UTF-8 code points), not bytes: a byte 10xxxxxx continues one */
-    while (length <= TTT_CELLS && board[byte] != '\0') {
-        if (((unsigned char)board[byte] & 0xC0) != 0x80) {
-            length++;
-        }
-        byte++;
-    }
-    if (length != TTT_CELLS) {
+    if (board == NULL || ttt_length(board) != TTT_CELLS) {
         return TTT_ERR_LENGTH;
     }
     /* a character beyond ASCII starts before byte TTT_CELLS: the loop below finds it */

@@ -19,8 +19,29 @@ static const uint16_t ttt_tops[TTT_ENTRIES] TTT_FLASH = {
 ${tops}
 };
 
+/* How far ahead each level looks, in plies (player.play.HORIZON; 0: the top tier), by level
+ * number (TTT_PERFECT, ...). */
+static const uint8_t ttt_horizons[TTT_LEVELS] TTT_FLASH = {${horizons}};
+
 ${board_functions}
 ${lookup_function}
+${state_functions}
+/* A score as a value (1 win, 0 draw, -1 loss) and plies to the end (a draw: the free cells
+ * before the move, `free_cells`). */
+static void ttt_decode(int score, int free_cells, int *value, int *plies)
+{
+    if (score > 0) {
+        *value = 1;
+        *plies = TTT_CELLS + 1 - score;
+    } else if (score < 0) {
+        *value = -1;
+        *plies = TTT_CELLS + 1 + score;
+    } else {
+        *value = 0;
+        *plies = free_cells;
+    }
+}
+
 /* The score of a move whose successor's best score (the other side's) is `best`. */
 static int ttt_one_ply_back(int best)
 {
@@ -68,22 +89,6 @@ static int ttt_scores_of(const char *board, int scores[TTT_CELLS])
     return free_cells;
 }
 
-/* Writes the cells of `mask` (bit c: cell c) in increasing order; returns how many it has. */
-static int ttt_write_cells(uint32_t mask, int moves[], int max)
-{
-    int count = 0;
-    int cell;
-    for (cell = 0; cell < TTT_CELLS; cell++) {
-        if (mask & ((uint32_t)1 << cell)) {
-            if (count < max) {
-                moves[count] = cell;
-            }
-            count++;
-        }
-    }
-    return count;
-}
-
 /* The table row of `board`'s canonical key (the symmetry onto it in `sym`), or a negative
    error: the board's own, or TTT_ERR_NOT_IN_TABLE. */
 static long ttt_row(const char *board, int *sym)
@@ -97,23 +102,29 @@ static long ttt_row(const char *board, int *sym)
     return found < 0 ? TTT_ERR_NOT_IN_TABLE : found;
 }
 
-int ttt_best_moves(const char *board, int moves[], int max)
+/* The top tier of table row `found` as a bit mask of the board's cells, mapped back through
+ * symmetry `sym`. */
+static uint32_t ttt_top_tier(long found, int sym)
 {
-    int sym;
-    long found = ttt_row(board, &sym);
-    uint32_t top;
+    uint32_t top = TTT_READ_U16(&ttt_tops[found]);
     uint32_t mask = 0;
     int cell;
-    if (found < 0) {
-        return (int)found;
-    }
-    top = TTT_READ_U16(&ttt_tops[found]);
     for (cell = 0; cell < TTT_CELLS; cell++) {
         if (top & ((uint32_t)1 << cell)) {
             mask |= (uint32_t)1 << TTT_READ_U8(&ttt_perms[sym][cell]);
         }
     }
-    return ttt_write_cells(mask, moves, max);
+    return mask;
+}
+
+int ttt_best_moves(const char *board, int moves[], int max)
+{
+    int sym;
+    long found = ttt_row(board, &sym);
+    if (found < 0) {
+        return (int)found;
+    }
+    return ttt_write_cells(ttt_top_tier(found, sym), moves, max);
 }
 
 int ttt_optimal_moves(const char *board, int moves[], int max)
@@ -153,25 +164,15 @@ int ttt_value(const char *board, int *value, int *plies)
 {
     int sym;
     long found = ttt_row(board, &sym);
-    int best;
+    int free_cells = 0;
     int cell;
     if (found < 0) {
         return (int)found;
     }
-    best = TTT_READ_I8(&ttt_bests[found]);
-    if (best > 0) {
-        *value = 1;
-        *plies = TTT_CELLS + 1 - best;
-    } else if (best < 0) {
-        *value = -1;
-        *plies = TTT_CELLS + 1 + best;
-    } else {
-        *value = 0;
-        *plies = 0;
-        for (cell = 0; cell < TTT_CELLS; cell++) {
-            *plies += board[cell] == '.';
-        }
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        free_cells += board[cell] == '.';
     }
+    ttt_decode(TTT_READ_I8(&ttt_bests[found]), free_cells, value, plies);
     return 0;
 }
 
@@ -192,11 +193,91 @@ int ttt_canonical(const char *board, char key[TTT_CELLS + 1], int *symmetry)
     return 0;
 }
 
-const char *ttt_error_name(int code)
+/* The cells a level looking `horizon` plies ahead chooses among on a checked board, as a bit
+ * mask (docs/porting.md, "Levels"; player.play.candidates): the fastest wins within sight, else
+ * every move that does not lose within sight, else the moves that lose last. */
+static uint32_t ttt_level_mask(const char *board, int horizon)
 {
-    switch (code) {
-${error_name_cases}
-    default:
-        return "";
+    int scores[TTT_CELLS];
+    int values[TTT_CELLS];
+    int plies[TTT_CELLS];
+    int free_cells = ttt_scores_of(board, scores);
+    int fastest = TTT_CELLS + 1;
+    int slowest = TTT_OCCUPIED;
+    uint32_t wins = 0;
+    uint32_t safe = 0;
+    uint32_t latest = 0;
+    int cell;
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        if (scores[cell] == TTT_OCCUPIED) {
+            continue;
+        }
+        ttt_decode(scores[cell], free_cells, &values[cell], &plies[cell]);
+        if (values[cell] > 0 && plies[cell] <= horizon && plies[cell] < fastest) {
+            fastest = plies[cell];
+        }
+        if (scores[cell] > slowest) {
+            slowest = scores[cell];
+        }
     }
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        uint32_t bit = (uint32_t)1 << cell;
+        if (scores[cell] == TTT_OCCUPIED) {
+            continue;
+        }
+        if (values[cell] > 0 && plies[cell] == fastest) {
+            wins |= bit;
+        }
+        if (!(values[cell] < 0 && plies[cell] <= horizon)) {
+            safe |= bit;
+        }
+        if (scores[cell] == slowest) {
+            latest |= bit;
+        }
+    }
+    return wins ? wins : safe ? safe : latest;
+}
+
+int ttt_candidates(const char *board, int level, int moves[], int max)
+{
+    int sym;
+    int horizon;
+    long found = ttt_row(board, &sym);
+    if (found < 0) {
+        return (int)found;
+    }
+    if (level < 0 || level >= TTT_LEVELS) {
+        return TTT_ERR_LEVEL;
+    }
+    horizon = TTT_READ_U8(&ttt_horizons[level]);
+    if (horizon == 0) {
+        return ttt_write_cells(ttt_top_tier(found, sym), moves, max);
+    }
+    return ttt_write_cells(ttt_level_mask(board, horizon), moves, max);
+}
+
+/* One of `count` choices, each as likely, drawn with ttt_random: a draw among the highest
+ * values that count does not divide evenly is drawn again (at most count - 1 of 2^32). */
+static int ttt_pick(int count, uint32_t *rng_state)
+{
+    uint32_t n = (uint32_t)count;
+    uint32_t uneven = (0u - n) % n; /* 2^32 mod n */
+    uint32_t draw;
+    do {
+        draw = ttt_random(rng_state);
+    } while (draw > 0xFFFFFFFFu - uneven);
+    return (int)(draw % n);
+}
+
+int ttt_choose(const char *board, int level, uint32_t *rng_state)
+{
+    int moves[TTT_CELLS];
+    int count = ttt_candidates(board, level, moves, TTT_CELLS);
+    if (count < 0) {
+        return count;
+    }
+    if (count == 0) { /* a proven book gives every playable board a move: a damaged table */
+        return TTT_ERR_NOT_IN_TABLE;
+    }
+    return moves[count == 1 ? 0 : ttt_pick(count, rng_state)];
 }

@@ -3,13 +3,20 @@
  * (${count} entries); do not edit.
  *
  * Boards are strings of TTT_CELLS characters in reading order (row by row, top row first):
- * 'X' for the player who moved first, 'O' for the other, '.' for an empty cell. Cells are
+ * 'X' for the player who moved first, 'O' for the other, '.' for an empty cell, in UTF-8
+ * (a string that is not UTF-8 is TTT_ERR_LENGTH: it has no length in characters). Cells are
  * numbered from 0 in the same order. X moved first: in a game where O moved first, swap the
  * 'X' and 'O' characters of the board before asking (cells stay put; the answers do not change).
  *
  * Every function checks the board first and returns a negative TTT_ERR_* code for a
- * malformed, impossible or finished board (the first failing check, in the order below).
- * No function allocates, keeps state or needs more than the C standard library.
+ * malformed, impossible or finished board (the first failing check, in the order below); the
+ * game-state functions (ttt_outcome, ...) take a finished game too. No function allocates,
+ * keeps state or needs more than the C standard library; the random numbers ttt_choose draws
+ * come from a generator whose state the caller keeps.
+ *
+ * Pointers: `board` is a string ending in a NUL ('\0'; NULL is refused with TTT_ERR_LENGTH);
+ * every other pointer must be non-NULL and point to as many elements as its declaration says
+ * (`moves` may be NULL when `max` is 0). Anything else is undefined behaviour.
  *
  * Scores: for the side to move, higher is better: TTT_CELLS + 1 - p is a win in p plies
  * (the move itself counted), -(TTT_CELLS + 1 - p) a loss in p plies, 0 a draw.
@@ -18,6 +25,7 @@
 #define TICTACTOE_BOOK_H
 
 #include <limits.h>
+#include <stdint.h>
 
 ${rules_macros}
 #define TTT_ENTRIES ${count}
@@ -25,9 +33,17 @@ ${rules_macros}
  * names it: ${against_words}. */
 #define TTT_AGAINST ${against}
 
-${error_macros}
+${shared_macros}
 /* A move's score in ttt_move_scores for a cell that is taken. */
 #define TTT_OCCUPIED INT_MIN
+
+/* The names a strategy header (tictactoe_x.h, tictactoe_o.h) included first gave its own
+ * functions are this header's from here on. */
+${undefine_shared}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The top tier of the book's trap order for the side to move: the optimal moves that win
  * most often against fallible opponents. Writes the first `max` of them, in increasing order,
@@ -51,7 +67,21 @@ int ttt_value(const char *board, int *value, int *plies);
  * symmetry that maps the board onto it; returns 0 or a TTT_ERR_* code. */
 int ttt_canonical(const char *board, char key[TTT_CELLS + 1], int *symmetry);
 
-/* The conformance vectors' name of an error code ("length", ...), or "" for any other number. */
-const char *ttt_error_name(int code);
+/* The cells `level` (TTT_PERFECT, TTT_HARD, TTT_MEDIUM or TTT_EASY) chooses among, uniformly
+ * (docs/porting.md, "Levels"): TTT_PERFECT the top tier (as ttt_best_moves); the others look
+ * 4, 2 or 1 plies ahead in the moves' scores and take the fastest win in sight, else any move
+ * that does not lose in sight, else one that loses last. Written as ttt_best_moves writes them;
+ * TTT_ERR_LEVEL for another level (after the board's own errors). */
+int ttt_candidates(const char *board, int level, int moves[], int max);
+
+/* The computer's move at `level`: one of ttt_candidates, each as likely, drawn with
+ * ttt_random(rng_state) (no number is drawn when there is one candidate), or a negative
+ * TTT_ERR_* code. The same state gives the same moves, here and in the Rust export. */
+int ttt_choose(const char *board, int level, uint32_t *rng_state);
+
+${state_declarations}
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -15,6 +15,7 @@ ${moves}
 
 ${board_functions}
 ${lookup_function}
+${state_functions}
 int ttt_${lower}_move(const char *board)
 {
     int error = ttt_check(board);
@@ -34,4 +35,14 @@ int ttt_${lower}_move(const char *board)
     move = TTT_READ_U8(&ttt_moves[found / 2]);
     move = found % 2 ? move >> 4 : move & 15u;
     return TTT_READ_U8(&ttt_perms[sym][move]);
+}
+
+int ttt_${lower}_choose(const char *board, int level, uint32_t *rng_state)
+{
+    int error = ttt_check(board);
+    (void)rng_state;
+    if (error) {
+        return error;
+    }
+    return level == TTT_PERFECT ? ttt_${lower}_move(board) : TTT_ERR_LEVEL;
 }

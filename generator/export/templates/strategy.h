@@ -8,9 +8,23 @@
  * the book's top trap-order tier on the canonical board. Played from the first move on, it
  * never loses. Boards are as in the JSON book: TTT_CELLS characters in reading order, 'X' the
  * player who moved first, 'O' the other, '.' empty, cells numbered from 0.
+ *
+ * Pointers: `board` is a string ending in a NUL ('\0'; NULL is refused with TTT_ERR_LENGTH);
+ * every other pointer must be non-NULL and point to as many elements as its declaration says
+ * (`moves` may be NULL when `max` is 0). Anything else is undefined behaviour.
+ *
+ * The game-state functions and ttt_error_name have the same names in every export
+ * (tictactoe_book.h, tictactoe_x.h, tictactoe_o.h): here they are macros naming this table's
+ * own (ttt_${lower}_play, ...), unless tictactoe_book.h or the other side's header was included
+ * first, whose functions answer the same (the rules are the same: a file holds one game's
+ * exports, TTT_CELLS and the rest being defined once). ttt_choose is the full book's when its
+ * header is included too; this table's plays its one move at TTT_PERFECT, and answers any
+ * other level TTT_ERR_LEVEL.
  */
 #ifndef ${guard}
 #define ${guard}
+
+#include <stdint.h>
 
 ${rules_macros}
 #define TTT_${side}_POSITIONS ${count}
@@ -18,10 +32,25 @@ ${rules_macros}
  * trap_order.against names it: ${against_words}. */
 #define TTT_AGAINST ${against}
 
-${error_macros}
+${shared_macros}
+${aliases}
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The cell ${side} plays on `board`, or a negative TTT_ERR_* code: a board error, TTT_ERR_TURN
  * when it is not ${side}'s turn, TTT_ERR_NOT_IN_TABLE for a position ${side} never faces while
  * following this table. */
 int ttt_${lower}_move(const char *board);
+
+/* ttt_${lower}_move at TTT_PERFECT (`rng_state` is not used: the table keeps one move);
+ * TTT_ERR_LEVEL for any other level, which would need the scores of every move. */
+int ttt_${lower}_choose(const char *board, int level, uint32_t *rng_state);
+
+${state_declarations}
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,0 +1,46 @@
+// The books the npm package ships (books/, staged from the repository's book/ at pack time by
+// stage-books.mjs), and loading one by what it is: shared by the package's two entries, which
+// differ only in how they read a book's bytes: index.js fetches them (browsers, bundlers),
+// node.js reads the file (Node).
+//
+// loadPackagedBook proves a book as it loads it, exactly as loadBook proves any book: the
+// package keeps no record that would let a proof be skipped, and the 3x3 books take a few
+// milliseconds.
+
+import { BookError, loadBook } from './tictactoe-book.js';
+
+/**
+ * The books in the package (as player.reader.PACKAGED in Python): 3x3, normal and misère, each
+ * with its optimal moves ranked to beat a novice first, or a random player.
+ */
+export const PACKAGED_BOOKS = Object.freeze([
+  Object.freeze({ file: 'tictactoe.json', misere: false, against: 'novice' }),
+  Object.freeze({ file: 'tictactoe-misere.json', misere: true, against: 'novice' }),
+  Object.freeze({ file: 'tictactoe-vs-random.json', misere: false, against: 'random' }),
+  Object.freeze({ file: 'tictactoe-misere-vs-random.json', misere: true, against: 'random' }),
+]);
+
+/**
+ * loadPackagedBook's options checked, the book they name read by `read(file)` (a Promise of its
+ * bytes) and proven. Rejects with BookError 'unreadable' when the bytes cannot be read.
+ */
+export async function loadPackaged(options, read) {
+  if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
+    throw new TypeError(`options must be {misere, against} or null, got ${String(JSON.stringify(options)).slice(0, 100)}`);
+  }
+  const { misere = false, against = 'novice' } = options ?? {};
+  if (misere !== true && misere !== false) throw new TypeError(`misere must be true or false, got ${JSON.stringify(misere)}`);
+  const book = PACKAGED_BOOKS.find((b) => b.misere === misere && b.against === against);
+  if (!book) {
+    const opponents = [...new Set(PACKAGED_BOOKS.map((b) => b.against))].join(', ');
+    throw new RangeError(`unknown opponent ${JSON.stringify(against)}; choose one of ${opponents}`);
+  }
+  const source = `tictactoe-book/books/${book.file}`;
+  let bytes;
+  try {
+    bytes = await read(book.file);
+  } catch (error) {
+    throw new BookError('unreadable', `${source}: cannot be read (${error.message}) [unreadable]`);
+  }
+  return loadBook(bytes, { rules: { rows: 3, cols: 3, k: 3, misere }, source });
+}

@@ -1,0 +1,121 @@
+/* Writes the cells of `mask` (bit c: cell c) in increasing order; returns how many it has. */
+static int ttt_write_cells(uint32_t mask, int moves[], int max)
+{
+    int count = 0;
+    int cell;
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        if (mask & ((uint32_t)1 << cell)) {
+            if (count < max) {
+                moves[count] = cell;
+            }
+            count++;
+        }
+    }
+    return count;
+}
+
+/* 0 for a board of a game, finished or not, else its first failing check's TTT_ERR_* code:
+ * every check but the last, TTT_ERR_OVER, which only says the game is over. */
+static int ttt_position_error(const char *board)
+{
+    int error = ttt_check(board);
+    return error == TTT_ERR_OVER ? 0 : error;
+}
+
+int ${api}outcome(const char *board)
+{
+    int error = ttt_position_error(board);
+    int cell;
+    if (error) {
+        return error;
+    }
+    /* completing a line wins; under misère it loses, and the other side wins */
+    if (ttt_owns_line(board, 'X')) {
+        return TTT_MISERE ? TTT_O_WINS : TTT_X_WINS;
+    }
+    if (ttt_owns_line(board, 'O')) {
+        return TTT_MISERE ? TTT_X_WINS : TTT_O_WINS;
+    }
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        if (board[cell] == '.') {
+            return TTT_IN_PROGRESS;
+        }
+    }
+    return TTT_DRAW;
+}
+
+int ${api}completed_line(const char *board, int cells[TTT_K])
+{
+    int error = ttt_position_error(board);
+    int line;
+    int i;
+    if (error) {
+        return error;
+    }
+    line = ttt_first_line(board, 'X');
+    if (line < 0) {
+        line = ttt_first_line(board, 'O');
+    }
+    if (line < 0) {
+        return 0;
+    }
+    for (i = 0; i < TTT_K; i++) {
+        cells[i] = TTT_READ_U8(&ttt_lines[line][i]);
+    }
+    return TTT_K;
+}
+
+int ${api}legal_moves(const char *board, int moves[], int max)
+{
+    int error = ttt_check(board);
+    uint32_t free_cells = 0;
+    int cell;
+    if (error) {
+        return error == TTT_ERR_OVER ? 0 : error;
+    }
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        if (board[cell] == '.') {
+            free_cells |= (uint32_t)1 << cell;
+        }
+    }
+    return ttt_write_cells(free_cells, moves, max);
+}
+
+int ${api}play(const char *board, int cell, char out[TTT_CELLS + 1])
+{
+    int error = ttt_check(board);
+    char mover;
+    int i;
+    if (error) {
+        return error;
+    }
+    if (cell < 0 || cell >= TTT_CELLS || board[cell] != '.') {
+        return TTT_ERR_ILLEGAL_MOVE;
+    }
+    mover = ttt_mover(board);
+    for (i = 0; i < TTT_CELLS; i++) { /* out may be board itself */
+        out[i] = board[i];
+    }
+    out[cell] = mover;
+    out[TTT_CELLS] = '\0';
+    return 0;
+}
+
+/* mulberry32, by Tommy Ettinger (public domain): a 32-bit state, any value a valid seed, each
+ * call adding 0x6D2B79F5 (a Weyl sequence, period 2^32) and mixing the sum into the output. */
+uint32_t ${api}random(uint32_t *state)
+{
+    uint32_t z = *state += 0x6D2B79F5u;
+    z = (z ^ (z >> 15)) * (z | 1u);
+    z ^= z + (z ^ (z >> 7)) * (z | 61u);
+    return z ^ (z >> 14);
+}
+
+const char *${api}error_name(int code)
+{
+    switch (code) {
+${error_name_cases}
+    default:
+        return "";
+    }
+}

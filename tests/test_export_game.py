@@ -1,0 +1,475 @@
+"""The game state of the C and Rust exports (issue 31): ``ttt_outcome``, ``ttt_completed_line``,
+``ttt_legal_moves``, ``ttt_play``, ``ttt_candidates``, ``ttt_choose`` and ``ttt_random`` in C;
+``outcome``, ``legal_moves``, ``play``, ``candidates``, ``choose`` and ``Rng`` in Rust.
+``make test-exports`` runs this file.
+
+* Every reachable position of 3x3, normal and misère, against a walk of the game by the
+  independent negamax's row counting (tests/oracles/negamax.py) with the lines derived apart
+  (tests/oracles/book_oracle.py): how it stands, its completed line, its moves, every move played.
+* The generator is mulberry32 as published; each choice is the one a uniform draw from it makes
+  among the level's cells (the vectors' ``levels``, tests/c_build.py, check the cells).
+* 10,000 games against a random player at each level, each side, give the rates ``ttt-book
+  levels --exact`` prints, within sampling error; none is lost at perfect.
+* The C compiles as C89, C99 and C++ with -Wall -Wextra -Werror (and runs under ASan and UBSan);
+  a C++ program links against the C implementation; every header, full and strategy, declares
+  the shared names; the Rust driver answers every question as the C one does; the crate's own
+  ``cargo test --offline`` passes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from c_build import DRIVERS, ask, compile_c, implementing_file, tool
+from click.testing import CliRunner
+from oracles.book_oracle import derived_lines
+from oracles.negamax import Negamax
+from test_exports import SANITIZED, compile_rust, write
+
+from generator.cli import main
+from generator.export.c import c_book, c_strategy
+from generator.export.rust import rust_book
+from generator.export.tables import full_table, strategy_table
+from player import load_book
+
+pytestmark = pytest.mark.exports
+
+ROOT = Path(__file__).resolve().parent.parent
+LEVELS = ("perfect", "hard", "medium", "easy")  # TTT_PERFECT 0, ... as the header numbers them
+IN_PROGRESS, X_WINS, O_WINS, DRAW = range(4)
+GAMES = 10_000
+VECTORS = json.loads((ROOT / "book" / "vectors.json").read_text())
+
+
+# ---------------------------------------------------------------- oracles
+
+
+def walk(misere: bool) -> dict[str, tuple[int, list[int], list[int]]]:
+    """Every position reachable on 3x3 from the empty board: (how it stands, its completed line,
+    its moves), by the negamax oracle's run counting from the cell just played."""
+    judge = Negamax(3, 3, 3, misere=misere)
+    lines = derived_lines(3, 3, 3)
+    found: dict[str, tuple[int, list[int], list[int]]] = {}
+
+    def visit(board: str, last: int | None) -> None:
+        if board in found:
+            return
+        if last is not None and judge.makes_a_row(board, last):
+            owner = board[last]
+            winner = ("O" if owner == "X" else "X") if misere else owner
+            line = next(list(line) for line in lines if all(board[c] == owner for c in line))
+            found[board] = (X_WINS if winner == "X" else O_WINS, line, [])
+            return
+        free = [c for c, mark in enumerate(board) if mark == "."]
+        found[board] = (IN_PROGRESS, [], free) if free else (DRAW, [], [])
+        mark = "X" if board.count("X") == board.count("O") else "O"
+        for cell in free:
+            visit(board[:cell] + mark + board[cell + 1 :], cell)
+
+    visit("." * 9, None)
+    assert len(found) == 5478
+    return found
+
+
+MASK = 0xFFFFFFFF
+
+
+def mulberry32(state: int) -> tuple[int, int]:
+    """(the new state, the number) of Tommy Ettinger's mulberry32, written from its published
+    JavaScript (Math.imul is a product modulo 2^32)."""
+    state = (state + 0x6D2B79F5) & MASK
+    z = state
+    z = ((z ^ (z >> 15)) * (z | 1)) & MASK
+    z ^= (z + ((z ^ (z >> 7)) * (z | 61))) & MASK
+    return state, z ^ (z >> 14)
+
+
+def uniform_pick(count: int, state: int) -> tuple[int, int]:
+    """(the index, the new state) of a uniform choice among ``count`` from mulberry32: a number
+    is drawn again while it lies among the top 2^32 mod count (none is drawn for one choice)."""
+    if count == 1:
+        return 0, state
+    while True:
+        state, number = mulberry32(state)
+        if number < 2**32 - 2**32 % count:
+            return number % count, state
+
+
+def levels_rates() -> dict[tuple[str, str], tuple[Fraction, Fraction, Fraction]]:
+    """``ttt-book levels --exact`` against random: (level, first or second) -> won, drawn, lost."""
+    result = CliRunner().invoke(main, ["levels", "--exact"])
+    assert result.exit_code == 0, result.output
+    rates = {}
+    level = ""
+    for line in result.output.splitlines():
+        if line and not line[0].isspace():  # a heading: "perfect", "perfect --against random", ...
+            level = line
+        found = re.fullmatch(
+            r"\s+(first|second),\s+against random:\s+won (\S+), drawn (\S+), lost (\S+)", line
+        )
+        if found and level in LEVELS:
+            side, *shares = found.groups()
+            rates[level, side] = tuple(Fraction(share) for share in shares)
+    assert sorted({name for name, _ in rates}) == sorted(LEVELS)
+    return rates  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------- the programs
+
+
+def export_c(folder: Path, *, misere: bool = False) -> Path:
+    book = load_book(ROOT / "book" / ("tictactoe-misere.json" if misere else "tictactoe.json"))
+    return write(folder, c_book(full_table(book)))
+
+
+@pytest.fixture(scope="module")
+def c_driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = export_c(tmp_path_factory.mktemp("c"))
+    return compile_c(folder, [folder / "tictactoe_book.c", DRIVERS / "game_driver.c"], ["-O2"], "game")
+
+
+@pytest.fixture(scope="module")
+def rust_driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("rust")
+    return compile_rust(
+        write(folder, rust_book(full_table(load_book(ROOT / "book" / "tictactoe.json")))), "game_driver"
+    )
+
+
+def state_questions(positions: dict[str, tuple[int, list[int], list[int]]]) -> Iterator[tuple[str, str]]:
+    """(question, the oracle's answer) for every position and every move from it."""
+    for board, (standing, line, moves) in sorted(positions.items()):
+        cells = ",".join(map(str, line))
+        yield f"s {board}", f"outcome={standing} line={cells} moves={','.join(map(str, moves))}"
+        mark = "X" if board.count("X") == board.count("O") else "O"
+        for cell in moves:
+            yield f"p {cell} {board}", f"board={board[:cell]}{mark}{board[cell + 1 :]}"
+        if standing != IN_PROGRESS:
+            yield f"p 0 {board}", "error=over"
+
+
+# Boards no game reaches, and questions about moves that cannot be played, with their codes.
+REFUSED = [
+    ("s X", "error=length,length,length"),
+    ("s X.O.Z....", "error=character,character,character"),
+    ("s XX.......", "error=counts,counts,counts"),
+    # X X X
+    # O O O      both own a line
+    # . . .
+    ("s XXXOOO...", "error=unreachable,unreachable,unreachable"),
+    ("p 9 .........", "error=illegal-move"),
+    ("p -1 .........", "error=illegal-move"),
+    ("p 0 X........", "error=illegal-move"),
+    ("p 1 XX.......", "error=counts"),
+    ("c 4 1 .........", "error=level"),
+    ("c -1 1 .........", "error=level"),
+    ("c 0 1 XXXOO....", "error=over"),
+    ("c 9 1 XXXOO....", "error=over"),  # the board first, as ttt_candidates says
+]
+
+
+def test_every_reachable_position_stands_moves_and_plays_as_the_rules_say(c_driver: Path) -> None:
+    questions, answers = zip(*state_questions(walk(misere=False)), *REFUSED, strict=True)
+    got = ask(c_driver, list(questions))
+    wrong = [(q, g, a) for q, g, a in zip(questions, got, answers, strict=True) if g != a]
+    assert wrong == [], f"{len(wrong)} wrong, the first: {wrong[:3]}"
+    assert len(questions) > 20_000
+
+
+def test_under_misere_the_side_that_completes_a_line_loses(tmp_path: Path) -> None:
+    folder = export_c(tmp_path, misere=True)
+    program = compile_c(folder, [folder / "tictactoe_book.c", DRIVERS / "game_driver.c"], ["-O2"], "game")
+    questions, answers = zip(*state_questions(walk(misere=True)), strict=True)
+    assert ask(program, list(questions)) == list(answers)
+    # X X X
+    # O O .      X completed the top row: under misère O wins
+    # . . .
+    assert ask(program, ["s XXXOO...."]) == [f"outcome={O_WINS} line=0,1,2 moves="]
+
+
+def test_the_generator_is_mulberry32(c_driver: Path) -> None:
+    seeds = [0, 1, 2024, MASK]
+    expected = []
+    for seed in seeds:
+        numbers, state = [], seed
+        for _ in range(5):
+            state, number = mulberry32(state)
+            numbers.append(str(number))
+        expected.append(" ".join(numbers))
+    assert ask(c_driver, [f"r {seed} 5" for seed in seeds]) == expected
+    assert expected[1].startswith("2693262067 11749833 2265367787")  # the published JavaScript's
+
+
+def test_choose_draws_uniformly_among_the_levels_cells(c_driver: Path) -> None:
+    """Every unfinished position at every level, from a seed of its own: the cell is the one a
+    uniform draw makes among the level's cells (as the vectors give them: ``top`` for perfect,
+    ``levels`` for the others), and the state is left where that draw left it."""
+    questions, expected = [], []
+    for i, vector in enumerate(v for v in VECTORS["valid"] if v["first"] == "X"):
+        for level, name in enumerate(LEVELS):
+            seed = (i * 2654435761 + level) & MASK
+            cells = vector["top"] if name == "perfect" else vector["levels"][name]
+            index, state = uniform_pick(len(cells), seed)
+            questions.append(f"c {level} {seed} {vector['board']}")
+            expected.append(f"cell={cells[index]} state={state}")
+    assert len(questions) >= 4 * 4520
+    assert ask(c_driver, questions) == expected
+
+
+# Seeds whose first number is among the top 2^32 mod 9 = 4 (found by trying every seed): a choice
+# among the nine cells of the empty board draws again; the last one's number is just below them.
+REDRAWN = (394144346, 1433749601, 1749556311)
+KEPT = 379462424
+
+
+@pytest.mark.parametrize("driver", ["c", "rust"])
+def test_a_number_the_cells_do_not_divide_evenly_is_drawn_again(
+    driver: str, c_driver: Path, rust_driver: Path
+) -> None:
+    program = c_driver if driver == "c" else rust_driver
+    for seed in (*REDRAWN, KEPT):
+        drawn = mulberry32(seed)[1]
+        assert (drawn >= 2**32 - 4) == (seed in REDRAWN)
+        index, state = uniform_pick(9, seed)
+        assert state == (seed + (2 if seed in REDRAWN else 1) * 0x6D2B79F5) & MASK
+        for level in (1, 2, 3):  # every cell of the empty board is a candidate of hard, medium, easy
+            assert ask(program, [f"c {level} {seed} ........."]) == [f"cell={index} state={state}"]
+
+
+def test_ten_thousand_games_against_a_random_player_give_the_levels_rates(c_driver: Path) -> None:
+    """At each level, moving first and second, from one seed each: the counts of games won,
+    drawn and lost are within five standard deviations of the exact rates (a test that fails
+    about once in two million runs of a correct export; the seeds are fixed, so it passes or
+    fails the same way every time), and no game is lost at perfect."""
+    rates = levels_rates()
+    questions = [
+        f"g {level} {side} {1000 + 10 * level + (side == 'O')} {GAMES}" for level in range(4) for side in "XO"
+    ]
+    for question, answer in zip(questions, ask(c_driver, questions), strict=True):
+        _, level, side, *_ = question.split()
+        counts = [int(n) for n in re.fullmatch(r"won=(\d+) drawn=(\d+) lost=(\d+)", answer).groups()]  # type: ignore[union-attr]
+        assert sum(counts) == GAMES
+        exact = rates[LEVELS[int(level)], "first" if side == "X" else "second"]
+        for count, share in zip(counts, exact, strict=True):
+            spread = 5 * math.sqrt(GAMES * share * (1 - share))
+            assert abs(count - GAMES * share) <= spread, (question, answer, exact)
+        if level == "0":
+            assert counts[2] == 0, (question, answer)
+
+
+def test_the_rust_export_answers_every_question_as_the_c_one(c_driver: Path, rust_driver: Path) -> None:
+    """The same questions to both drivers, the same answers: the state, every move, every
+    choice from the same seed, the games (the same generator, so the same games)."""
+    questions = [q for q, _ in state_questions(walk(misere=False))]
+    # Rust's levels are an enum and its cells unsigned: there is no level 4 nor cell -1 to ask for
+    cannot = {"p -1 .........", "c 4 1 .........", "c -1 1 .........", "c 9 1 XXXOO...."}
+    questions += [q for q, _ in REFUSED if q not in cannot]
+    boards = sorted(b for b, (standing, _, _) in walk(misere=False).items() if standing == IN_PROGRESS)
+    questions += [f"c {level} {seed} {board}" for seed, board in enumerate(boards) for level in range(4)]
+    questions += [f"r {seed} 8" for seed in (0, 7, MASK)]
+    questions += [f"g {level} {side} 5 500" for level in range(4) for side in "XO"]
+    assert ask(rust_driver, questions) == ask(c_driver, questions)
+
+
+# ---------------------------------------------------------------- C89, C99, C++, sanitizers
+
+STRICT = ["-Wall", "-Wextra", "-pedantic", "-Werror"]
+CPP = ["g++", "-std=c++11", *STRICT]
+FLAVOURS = {
+    "c89": (["gcc", "-std=c89"], ""),
+    "c99": (["gcc", "-std=c99"], ""),
+    "c++": (["g++", "-std=c++11", "-x", "c++"], ""),
+    "asan-ubsan": (["gcc", "-std=c99", *SANITIZED], ""),
+}
+
+
+@pytest.mark.parametrize("flavour", sorted(FLAVOURS))
+def test_the_export_and_a_game_compile_in_each_language_and_answer_alike(
+    c_driver: Path, tmp_path: Path, flavour: str
+) -> None:
+    """The export and the game driver compiled together as C89, C99 or C++ (-Wall -Wextra
+    -pedantic -Werror), or under AddressSanitizer and UBSan: the same answers as the C99 build."""
+    compiler, _ = FLAVOURS[flavour]
+    tool(compiler[0])
+    folder = export_c(tmp_path)
+    program = folder / "game"
+    sources = [str(folder / "tictactoe_book.c"), str(DRIVERS / "game_driver.c")]
+    subprocess.run([*compiler, *STRICT, "-I", str(folder), "-o", str(program), *sources], check=True)
+    questions = [q for q, _ in state_questions(walk(misere=False))][::7] + [q for q, _ in REFUSED]
+    questions += [f"g {level} X 3 200" for level in range(4)] + ["r 5 4"]
+    assert ask(program, questions) == ask(c_driver, questions)
+
+
+def cpp_caller(folder: Path, implementation: Path) -> list[str]:
+    """tests/exports/cpp_caller.cpp compiled by g++, linked with ``implementation`` (an object
+    compiled as C), and run: the lines it prints."""
+    program = folder / "caller"
+    sources = [str(DRIVERS / "cpp_caller.cpp"), str(implementation)]
+    subprocess.run([*CPP, "-I", str(folder), "-o", str(program), *sources], check=True)
+    return subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def test_a_cpp_program_links_against_the_c_implementation(tmp_path: Path) -> None:
+    """The implementation compiled by gcc as C, the caller by g++: the header's extern "C" makes
+    the names match (without it: undefined reference to ttt_choose(char const*, int, ...))."""
+    tool("g++")
+    folder = export_c(tmp_path)
+    subprocess.run(
+        ["gcc", "-std=c99", *STRICT, "-c", str(folder / "tictactoe_book.c"), "-o", str(folder / "book.o")],
+        check=True,
+    )
+    lines = cpp_caller(folder, folder / "book.o")
+    assert len(lines) == 10 and lines[-2].count(".") == 0  # nine moves: perfect play fills the board
+    assert lines[-1] == f'outcome={DRAW} line=0 name="illegal-move"'
+
+
+def test_a_cpp_program_uses_a_single_header_implemented_in_a_c_file(tmp_path: Path) -> None:
+    tool("g++")
+    book = load_book(ROOT / "book" / "tictactoe.json")
+    folder = write(tmp_path, c_book(full_table(book), single_header=True))
+    implementation = implementing_file(folder, "tictactoe_book.h")
+    subprocess.run(
+        ["gcc", "-std=c89", *STRICT, "-c", str(implementation), "-o", str(folder / "book.o")], check=True
+    )
+    assert cpp_caller(folder, folder / "book.o")[-1] == f'outcome={DRAW} line=0 name="illegal-move"'
+
+
+# ---------------------------------------------------------------- every header
+
+
+NAMES_PROBE = """\
+#include <stdio.h>
+{includes}
+
+int main(void)
+{{
+    char next[TTT_CELLS + 1];
+    int moves[TTT_CELLS];
+    int line[TTT_K];
+    uint32_t state = 1;
+    /* X X X
+     * O O .      X has won
+     * . . .                  */
+    printf("%d %d %d %d %s %s\\n", ttt_outcome("XXXOO...."), ttt_completed_line("XXXOO....", line),
+           ttt_legal_moves("X...O....", moves, TTT_CELLS), ttt_play(".........", 4, next), next,
+           ttt_error_name(TTT_ERR_LEVEL));
+    printf("%d %d %lu\\n", ttt_choose("{board}", TTT_PERFECT, &state),
+           ttt_choose("{board}", TTT_EASY, &state), (unsigned long)ttt_random(&state));
+    return 0;
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("headers", "board", "expected"),
+    [
+        # the full book: its own functions; the top tier of the empty board is the corners
+        (["tictactoe_book.h"], "X........", "4 -1"),
+        # a strategy alone: its own, through the shared names (O's table answers a corner with
+        # the centre; no level but perfect)
+        (["tictactoe_o.h"], "X........", "4 -9"),
+        (["tictactoe_x.h"], ".........", "0 -9"),
+        # with the full book's header, in either order, the shared names are the book's
+        (["tictactoe_x.h", "tictactoe_book.h"], "X........", "4 -1"),
+        (["tictactoe_book.h", "tictactoe_o.h"], "X........", "4 -1"),
+        # two strategies: the first header's
+        (["tictactoe_x.h", "tictactoe_o.h"], "X........", "-6 -9"),
+    ],
+    ids=["book", "o", "x", "x-then-book", "book-then-o", "x-then-o"],
+)
+def test_every_header_declares_the_shared_names(
+    tmp_path: Path, headers: list[str], board: str, expected: str
+) -> None:
+    """ttt_error_name, ttt_play, ttt_outcome, ttt_choose (and the rest of the game state) from
+    any header or mix of headers, each export implemented in a C file of its own, as C89 and
+    as C++; the easy level's move is checked apart (it is random), so it shows -1 when valid."""
+    book = load_book(ROOT / "book" / "tictactoe.json")
+    write(tmp_path, c_book(full_table(book), single_header=True))
+    for side in ("X", "O"):
+        write(tmp_path, c_strategy(strategy_table(book, side), single_header=True))
+    probe = tmp_path / "probe.c"
+    probe.write_text(NAMES_PROBE.format(includes="\n".join(f'#include "{h}"' for h in headers), board=board))
+    implementations = [
+        implementing_file(tmp_path, h) for h in ("tictactoe_book.h", "tictactoe_x.h", "tictactoe_o.h")
+    ]
+    for compiler in (["gcc", "-std=c89"], ["g++", "-std=c++11", "-x", "c++"]):
+        objects = []
+        for source in implementations:
+            objects.append(tmp_path / f"{source.stem}.o")
+            subprocess.run(
+                ["gcc", "-std=c89", *STRICT, "-I", str(tmp_path), "-c", str(source), "-o", str(objects[-1])],
+                check=True,
+            )
+        program = tmp_path / "probe"
+        subprocess.run(
+            [*compiler, *STRICT, "-I", str(tmp_path), "-c", str(probe), "-o", str(tmp_path / "probe.o")],
+            check=True,
+        )
+        linker = "g++" if compiler[0] == "g++" else "gcc"
+        subprocess.run(
+            [linker, "-o", str(program), str(tmp_path / "probe.o"), *map(str, objects)], check=True
+        )
+        first, second = subprocess.run(
+            [str(program)], capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        assert first == f"{X_WINS} 3 7 0 ....X.... level", compiler
+        chosen, easy, _ = second.split()
+        assert f"{chosen} {easy if easy.startswith('-') else '-1'}" == expected, (compiler, second)
+
+
+# ---------------------------------------------------------------- the crate
+
+
+def export_crate(folder: Path, *options: str) -> Path:
+    """``ttt-book export --lang rust`` into ``folder``, as a user runs it."""
+    result = CliRunner().invoke(main, ["export", "--lang", "rust", *options, "-o", str(folder)])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def cargo_test(crate: Path, target: Path) -> str:
+    """``cargo test --offline`` in ``crate`` (its build in ``target``), warnings as errors."""
+    tool("cargo")
+    done = subprocess.run(
+        ["cargo", "test", "--offline"],
+        cwd=crate,
+        env={
+            **os.environ,
+            "CARGO_TARGET_DIR": str(target),
+            "RUSTFLAGS": "-D warnings",
+            "RUSTDOCFLAGS": "-D warnings",
+        },
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.parametrize("book", ["tictactoe.json", "tictactoe-misere.json", "3x4"])
+def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
+    tmp_path: Path, book: str, book_3x4_path: Path
+) -> None:
+    """The crate has no dependencies, so cargo needs no network: its tests (the game walked from
+    the empty board against the book's scores, perfect play against every line, the generator,
+    the errors) and the example in its documentation pass for 3x3, misère 3x3 and 3x4."""
+    path = book_3x4_path if book == "3x4" else ROOT / "book" / book
+    crate = export_crate(tmp_path / "crate", "--book", str(path))
+    manifest = (crate / "Cargo.toml").read_text()
+    assert '\nname = "tictactoe-book"\n' in manifest and manifest.endswith("[dependencies]\n")
+    assert sorted(str(p.relative_to(crate)) for p in crate.rglob("*") if p.is_file()) == [
+        "Cargo.toml",
+        "src/lib.rs",
+        "tests/game.rs",
+    ]
+    out = cargo_test(crate, tmp_path / "target")
+    assert "test result: ok. 5 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
