@@ -18,7 +18,7 @@ export PYTHONDONTWRITEBYTECODE :=
 $(RUNTIME): pyproject.toml hatch_build.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/python -m compileall -q player generator ttt_commands.py
+	$(BIN)/python -m compileall -q player generator commands.py
 	touch $(RUNTIME)
 
 $(BUILDTOOLS): $(RUNTIME)
@@ -107,22 +107,22 @@ test-js:
 		--test-reporter=./tests/node_summary.mjs --test-reporter-destination=stdout $(JS_TESTS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check player generator ttt_commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
-	$(BIN)/ruff format --check player generator ttt_commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff check player generator commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
+	$(BIN)/ruff format --check player generator commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format player generator ttt_commands.py tests bench web/test_browser.py
-	$(BIN)/ruff check --fix player generator ttt_commands.py tests bench web/test_browser.py
+	$(BIN)/ruff format player generator commands.py tests bench web/test_browser.py
+	$(BIN)/ruff check --fix player generator commands.py tests bench web/test_browser.py
 
 # Says each measurement as it starts, prints the figures and writes them to bench/results.json
 # (untracked); bench-record also rewrites the recorded run in docs/benchmarks.md.
 bench: $(BENCHTOOLS)
-	$(BIN)/python -m compileall -q player generator ttt_commands.py
+	$(BIN)/python -m compileall -q player generator commands.py
 	$(BIN)/python bench/run.py
 
 bench-record: $(BENCHTOOLS)
-	$(BIN)/python -m compileall -q player generator ttt_commands.py
+	$(BIN)/python -m compileall -q player generator commands.py
 	$(BIN)/python bench/run.py --record
 
 fuzz: $(STAMP)

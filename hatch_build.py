@@ -1,5 +1,5 @@
 """Build hook: ship the books inside the wheel (3x3, and 3x3 misère for ``ttt-play --misere``),
-each proven, with the CRC-32 of its bytes beside it (``player.trust.packaged_digest``).
+each proven, with the CRC-32 of its bytes beside it (``tictactoe_book.trust.packaged_digest``).
 
 The player proves every book it loads, except the packaged one whose bytes have exactly the
 hash recorded here (docs/book-format.md, "Trusting the packaged book"). So the hash is
@@ -53,9 +53,9 @@ class ProvenBookHook(BuildHookInterface):  # type: ignore[type-arg]
             raw = book.read_bytes()  # a wheel without its books would not play: fail loudly
             sys.path.insert(0, self.root)
             try:
-                from player.game import Rules
-                from player.reader import parse_book
-                from player.trust import PACKAGED_SUFFIX, packaged_digest
+                from tictactoe_book.game import Rules
+                from tictactoe_book.reader import parse_book
+                from tictactoe_book.trust import PACKAGED_SUFFIX, packaged_digest
 
                 # raises BookError, with its reason code, if it does not prove for these rules
                 parse_book(raw, str(book), rules=Rules.parse(rules_text))

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 # the board tables' own builders: Rules itself refuses boards over 16 cells
-from player.game import _symmetries, _winning_lines
+from tictactoe_book.game import _symmetries, _winning_lines
 
 
 def reachable_fraction(

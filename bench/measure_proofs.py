@@ -15,9 +15,9 @@ from typing import Any
 
 from tools import BIN, BOOK, JS_BENCH, PYTHON, ROOT, alternate_calls, child_cpu_seconds, clean_env
 
-from player import reader
-from player.game import STANDARD
-from player.reader import parse_book
+from tictactoe_book import reader
+from tictactoe_book.game import STANDARD
+from tictactoe_book.reader import parse_book
 
 #: The optional 3x4 row is measured only if the whole bench stays within about this long.
 BUDGET_S = 90.0
@@ -107,7 +107,7 @@ def proof_costs_3x4(deadline: float) -> dict[str, Any]:
 FIRST_LOAD_GOAL = 3.0
 #: The loads, each a process: the Python reader's ``load_book`` with no record to skip the proof
 #: (``TTT_PROVEN_RECORD=``), and the JavaScript reader's ``loadBook`` on the file's bytes.
-PYTHON_LOAD = "import sys; from player.reader import load_book; load_book(sys.argv[1])"
+PYTHON_LOAD = "import sys; from tictactoe_book.reader import load_book; load_book(sys.argv[1])"
 JS_LOAD = (
     "import {{readFileSync}} from 'node:fs'; import {{loadBook}} from '{reader}'; "
     "loadBook(readFileSync(process.argv[1]), {{rules: null, source: process.argv[1]}});"

@@ -25,8 +25,8 @@ from tools import (
     run_checked,
 )
 
-from player.apps.script import play_script
-from player.reader import Book
+from tictactoe_book.apps.script import play_script
+from tictactoe_book.reader import Book
 
 #: The start-up goal: the packaged game within this many times ``python -c "import click"``.
 GOAL = 1.5
@@ -54,8 +54,8 @@ def installed_wheel() -> Iterator[Path]:
 # load_book() against json.loads of the same bytes, alternated (argv[1] rounds), in that one process.
 PACKAGED_PROBE = """\
 import json, statistics, sys, time
-import player
-from player.reader import load_book
+import tictactoe_book
+from tictactoe_book.reader import load_book
 book = load_book()
 with open(book.source, 'rb') as handle:
     text = handle.read().decode()
@@ -67,7 +67,7 @@ for _ in range(int(sys.argv[1])):
         fn()
         times[name].append(time.perf_counter() - start)
 medians = {name: statistics.median(values) * 1e3 for name, values in times.items()}
-print(json.dumps({'trust': book.trust, 'player': player.__file__, 'book': book.source, **medians}))
+print(json.dumps({'trust': book.trust, 'player': tictactoe_book.__file__, 'book': book.source, **medians}))
 """
 
 
@@ -121,7 +121,9 @@ def startup(book: Book) -> dict[str, Any]:
         )
         times = {name: statistics.median(values) for name, values in samples.items()}
         ratio = paired_ratio(samples["packaged"], samples["click"])
-        game_code = f"sys.argv = ['ttt-play', *{args!r}]\nfrom ttt_commands import ttt_play\nttt_play()"
+        game_code = (
+            f"sys.argv = ['ttt-play', *{args!r}]\nfrom tictactoe_book.commands import ttt_play\nttt_play()"
+        )
         memory = {
             "packaged_kib": peak_memory_kib(game_code, packaged_env, work),
             "dev_kib": peak_memory_kib(game_code, clean_env(), work),

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from generator.solve import solve
-from player.errors import RulesError
-from player.game import Rules
+from tictactoe_book.generator.solve import solve
+from tictactoe_book.errors import RulesError
+from tictactoe_book.game import Rules
 
 
 def peak_mib() -> float:

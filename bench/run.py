@@ -29,9 +29,9 @@ import measure_startup
 from report import DOC, record, render
 from tools import BOOK, ROOT, machine
 
-from generator.atomic import write_atomically
-from player.game import Rules
-from player.reader import load_book
+from tictactoe_book.generator.atomic import write_atomically
+from tictactoe_book.game import Rules
+from tictactoe_book.reader import load_book
 
 RESULTS = ROOT / "bench" / "results.json"
 

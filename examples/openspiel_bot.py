@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from player.integrations.openspiel import make_bot
+from tictactoe_book.integrations.openspiel import make_bot
 
 GAMES = 200
 for name in ("tic_tac_toe", "misere(game=tic_tac_toe())"):

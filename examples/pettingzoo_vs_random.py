@@ -18,11 +18,11 @@ from pettingzoo.classic.tictactoe import (
     tictactoe as tictactoe_v3,
 )  # tictactoe_v3 without its deprecation warning
 
-import player
-from player.integrations.pettingzoo import BookPolicy
+import tictactoe_book
+from tictactoe_book.integrations.pettingzoo import BookPolicy
 
 GAMES = 1000
-book = player.load_book(against="random")
+book = tictactoe_book.load_book(against="random")
 
 
 @functools.cache
@@ -33,7 +33,7 @@ def chances(board: str, mark: str) -> tuple[Fraction, Fraction, Fraction]:
     moves = evaluation.tiers[0] if evaluation.turn == mark else tuple(evaluation.scores)
     total = [Fraction(0)] * 3
     for cell in moves:
-        after = player.Position(board).play(cell)
+        after = tictactoe_book.Position(board).play(cell)
         if after.is_over:  # the move ends the game; the book's value of it says how, for the mover
             value, _ = evaluation.outcome(cell)
             result = value if evaluation.turn == mark else -value

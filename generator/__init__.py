@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from player.errors import BuildToolMissing
+from tictactoe_book.errors import BuildToolMissing
 
 
 def build_tools() -> ModuleType:
-    """``generator.writer``, with the solver it drives; BuildToolMissing without numpy, naming
+    """``tictactoe_book.generator.writer``, with the solver it drives; BuildToolMissing without numpy, naming
     the command that installs it (``install_command``)."""
     try:
-        return importlib.import_module("generator.writer")
+        return importlib.import_module("tictactoe_book.generator.writer")
     except ModuleNotFoundError as error:
         if error.name != "numpy":
             raise

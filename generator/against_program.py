@@ -9,13 +9,13 @@ from pathlib import Path
 
 import click
 
-from generator import build_tools
-from generator.atomic import fingerprint, finish_once_written, target, write_files, written
-from generator.reports import MAX_CELLS, STARTUP
-from player.apps.console import echo
-from player.apps.options import Seconds
-from player.errors import echoed
-from player.game import Rules
+from tictactoe_book.generator import build_tools
+from tictactoe_book.generator.atomic import fingerprint, finish_once_written, target, write_files, written
+from tictactoe_book.generator.reports import MAX_CELLS, STARTUP
+from tictactoe_book.apps.console import echo
+from tictactoe_book.apps.options import Seconds
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import Rules
 
 REPEAT_OPTION = click.option(
     "--repeat",
@@ -68,8 +68,8 @@ def build_against_program(
         )
     target(Path(output))  # a folder in the way, no write access: before the solve and the program
     writer = build_tools()  # numpy, which the target's solve needs, or one line naming its install
-    from generator.reports.program import ProcessProgram
-    from generator.reports.target import render, target_program
+    from tictactoe_book.generator.reports.program import ProcessProgram
+    from tictactoe_book.generator.reports.target import render, target_program
 
     targeted = target_program(
         ProcessProgram(list(command), timeout=timeout, startup=startup),

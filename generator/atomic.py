@@ -44,7 +44,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from player.errors import InputFileError, OutputError
+from tictactoe_book.errors import InputFileError, OutputError
 
 TEMP_MARK = ".ttt-tmp-"
 

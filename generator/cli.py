@@ -2,7 +2,7 @@
 
 A thin layer over the library: each command parses its options, calls a function of
 generator/ or player/, and prints what it returns. Each command imports what it needs when it
-runs (click's lazy subcommands): the build's solver needs numpy (``generator.build_tools``),
+runs (click's lazy subcommands): the build's solver needs numpy (``tictactoe_book.generator.build_tools``),
 which no other command does. The library's errors end the command with one line and the status
 of player/apps/console.py's table.
 """
@@ -18,12 +18,23 @@ from typing import Any
 
 import click
 
-from generator import build_tools, reports
-from generator.against_program import REPEAT_OPTION, STARTUP_OPTION, TIMEOUT_OPTION, build_against_program
-from generator.atomic import finish_once_written, folder_target, target, write_files, write_into
-from generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
-from player import __version__, reader
-from player.apps.console import (
+from tictactoe_book.generator import build_tools, reports
+from tictactoe_book.generator.against_program import (
+    REPEAT_OPTION,
+    STARTUP_OPTION,
+    TIMEOUT_OPTION,
+    build_against_program,
+)
+from tictactoe_book.generator.atomic import (
+    finish_once_written,
+    folder_target,
+    target,
+    write_files,
+    write_into,
+)
+from tictactoe_book.generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
+from tictactoe_book import __version__, reader
+from tictactoe_book.apps.console import (
     NEGATIVE,
     FilePath,
     Group,
@@ -33,11 +44,11 @@ from player.apps.console import (
     exit_statuses,
     run_cli,
 )
-from player.apps.progress import loading, progress
-from player.errors import BoardError
-from player.game import FIRST, SECOND, Rules, parse_board
-from player.opponents import DEFAULT, OPPONENTS, described
-from player.reader import Book
+from tictactoe_book.apps.progress import loading, progress
+from tictactoe_book.errors import BoardError
+from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, described
+from tictactoe_book.reader import Book
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
@@ -127,7 +138,7 @@ def build(
       $ ttt-book build -o mybook.json
       $ ttt-book build --misere -o misere.json
     """
-    from generator.progress import stage_bars
+    from tictactoe_book.generator.progress import stage_bars
 
     rules = checked_build_options(ctx, rules, misere)
     if against_program or command:
@@ -195,7 +206,7 @@ def query(board: str, book_path: str | None, first: str, as_json: bool) -> None:
       $ ttt-book query "X.O/.X./..."
       $ ttt-book query --json --first O "OO.X....."
     """
-    from generator.reports.query import describe, evaluation_json
+    from tictactoe_book.generator.reports.query import describe, evaluation_json
 
     book = open_book(book_path)
     first = first.upper()
@@ -245,7 +256,7 @@ def levels(book_path: str | None, markdown: bool, readme: str | None, exact: boo
     Examples:
       $ ttt-book levels
     """
-    from generator.reports import levels as report
+    from tictactoe_book.generator.reports import levels as report
 
     def rates(book: Book) -> Any:
         others = report.other_rankings(book, packaged=book_path is None)
@@ -307,7 +318,7 @@ def verify(path: str | None, max_differences: int) -> None:
       $ ttt-book verify
       $ ttt-book build --rules 3x4:3 -o 3x4.json && ttt-book verify 3x4.json
     """
-    from generator.verify import render, verify_book
+    from tictactoe_book.generator.verify import render, verify_book
 
     packaged = [reader.default_book_path(misere=m, against=a) for m, a in reader.PACKAGED]
     paths = [path] if path is not None else packaged
@@ -356,7 +367,13 @@ def poster(side: str | None, teaching: bool, no_fold: bool, output: str, book_pa
       $ ttt-book poster --side X -o x.svg
       $ ttt-book poster --teaching -o teaching.svg
     """
-    from generator.reports.poster import BOARD_TAG, poster_tree, render_poster, render_teaching, teaching_rows
+    from tictactoe_book.generator.reports.poster import (
+        BOARD_TAG,
+        poster_tree,
+        render_poster,
+        render_teaching,
+        teaching_rows,
+    )
 
     if teaching == (side is not None):
         raise click.UsageError("give --side X, --side O or --teaching (one of them)")
@@ -428,9 +445,9 @@ def audit(
     Example, a program that plays the first free cell (it can lose, so status 1):
       $ ttt-book audit -- python3 -uc "import sys; [print(b.find('.')) for b in sys.stdin]"
     """
-    from generator.reports.audit import audit as run_audit
-    from generator.reports.audit import render
-    from generator.reports.program import CallableProgram, ProcessProgram, load_callable
+    from tictactoe_book.generator.reports.audit import audit as run_audit
+    from tictactoe_book.generator.reports.audit import render
+    from tictactoe_book.generator.reports.program import CallableProgram, ProcessProgram, load_callable
 
     if bool(command) == bool(function):
         raise click.UsageError("give a COMMAND after --, or --callable MODULE:FUNCTION (not both)")
@@ -498,7 +515,7 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
       $ ttt-book export --lang c --strategy X --single-header -o c-x
       $ ttt-book export --lang rust -o rust-book
     """
-    from generator.export import export_files
+    from tictactoe_book.generator.export import export_files
 
     lang = lang.lower()
     if strategy is not None and lang != "c":

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from player.codes import DIGITS, shift
-from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules
+from tictactoe_book.codes import DIGITS, shift
+from tictactoe_book.game import EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules
 
 #: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
 CODE = np.uint32

@@ -7,11 +7,11 @@ from typing import Any
 
 import click
 
-from player.apps.console import FilePath
-from player.apps.progress import loading
-from player.errors import RulesError
-from player.game import Rules
-from player.reader import Book, load_book
+from tictactoe_book.apps.console import FilePath
+from tictactoe_book.apps.progress import loading
+from tictactoe_book.errors import RulesError
+from tictactoe_book.game import Rules
+from tictactoe_book.reader import Book, load_book
 
 BOOK_OPTION = click.option(
     "--book",
@@ -25,7 +25,7 @@ BOOK_OPTION = click.option(
 
 def open_book(path: str | None, *, rules: Rules | None = None) -> Book:
     """The book at ``path`` (None: the packaged one), proven unless proven before, what its load
-    is doing shown on a terminal (``player.apps.progress.loading``)."""
+    is doing shown on a terminal (``tictactoe_book.apps.progress.loading``)."""
     with loading(path) as shown:
         return load_book(path, rules=rules, progress=shown)
 

@@ -2,7 +2,7 @@
 
 The solver reports ``progress(stage, done, total)`` after each layer of marks
 (generator/solve.py, generator/trap.py); this turns those calls into the project's
-one progress bar, ``player.apps.progress.progress``: on standard error, only on a terminal (never in
+one progress bar, ``tictactoe_book.apps.progress.progress``: on standard error, only on a terminal (never in
 a pipe, a file or a CI log), once the stage has taken a moment, erased when it ends.
 """
 
@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
-from player.apps.progress import Advance, progress, unshown
+from tictactoe_book.apps.progress import Advance, progress, unshown
 
 if TYPE_CHECKING:  # numpy: the command line imports this module before it knows it will build
-    from generator.solve import Progress
+    from tictactoe_book.generator.solve import Progress
 
 #: What each stage of a build does, as its bar's label.
 LABELS = {
@@ -23,7 +23,7 @@ LABELS = {
     "solve": "Solving",
     "trap": "Ordering the traps",
     "index": "Reading the book",  # (a book over 1 MB, before it is proven and written:
-    "prove": "Proving the book",  # player.reader)
+    "prove": "Proving the book",  # tictactoe_book.reader)
 }
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from generator.codes import (
+from tictactoe_book.generator.codes import (
     CODE,
     EMPTY_DIGIT,
     FIRST_DIGIT,
@@ -51,8 +51,8 @@ from generator.codes import (
     mover_digit,
     stabilizer_sizes,
 )
-from player.codes import shift
-from player.game import MAX_CELLS, Rules
+from tictactoe_book.codes import shift
+from tictactoe_book.game import MAX_CELLS, Rules
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ class Retrograde:
 
 def one_ply_back(best: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
     """The score of a move from the score ``best`` of the position it leads to, over arrays
-    (``player.game.one_ply_back``): the opponent's win in ``p`` plies is our loss in ``p + 1``,
+    (``tictactoe_book.game.one_ply_back``): the opponent's win in ``p`` plies is our loss in ``p + 1``,
     a draw stays a draw."""
     return (np.sign(best) - best).astype(np.int8)
 

@@ -4,7 +4,7 @@ The definition is docs/book-format.md "Trap order": the optimal moves of a posit
 tiers, best first, by the chance of winning against each reference opponent in turn
 (player/opponents.py: *novice*, then *random*, unless the book is ranked against another one
 first), when the book's side keeps choosing uniformly within the top tier afterwards. This module computes it
-over the canonical positions of a ``generator.solve.Retrograde`` result, one layer of marks at a
+over the canonical positions of a ``tictactoe_book.generator.solve.Retrograde`` result, one layer of marks at a
 time from the full board back to the empty one, with arrays. The chances do not
 change under the board's symmetries, so a move's chance is read from its successor's canonical
 row.
@@ -13,8 +13,8 @@ For every row and both books (the book plays X, or the book plays O) it keeps th
 the book wins from there, against each opponent. Where the book is to move, the chance is the
 top tier's (their mean, which in exact arithmetic is each of them); where the opponent is to
 move, the average over the opponent's candidates: the cells its preference
-(``player.opponents.Opponent.preference``, under the book's rules) leaves of the row's free
-cells, its own completing cells and the other side's (``generator.codes.completing_cells``).
+(``tictactoe_book.opponents.Opponent.preference``, under the book's rules) leaves of the row's free
+cells, its own completing cells and the other side's (``tictactoe_book.generator.codes.completing_cells``).
 A move into a finished position scores 1 if the book won by it, else 0.
 
 Two kinds of arithmetic, one pass (``Method``):
@@ -51,16 +51,16 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from generator.codes import (
+from tictactoe_book.generator.codes import (
     EMPTY_DIGIT,
     FIRST_DIGIT,
     SECOND_DIGIT,
     completing_cells,
     digits_at,
 )
-from generator.solve import FIRST_LINE, SECOND_LINE, UNFINISHED, Progress, Retrograde
-from player.game import MAX_CELLS, Cell
-from player.opponents import DEFAULT, OPPONENTS, Opponent, ranking
+from tictactoe_book.generator.solve import FIRST_LINE, SECOND_LINE, UNFINISHED, Progress, Retrograde
+from tictactoe_book.game import MAX_CELLS, Cell
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, Opponent, ranking
 
 Method = Literal["exact", "float"]
 #: A chance: exact, or a float64 (``Method``).
@@ -270,7 +270,7 @@ def _top(position: npt.NDArray[np.intp], values: Values, positions: int, exact: 
 def _candidates(result: Retrograde, foe: Opponent) -> npt.NDArray[np.uint32]:
     """Per row, the cells ``foe`` (to move there) chooses among, as a bit set (cell ``c`` is
     bit ``c``); 0 on finished rows: its preference under the rules
-    (``player.opponents.Opponent.preference``, the one definition of it), applied to the bit
+    (``tictactoe_book.opponents.Opponent.preference``, the one definition of it), applied to the bit
     sets of every row's free cells and of the cells completing a line of each side."""
     rules = result.rules
     rows = result.unfinished()

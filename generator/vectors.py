@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from player.codes import board_codes, canonical
-from player.game import (
+from tictactoe_book.codes import board_codes, canonical
+from tictactoe_book.game import (
     EMPTY,
     FIRST,
     SECOND,
@@ -27,11 +27,11 @@ from player.game import (
     swap_marks,
     transform,
 )
-from player.play import LEVELS, candidates
-from player.reader import FORMAT_VERSION, Book, parse_book
+from tictactoe_book.play import LEVELS, candidates
+from tictactoe_book.reader import FORMAT_VERSION, Book, parse_book
 
 if TYPE_CHECKING:
-    from generator.trap import TrapArrays
+    from tictactoe_book.generator.trap import TrapArrays
 
 VECTORS_FORMAT = "tictactoe-book-vectors"
 RANDOM_ORIENTATIONS = 400
@@ -128,7 +128,7 @@ def _image(traps: TrapArrays, row: int, symmetry: Symmetry) -> tuple[str, Solved
 
 def _vector(rules: Rules, solved: Solved, book: Book, board: str, first: str) -> dict[str, Any]:
     """One board as a game holds it, with the answers. ``levels`` (each weaker level's choices)
-    comes from ``player.play``: it tests other ports against the Python player."""
+    comes from ``tictactoe_book.play``: it tests other ports against the Python player."""
     scores, top = solved
     best = max(scores.values())
     value, plies = decode_score(best, board.count(EMPTY), rules.cells)

@@ -17,13 +17,13 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import player.trust as trust
-from generator import build_tools
-from player.errors import BookError, BuildToolMissing
-from player.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
+import tictactoe_book.trust as trust
+from tictactoe_book.generator import build_tools
+from tictactoe_book.errors import BookError, BuildToolMissing
+from tictactoe_book.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
 
 if TYPE_CHECKING:
-    from player.reader import Progress
+    from tictactoe_book.reader import Progress
 
 
 @dataclass
@@ -81,7 +81,7 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
     # what ``ttt-book build`` writes, misère too, ranked against the opponent the book names
     book = Book(rules, data, where, trust="proven")
     if book.against not in ("novice", "random"):  # ranked against a program: all but its order
-        from generator.reports.target import differences
+        from tictactoe_book.generator.reports.target import differences
 
         report.differences.extend(differences(book, raw, writer.build_book(rules)))
         report.unrepeatable = (

@@ -22,15 +22,15 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-import player.trust as trust
-from generator.atomic import check_targets, fingerprint, write_files, written
-from generator.codes import decode
-from generator.solve import Progress, Retrograde, solve
-from generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
-from generator.vectors import build_vectors, encode_vectors
-from player.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
-from player.opponents import DEFAULT
-from player.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, Book, parse_book
+import tictactoe_book.trust as trust
+from tictactoe_book.generator.atomic import check_targets, fingerprint, write_files, written
+from tictactoe_book.generator.codes import decode
+from tictactoe_book.generator.solve import Progress, Retrograde, solve
+from tictactoe_book.generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
+from tictactoe_book.generator.vectors import build_vectors, encode_vectors
+from tictactoe_book.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
+from tictactoe_book.opponents import DEFAULT
+from tictactoe_book.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, Book, parse_book
 
 # ---------------------------------------------------------------- the document
 
@@ -212,7 +212,7 @@ def write_book(
     progress: Progress | None = None,
 ) -> tuple[bytes, bytes | None]:
     """Solve ``rules`` once; write the book to ``path`` and, if asked, the conformance vectors to
-    ``vectors_path``, as one transaction (``generator.atomic.write_files``): both or neither.
+    ``vectors_path``, as one transaction (``tictactoe_book.generator.atomic.write_files``): both or neither.
     Returns the bytes written.
 
     The targets are checked before the solve, so a bad one fails at once. Raises OutputError
@@ -251,7 +251,7 @@ def prove_for_record(data: bytes, source: str, progress: Progress | None = None)
 @dataclass(frozen=True, slots=True)
 class Written:
     """What ``build_files`` wrote: each file, its size, and what the write did to each
-    (``generator.atomic.written``: ``wrote PATH``, ``replaced PATH``, ``rewrote PATH (unchanged)``)."""
+    (``tictactoe_book.generator.atomic.written``: ``wrote PATH``, ``replaced PATH``, ``rewrote PATH (unchanged)``)."""
 
     book: Path
     book_bytes: int

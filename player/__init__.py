@@ -4,12 +4,12 @@ Nothing here searches the game tree: every answer is a look-up in a book that wa
 consistent when it was loaded (docs/book-format.md, "A valid book")::
 
     import random
-    import player
+    import tictactoe_book
 
-    book = player.load_book()                      # the packaged 3x3 book; a path for another
-    position = player.Position("X...O....")        # a game in progress, under its rules
+    book = tictactoe_book.load_book()                      # the packaged 3x3 book; a path for another
+    position = tictactoe_book.Position("X...O....")        # a game in progress, under its rules
     book.evaluate(position).optimal                # optimal moves, in the board's orientation
-    player.choose_move(book, position, "hard", rng=random.Random(1))
+    tictactoe_book.choose_move(book, position, "hard", rng=random.Random(1))
     position.play(8).outcome()                     # None while the game goes on
 
 Every error subclasses a built-in one: ``BookError``, ``BoardError``, ``IllegalMoveError``,
@@ -17,10 +17,17 @@ Every error subclasses a built-in one: ``BookError``, ``BoardError``, ``IllegalM
 holds what.
 """
 
-from player.errors import BOOK_REASONS, BoardError, BookError, IllegalMoveError, OpponentError, RulesError
-from player.game import Outcome, Position, Rules
-from player.play import LEVELS, choose_move
-from player.reader import Book, Evaluation, load_book, parse_book
+from tictactoe_book.errors import (
+    BOOK_REASONS,
+    BoardError,
+    BookError,
+    IllegalMoveError,
+    OpponentError,
+    RulesError,
+)
+from tictactoe_book.game import Outcome, Position, Rules
+from tictactoe_book.play import LEVELS, choose_move
+from tictactoe_book.reader import Book, Evaluation, load_book, parse_book
 
 __version__ = "2.0.0"
 

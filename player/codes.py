@@ -3,7 +3,7 @@
 A board's *code* reads its string as a number in base 4, the first cell the most significant:
 ``.`` is 0, ``O`` 1, ``X`` 2 (``DIGITS``). Codes compare as their boards do, so the smallest code
 among a board's images is the canonical key's (player/game.py says what canonical means): the
-one integer encoding every array (``generator.codes``) and export (the C and Rust tables)
+one integer encoding every array (``tictactoe_book.generator.codes``) and export (the C and Rust tables)
 mirrors. The image tables are a speed trick (docs/benchmarks.md): one look-up per chunk of
 cells gives a code's image under every symmetry at once.
 """
@@ -15,7 +15,7 @@ from itertools import product
 from operator import or_
 from typing import TYPE_CHECKING
 
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules, Symmetry
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules, Symmetry
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

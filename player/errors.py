@@ -84,7 +84,7 @@ class IllegalMoveError(ValueError):
 
 
 class OpponentError(ValueError):
-    """A name that is not one of the reference opponents (player.opponents.OPPONENTS)."""
+    """A name that is not one of the reference opponents (tictactoe_book.opponents.OPPONENTS)."""
 
 
 class BookError(ValueError):

@@ -11,7 +11,7 @@ book's score scale.
   ``image[i] = board[perm[i]]``: 8 on a square board (the dihedral group), 4 on a rectangle.
 * The *canonical* form of a board is its smallest image (``.`` < ``O`` < ``X``), reached first
   by the symmetries in order; a move ``c`` on the canonical board is cell ``perm[c]`` on the board
-  (``player.codes.canonical``, which finds it through the boards' codes).
+  (``tictactoe_book.codes.canonical``, which finds it through the boards' codes).
 * A *position* (``Position``) is a board under its rules, with the mark that moved first: the
   one game state every walker goes through. Its ``outcome()`` says who won *by the rules*
   (``Outcome``): the owner of a completed line, or under misère the other mark
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
 
-from player.errors import BoardError, IllegalMoveError, RulesError, echoed
+from tictactoe_book.errors import BoardError, IllegalMoveError, RulesError, echoed
 
 Cell = int
 Line = tuple[Cell, ...]

@@ -13,14 +13,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, NamedTuple
 
-from player.errors import TooManyLines
-from player.game import FIRST, Cell, Position, legal_moves, other, put
-from player.opponents import DEFAULT, OPPONENTS, opponent, ranking
-from player.play import level_policy
-from player.rates import PlayOut
+from tictactoe_book.errors import TooManyLines
+from tictactoe_book.game import FIRST, Cell, Position, legal_moves, other, put
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, opponent, ranking
+from tictactoe_book.play import level_policy
+from tictactoe_book.rates import PlayOut
 
 if TYPE_CHECKING:
-    from player.reader import Book
+    from tictactoe_book.reader import Book
 
 #: The chance of going on to win against each reference opponent, by its name.
 Chances = dict[str, Fraction]
@@ -164,7 +164,7 @@ def why(hints: list[MoveHint], against: str = DEFAULT) -> str:
     """One sentence for the player: what the book's move does, and what it does better than
     the other moves that reach the same outcome, by the chances its book ranks optimal moves
     by: first against ``against`` (the book's ``Book.against``), then against the next
-    reference opponent of its ranking (``player.opponents.ranking``). A book ranked against a
+    reference opponent of its ranking (``tictactoe_book.opponents.ranking``). A book ranked against a
     program is ranked by none of them: its sentence says so instead of comparing chances."""
     if not hints:
         return ""

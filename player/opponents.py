@@ -7,7 +7,7 @@ report and reader that names opponents reads them from it (docs/architecture.md,
 opponent"). Each opponent picks uniformly among the cells its *preference* leaves, a pure
 function of three sets of cells (bit ``c`` for cell ``c``): the free cells, those completing a
 line of its own, and those completing one of the other side's. The build applies the same
-function to arrays of such sets (``generator.trap``), so the Python player and the build cannot
+function to arrays of such sets (``tictactoe_book.generator.trap``), so the Python player and the build cannot
 disagree on who an opponent is.
 
 * *novice* plays a move that completes a line of its own if it has one, else one that blocks an
@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from player.errors import OpponentError, echoed
-from player.game import FIRST, Cell, Policy, Rules, completing, legal_moves, other, side_to_move
+from tictactoe_book.errors import OpponentError, echoed
+from tictactoe_book.game import FIRST, Cell, Policy, Rules, completing, legal_moves, other, side_to_move
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -64,7 +64,7 @@ class Opponent:
         return [cell for cell in free if chosen >> cell & 1]
 
     def policy(self, rules: Rules, *, first: str = FIRST) -> Policy:
-        """It, as a player of a game ``first`` began (``player.game.Policy``)."""
+        """It, as a player of a game ``first`` began (``tictactoe_book.game.Policy``)."""
         return lambda board: self.moves(rules, board, side_to_move(board, first))
 
 

@@ -23,15 +23,15 @@ from __future__ import annotations
 import random as _random
 from typing import TYPE_CHECKING, Protocol
 
-from player.errors import LevelError, echoed
-from player.game import EMPTY, FIRST, Cell, Policy, Position, decode_score
+from tictactoe_book.errors import LevelError, echoed
+from tictactoe_book.game import EMPTY, FIRST, Cell, Policy, Position, decode_score
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
 
 class Answer(Protocol):
-    """What a level reads of a book's answer for a board (``player.reader.Evaluation``)."""
+    """What a level reads of a book's answer for a board (``tictactoe_book.reader.Evaluation``)."""
 
     @property
     def board(self) -> str: ...
@@ -42,7 +42,7 @@ class Answer(Protocol):
 
 
 class Book(Protocol):
-    """What a level asks of a book (``player.reader.Book``): its answer for a board."""
+    """What a level asks of a book (``tictactoe_book.reader.Book``): its answer for a board."""
 
     def evaluate(self, board: str | Position, *, first: str = FIRST) -> Answer: ...
 

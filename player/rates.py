@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
-from player.errors import TooManyLines
-from player.game import EMPTY, FIRST, Cell, Policy, Rules, outcome, put, side_to_move
+from tictactoe_book.errors import TooManyLines
+from tictactoe_book.game import EMPTY, FIRST, Cell, Policy, Rules, outcome, put, side_to_move
 
 
 class Results(NamedTuple):

@@ -8,7 +8,7 @@ docs/book-format.md, step for step beside clients/js/tictactoe-book.js.
 12. to 15. the entries (``check_entries``): each key is a board with a move to make, in
    canonical form; its string follows the grammar of *An entry* (``parse_entry``); every
    successor that does not finish the game has an entry; and each move's score, the successor's
-   stored best score one ply back (``player.game.one_ply_back``), makes the entry's best score and
+   stored best score one ply back (``tictactoe_book.game.one_ply_back``), makes the entry's best score and
    tiers. By induction on the number of empty cells, a book that passes is the truth, whoever
    wrote it.
 
@@ -42,10 +42,10 @@ from itertools import accumulate, compress, repeat
 from operator import add, and_, floordiv, itemgetter, mod, ne, xor
 from typing import TYPE_CHECKING, Any
 
-import player.trust as trust
-from player.codes import canonical
-from player.errors import BookError, EntryShapeError, RulesError, echoed
-from player.game import (
+import tictactoe_book.trust as trust
+from tictactoe_book.codes import canonical
+from tictactoe_book.errors import BookError, EntryShapeError, RulesError, echoed
+from tictactoe_book.game import (
     EMPTY,
     FIRST,
     SECOND,
@@ -64,14 +64,14 @@ from player.game import (
     side_to_move,
     swap_marks,
 )
-from player.opponents import DEFAULT, OPPONENTS, opponent
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     Fail = Callable[[str, str], BookError]
     #: How far a load has gone, for an app to show: ``progress(stage, done, total)``, the
-    #: solver's shape (generator.solve.Progress). ``"read"`` once the file's bytes are read
+    #: solver's shape (tictactoe_book.generator.solve.Progress). ``"read"`` once the file's bytes are read
     #: (done 0 of its size in bytes: parsing them follows), then, if it is proven, ``"prove"``
     #: (entries checked of the book's entries) from 0 as the proof starts to all as it ends.
     Progress = Callable[[str, int, int], None]
@@ -421,7 +421,7 @@ def _bad_cell(text: str, cells: int) -> str:
 
 def _show(text: str) -> str:
     """``text`` for a message about the file: ``ascii()`` of it (safe on any terminal), cut as
-    every echoed value is (``player.errors.echoed``)."""
+    every echoed value is (``tictactoe_book.errors.echoed``)."""
     return echoed(text, ascii)
 
 
@@ -1165,7 +1165,7 @@ class Book:
 def default_book_path(*, misere: bool = False, against: str = DEFAULT) -> str:
     """The book inside the installed package, else the repository's book/ (editable installs):
     the 3x3 book, or with ``misere`` the 3x3 misère book, its moves ranked against ``against``
-    (a name of player.opponents.OPPONENTS) first."""
+    (a name of tictactoe_book.opponents.OPPONENTS) first."""
     name = PACKAGED[misere, opponent(against).name]
     here = os.path.dirname(os.path.abspath(__file__))
     packaged = os.path.join(here, name)
@@ -1244,7 +1244,7 @@ def _caller_rules(rules: object) -> None:
     """TypeError unless ``rules``, the game a caller plays, is a Rules or None (a text such as
     "3x3" is for ``Rules.parse``): the caller's mistake, not the book's."""
     if rules is not None and not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a player.Rules or None, got {echoed(rules)}")
+        raise TypeError(f"rules must be a tictactoe_book.Rules or None, got {echoed(rules)}")
 
 
 def _trusted(raw: bytes, source: str, expected: Rules | None, why: str) -> Book | None:
@@ -1271,7 +1271,7 @@ def _json_type(value: Any) -> str:
 
 def _short(value: Any) -> str:
     """A parsed JSON value for a one-line message, as JSON: ASCII only, cut as every echoed
-    value is (``player.errors.echoed``)."""
+    value is (``tictactoe_book.errors.echoed``)."""
     return echoed(value, _json_ascii)
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from generator.solve import Retrograde, solve
-from generator.trap import TrapArrays, trap_arrays
-from player import Book, Rules, load_book
+from tictactoe_book.generator.solve import Retrograde, solve
+from tictactoe_book.generator.trap import TrapArrays, trap_arrays
+from tictactoe_book import Book, Rules, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -62,7 +62,7 @@ def boards_3x4() -> list[str]:
 @pytest.fixture(scope="session")
 def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 3x4 k=3 book file, as ``ttt-book build`` writes it."""
-    from generator.writer import build_book, encode
+    from tictactoe_book.generator.writer import build_book, encode
 
     path = tmp_path_factory.mktemp("3x4") / "3x4.json"
     path.write_bytes(encode(build_book(Rules(3, 4, 3))))
@@ -73,7 +73,7 @@ def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def book_4x4_k2_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A book of 16 cells that is cheap to build: 4x4 with k=2 (150 KB, under a second), for
     what a 4x4 book is refused or read for without the 35 MB of 4x4 with k=4."""
-    from generator.writer import build_book, encode
+    from tictactoe_book.generator.writer import build_book, encode
 
     path = tmp_path_factory.mktemp("4x4k2") / "4x4k2.json"
     path.write_bytes(encode(build_book(Rules(4, 4, 2))))

@@ -1,7 +1,7 @@
 """The judges of a book file, each giving a verdict as one string: ``"valid"``, a reason code, or
 ``"crash: ..."`` (a reader raised something other than its BookError, which it must never do).
 
-* ``python_verdict``: ``player.reader.parse_book`` in this process;
+* ``python_verdict``: ``tictactoe_book.reader.parse_book`` in this process;
 
 Every judge takes the rules the file states (the book vectors hold misère books too; the
 differential test needs both readers to judge alike).
@@ -19,7 +19,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from player import BookError, parse_book
+from tictactoe_book import BookError, parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 JS_JUDGE = Path(__file__).resolve().parent / "js_judge.mjs"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from player.apps.session import Game
+from tictactoe_book.apps.session import Game
 
 
 def random_human_moves(game: Game, rng: random.Random) -> list[int]:

@@ -27,9 +27,9 @@ from oracles.best_response import best_response
 from oracles.enumerate_games import match, novice_player, random_player
 from oracles.oracle import to_move, winner
 
-from generator.reports.audit import audit
-from generator.reports.program import CallableProgram, Failure, ProcessProgram
-from player import Book, load_book
+from tictactoe_book.generator.reports.audit import audit
+from tictactoe_book.generator.reports.program import CallableProgram, Failure, ProcessProgram
+from tictactoe_book import Book, load_book
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"

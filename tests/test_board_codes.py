@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from player import Rules
-from player.codes import board_codes, canonical
-from player.game import EMPTY, FIRST, SECOND, transform
+from tictactoe_book import Rules
+from tictactoe_book.codes import board_codes, canonical
+from tictactoe_book.game import EMPTY, FIRST, SECOND, transform
 
 
 @pytest.mark.parametrize(

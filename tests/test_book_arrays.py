@@ -1,6 +1,6 @@
 """The version-2 entry strings and members written from the arrays (generator/writer.py),
 against the format's examples, the shipped 3x3 book, and the format's own writer
-(player.reader.entry_text, one entry at a time) on every 3x4 entry."""
+(tictactoe_book.reader.entry_text, one entry at a time) on every 3x4 entry."""
 
 from __future__ import annotations
 
@@ -10,19 +10,19 @@ from pathlib import Path
 import orjson
 import pytest
 
-from generator.codes import decode
-from generator.solve import Retrograde, solve
-from generator.trap import TrapArrays, trap_arrays
-from generator.writer import (
+from tictactoe_book.generator.codes import decode
+from tictactoe_book.generator.solve import Retrograde, solve
+from tictactoe_book.generator.trap import TrapArrays, trap_arrays
+from tictactoe_book.generator.writer import (
     counts_member,
     entry_strings,
     rate_text,
     trap_order_member,
     trap_rates_member,
 )
-from player import Rules
-from player.codes import canonical
-from player.reader import entry_text
+from tictactoe_book import Rules
+from tictactoe_book.codes import canonical
+from tictactoe_book.reader import entry_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,10 +11,10 @@ import jsonschema
 import orjson
 import pytest
 
-from generator.writer import write_book
-from player import Book, Rules, load_book, parse_book
-from player.codes import canonical
-from player.game import legal_moves
+from tictactoe_book.generator.writer import write_book
+from tictactoe_book import Book, Rules, load_book, parse_book
+from tictactoe_book.codes import canonical
+from tictactoe_book.game import legal_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"

@@ -25,8 +25,8 @@ from click.testing import CliRunner
 from judges import JsJudge, python_verdict
 from oracles import book_oracle
 
-from generator.cli import main as book_cli
-from player import parse_book
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book import parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS_PATH = ROOT / "book" / "book-vectors.json"
@@ -34,7 +34,7 @@ VECTORS = json.loads(VECTORS_PATH.read_bytes())
 BASE_PATH = ROOT / "book" / VECTORS["base"]
 CASES = VECTORS["cases"]
 INVALID = [case for case in CASES if case["expect"] != "valid"]
-# docs/book-format.md, "A valid book", typed in again (player.errors.BOOK_REASONS is under test)
+# docs/book-format.md, "A valid book", typed in again (tictactoe_book.errors.BOOK_REASONS is under test)
 CODES = [
     "unreadable",
     "limits",
@@ -186,7 +186,9 @@ def verify_processes(case_files: dict[str, Path]) -> dict[str, subprocess.Comple
     """``ttt-book verify`` as a real process on one case per reason code, a few at a time."""
     script = Path(sys.executable).with_name("ttt-book")
     command = (
-        [str(script)] if script.exists() else [sys.executable, "-c", "from generator.cli import run; run()"]
+        [str(script)]
+        if script.exists()
+        else [sys.executable, "-c", "from tictactoe_book.generator.cli import run; run()"]
     )
 
     def run(case: dict[str, Any]) -> subprocess.CompletedProcess[str]:

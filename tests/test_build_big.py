@@ -28,11 +28,11 @@ from oracles.negamax import Negamax
 from oracles.trap_oracle import TrapOracle
 from vector_check import failures, js_failures
 
-from generator.codes import decode
-from generator.solve import OCCUPIED, Retrograde, solve
-from generator.trap import Rate, TrapArrays, trap_arrays
-from generator.writer import counts_member, entry_strings, trap_rates_member
-from player import Rules, load_book
+from tictactoe_book.generator.codes import decode
+from tictactoe_book.generator.solve import OCCUPIED, Retrograde, solve
+from tictactoe_book.generator.trap import Rate, TrapArrays, trap_arrays
+from tictactoe_book.generator.writer import counts_member, entry_strings, trap_rates_member
+from tictactoe_book import Rules, load_book
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,7 +138,7 @@ def test_3x4_levels_exact_prints_the_documented_limits(tmp_path: Path) -> None:
     (both rankings' perfect level, every game enumerated): docs/scaling.md's 3x4 rows."""
     from click.testing import CliRunner
 
-    from generator.cli import main as book_cli
+    from tictactoe_book.generator.cli import main as book_cli
 
     path = tmp_path / "3x4-random.json"
     built = CliRunner().invoke(
@@ -162,7 +162,15 @@ def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     path, record, vectors = tmp_path / "4x4.json", tmp_path / "proven.txt", tmp_path / "4x4.vectors.json"
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "NO_COLOR")}
     env.update(PYTHONPATH=str(ROOT), TERM="xterm", TTT_PROVEN_RECORD=str(record))
-    argv = ["-c", "from generator.cli import run; run()", "build", "--rules", "4x4:4", "-o", str(path)]
+    argv = [
+        "-c",
+        "from tictactoe_book.generator.cli import run; run()",
+        "build",
+        "--rules",
+        "4x4:4",
+        "-o",
+        str(path),
+    ]
     argv += ["--vectors", str(vectors)]
     child = pexpect.spawn(sys.executable, argv, env=env, cwd=str(ROOT), encoding="utf-8", timeout=600)
     # a stage's bar shows once the stage has taken half a second: ordering the traps and
@@ -203,7 +211,7 @@ def test_4x4_built_against_random_plays_against_random(tmp_path: Path) -> None:
     trap_rates are docs/scaling.md's 4x4 row ranked against random."""
     path = tmp_path / "4x4-random.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TTT_PROVEN_RECORD": ""}
-    build = [sys.executable, "-c", "from generator.cli import run; run()", "build"]
+    build = [sys.executable, "-c", "from tictactoe_book.generator.cli import run; run()", "build"]
     done = subprocess.run(
         [*build, "--rules", "4x4:4", "--against", "random", "-o", str(path), "--no-vectors"],
         capture_output=True,
@@ -219,7 +227,7 @@ def test_4x4_built_against_random_plays_against_random(tmp_path: Path) -> None:
     first, second = documented_limits()[("4x4 k=4", "random")]
     assert (Fraction(rates["first"]["novice"]), Fraction(rates["first"]["random"])) == first
     assert (Fraction(rates["second"]["novice"]), Fraction(rates["second"]["random"])) == second
-    play = [sys.executable, "-c", "from player.apps.cli import run; run()", "--book", str(path)]
+    play = [sys.executable, "-c", "from tictactoe_book.apps.cli import run; run()", "--book", str(path)]
     done = subprocess.run(
         [*play, "--against", "random", "--engine"],
         input='{"op": "rules"}\n{"op": "choose", "board": "' + "." * 16 + '", "seed": 1}\n',

@@ -37,7 +37,14 @@ def test_without_numpy_the_build_names_the_command_for_this_environment(tmp_path
     (tmp_path / "numpy").mkdir()
     (tmp_path / "numpy" / "__init__.py").write_text(NO_NUMPY)
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
-    build = [sys.executable, "-c", "import ttt_commands; ttt_commands.ttt_book()", "build", "-o", "x.json"]
+    build = [
+        sys.executable,
+        "-c",
+        "import tictactoe_book.commands; tictactoe_book.commands.ttt_book()",
+        "build",
+        "-o",
+        "x.json",
+    ]
     failed = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True, timeout=TIMEOUT)
     assert failed.returncode == 1 and failed.stdout == ""
     command = named_command(failed.stderr)

@@ -14,13 +14,13 @@ import pytest
 from click.testing import CliRunner
 from oracles.oracle import to_move, winner
 
-from player import Book, Rules, load_book
-from player.apps.cli import main
-from player.apps.script import play_script
+from tictactoe_book import Book, Rules, load_book
+from tictactoe_book.apps.cli import main
+from tictactoe_book.apps.script import play_script
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
-PLAY = [sys.executable, "-c", "from player.apps.cli import run; run()"]
+PLAY = [sys.executable, "-c", "from tictactoe_book.apps.cli import run; run()"]
 
 
 def invoke(
@@ -129,7 +129,7 @@ def test_against_on_a_board_the_packaged_books_do_not_cover(book_3x4_path: Path,
     assert code == 2
     assert "ranks its moves against novice, not random" in out
     assert "(ttt-book build --rules 3x4:3 --against random -o FILE writes one)" in out
-    from generator.writer import build_book, encode
+    from tictactoe_book.generator.writer import build_book, encode
 
     ranked = tmp_path / "3x4-random.json"
     ranked.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))
@@ -247,8 +247,8 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
 
 
 def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
-    from generator.writer import write_book
-    from player.game import Rules
+    from tictactoe_book.generator.writer import write_book
+    from tictactoe_book.game import Rules
 
     other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))
@@ -479,7 +479,7 @@ def test_help_stands_on_its_own() -> None:
 def test_watch_pauses_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from player.apps import cli, watch
+    from tictactoe_book.apps import cli, watch
 
     slept: list[float] = []
     monkeypatch.setattr(watch.time, "sleep", slept.append)
@@ -511,7 +511,7 @@ def test_plain_is_refused_where_no_game_is_prompted(args: list[str], stdin: str 
 def test_the_screen_needs_two_terminals_and_a_real_term(monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from player.apps.cli import screen_possible
+    from tictactoe_book.apps.cli import screen_possible
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -573,10 +573,10 @@ def test_a_scripted_game_never_loads_the_generator_or_curses(book: Book) -> None
     code = (
         "import sys\n"
         f"sys.argv = ['ttt-play', '--moves', '{moves}', '--seed', '9']\n"
-        "from player.apps.cli import run\n"
+        "from tictactoe_book.apps.cli import run\n"
         "try:\n    run(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('generator', 'curses')"
-        " or m == 'player.apps.tui'))\n"
+        " or m == 'tictactoe_book.apps.tui'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert "Result:" in out.stdout

@@ -1,5 +1,5 @@
 """Position codes and their symmetry tables over arrays (generator/codes.py) agree with the board
-strings, with the codes of ``player.codes.board_codes`` and with ``player.codes.canonical``."""
+strings, with the codes of ``tictactoe_book.codes.board_codes`` and with ``tictactoe_book.codes.canonical``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from generator.codes import (
+from tictactoe_book.generator.codes import (
     CODE,
     canonical_codes,
     code_symmetries,
@@ -17,9 +17,9 @@ from generator.codes import (
     image,
     stabilizer_sizes,
 )
-from player import Rules
-from player.codes import board_codes, canonical
-from player.game import transform
+from tictactoe_book import Rules
+from tictactoe_book.codes import board_codes, canonical
+from tictactoe_book.game import transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3), Rules(4, 3, 3)]
 EVERY_3X3_STRING = ["".join(t) for t in itertools.product(".OX", repeat=9)]

@@ -1,4 +1,4 @@
-"""``ttt-play --engine`` (player.apps.engine): every answer against the independent oracle, every
+"""``ttt-play --engine`` (tictactoe_book.apps.engine): every answer against the independent oracle, every
 error code, and the process through a pipe from Python and from Node."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from oracles import oracle
 
-from player import LEVELS, Book, choose_move, load_book, parse_book
-from player.apps.engine import MAX_LINE, Engine, serve
-from player.errors import ENGINE_REASONS as ERROR_CODES
+from tictactoe_book import LEVELS, Book, choose_move, load_book, parse_book
+from tictactoe_book.apps.engine import MAX_LINE, Engine, serve
+from tictactoe_book.errors import ENGINE_REASONS as ERROR_CODES
 
 HERE = Path(__file__).resolve().parent
 TTT_PLAY = str(Path(sys.executable).parent / "ttt-play")

@@ -1,6 +1,6 @@
-"""examples/ use the public API only: ``import player`` and the names of ``player.__all__``, and
+"""examples/ use the public API only: ``import player`` and the names of ``tictactoe_book.__all__``, and
 each adapter's documented entry point (``make_bot``, ``BookPolicy``); nothing of a module the
-README calls internal (player.game, player.play, player.rates, ...). make test-packages runs
+README calls internal (tictactoe_book.game, tictactoe_book.play, tictactoe_book.rates, ...). make test-packages runs
 each example in a fresh environment with the wheel and the adapters' extras installed."""
 
 from __future__ import annotations
@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import player
+import tictactoe_book
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 #: The adapters' modules and the names the README gives a user of each.
-ADAPTERS = {"player.integrations.openspiel": {"make_bot"}, "player.integrations.pettingzoo": {"BookPolicy"}}
+ADAPTERS = {
+    "tictactoe_book.integrations.openspiel": {"make_bot"},
+    "tictactoe_book.integrations.pettingzoo": {"BookPolicy"},
+}
 
 
 def uses_of_player(tree: ast.Module) -> list[str]:
@@ -39,7 +42,7 @@ def public(use: str) -> bool:
     if use == "player":
         return True
     if module == "player":
-        return name in player.__all__
+        return name in tictactoe_book.__all__
     return name in ADAPTERS.get(module, set())
 
 
@@ -55,8 +58,6 @@ def test_an_example_uses_the_public_api_only(example: Path) -> None:
 
 
 def test_the_check_finds_what_is_internal() -> None:
-    internal = (
-        "import player\nfrom player.game import other\nfrom player.play import level_policy\nplayer.rates\n"
-    )
+    internal = "import player\nfrom tictactoe_book.game import other\nfrom tictactoe_book.play import level_policy\nplayer.rates\n"
     found = [use for use in uses_of_player(ast.parse(internal)) if not public(use)]
-    assert found == ["player.game.other", "player.play.level_policy", "player.rates"]
+    assert found == ["tictactoe_book.game.other", "tictactoe_book.play.level_policy", "tictactoe_book.rates"]

@@ -34,11 +34,11 @@ from oracles.book_oracle import derived_lines
 from oracles.negamax import Negamax
 from test_exports import SANITIZED, compile_rust, write
 
-from generator.cli import main
-from generator.export.c import c_book, c_strategy
-from generator.export.rust import rust_book
-from generator.export.tables import full_table, strategy_table
-from player import load_book
+from tictactoe_book.generator.cli import main
+from tictactoe_book.generator.export.c import c_book, c_strategy
+from tictactoe_book.generator.export.rust import rust_book
+from tictactoe_book.generator.export.tables import full_table, strategy_table
+from tictactoe_book import load_book
 
 pytestmark = pytest.mark.exports
 

@@ -20,13 +20,13 @@ from c_build import DRIVERS, STRICT_C, ask, check_vectors, compile_c, implementi
 from click.testing import CliRunner
 from oracles.negamax import Negamax
 
-from generator.cli import main
-from generator.export import tables as export_tables
-from generator.export.c import c_book, c_strategy, strategy_names
-from generator.export.rust import rust_book
-from generator.export.tables import full_table, strategy_table
-from player import Book, load_book, parse_book
-from player.errors import BoardError
+from tictactoe_book.generator.cli import main
+from tictactoe_book.generator.export import tables as export_tables
+from tictactoe_book.generator.export.c import c_book, c_strategy, strategy_names
+from tictactoe_book.generator.export.rust import rust_book
+from tictactoe_book.generator.export.tables import full_table, strategy_table
+from tictactoe_book import Book, load_book, parse_book
+from tictactoe_book.errors import BoardError
 
 pytestmark = pytest.mark.exports
 

@@ -7,9 +7,9 @@ over, 138 over); 549,946 nodes in the game tree; 255,168 games (131,184 first-pl
 
 from __future__ import annotations
 
-from generator.solve import Retrograde
-from player import Book, Rules
-from player.codes import canonical
+from tictactoe_book.generator.solve import Retrograde
+from tictactoe_book import Book, Rules
+from tictactoe_book.codes import canonical
 
 Reachable = tuple[set[str], set[str]]
 

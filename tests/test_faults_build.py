@@ -36,11 +36,11 @@ from faultkit import (
     text,
 )
 
-from generator import atomic
-from generator.atomic import write_files
-from generator.writer import write_book
-from player import Rules
-from player.errors import OutputError
+from tictactoe_book.generator import atomic
+from tictactoe_book.generator.atomic import write_files
+from tictactoe_book.generator.writer import write_book
+from tictactoe_book import Rules
+from tictactoe_book.errors import OutputError
 
 TINY = ["--rules", "2x3:2"]
 OLD_BOOK, OLD_VECTORS = b"old book\n", b"old vectors\n"
@@ -533,7 +533,7 @@ def test_export_refuses_a_folder_it_cannot_make_before_any_work(tmp_path: Path) 
 def test_export_help_calls_the_option_a_folder() -> None:
     from click.testing import CliRunner
 
-    from generator.cli import main as book_cli
+    from tictactoe_book.generator.cli import main as book_cli
 
     result = CliRunner().invoke(book_cli, ["export", "--help"])
     assert "-o, --output FOLDER" in result.output and "created if missing" in result.output

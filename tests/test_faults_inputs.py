@@ -27,9 +27,9 @@ from faultkit import (
     unreadable_preamble,
 )
 
-from generator import cli as book_cli
-from generator.reports import levels as levels_table
-from generator.reports.levels import END, START
+from tictactoe_book.generator import cli as book_cli
+from tictactoe_book.generator.reports import levels as levels_table
+from tictactoe_book.generator.reports.levels import END, START
 
 # name: (program, arguments before the book option, after it, standard input)
 BOOK_PATHS: dict[str, tuple[str, list[str], bytes]] = {
@@ -66,8 +66,8 @@ def test_the_book_from_the_environment_too(tmp_path: Path) -> None:
 # the loader's own (from a missing file), so nothing here depends on its constructor.
 FAILING_ENTRY = {
     "BookError": """
-from player.reader import Book, load_book
-from player.errors import BookError
+from tictactoe_book.reader import Book, load_book
+from tictactoe_book.errors import BookError
 try:
     load_book("/nonexistent/damaged-entry.json")
 except BookError as error:
@@ -77,8 +77,8 @@ def _evaluate(self, board, *, first="X"):
 Book.evaluate = _evaluate
 """,
     "BoardError": """
-from player.reader import Book
-from player.errors import BoardError
+from tictactoe_book.reader import Book
+from tictactoe_book.errors import BoardError
 def _evaluate(self, board, *, first="X"):
     raise BoardError("unreachable", f"board {board!r} is not in the book: it cannot arise in play")
 Book.evaluate = _evaluate

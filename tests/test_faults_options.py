@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
 
-from generator.cli import main as book_cli
-from player.apps.cli import main as play
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.apps.cli import main as play
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.cli import main as book_cli
-from player import Book, BookError, load_book, parse_book
-from player.apps.lines import run_session
-from player.reader import parse_json
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book import Book, BookError, load_book, parse_book
+from tictactoe_book.apps.lines import run_session
+from tictactoe_book.reader import parse_json
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -197,7 +197,7 @@ def test_found_by_fuzzing_an_entry_stored_as_null_is_damage_not_absence() -> Non
 
 @given(st.lists(LINES, max_size=40), st.sampled_from(["X", "O"]), st.integers(0, 2**32))
 def test_keystrokes_through_the_command_line(lines: list[str], mark: str, seed: int) -> None:
-    from player.apps.cli import main as play_cli
+    from tictactoe_book.apps.cli import main as play_cli
 
     stdin = "".join(line + "\n" for line in lines)
     result = CliRunner().invoke(play_cli, ["--interactive", "--mark", mark, "--seed", str(seed)], input=stdin)

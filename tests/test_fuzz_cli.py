@@ -21,11 +21,11 @@ from faultkit import BOOK_CLI, PLAY, ROOT, text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.cli import main as book_cli
-from player.apps.cli import main as play_cli
-from player.apps.options import DELAY, SeedParam
-from player.apps.script import parse_moves
-from player.errors import ScriptError
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.apps.cli import main as play_cli
+from tictactoe_book.apps.options import DELAY, SeedParam
+from tictactoe_book.apps.script import parse_moves
+from tictactoe_book.errors import ScriptError
 
 pytestmark = pytest.mark.fuzz
 
@@ -96,7 +96,7 @@ PLAY_OPTIONS = st.lists(
 def test_ttt_play_option_values_never_crash(options: list[tuple[str, ...]], stdin: str) -> None:
     args = [part for option in options for part in option]
     slept: list[float] = []
-    with mock.patch("player.apps.watch.time.sleep", slept.append):
+    with mock.patch("tictactoe_book.apps.watch.time.sleep", slept.append):
         result = CliRunner().invoke(play_cli, args, input=stdin)
     assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
     assert result.exit_code in (0, 1, 2, 3), (args, result.output)

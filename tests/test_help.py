@@ -8,7 +8,7 @@
   capitals (``ttt-book audit -- COMMAND [ARGS...]``): nothing a reader could paste and see fail.
 * ``ttt-book --help`` lists each command with its whole first sentence, not cut short.
 * Each help text says the exit statuses once, in the order of the one table
-  (player.apps.console.MEANINGS), and what it points to "above" or "below" is there.
+  (tictactoe_book.apps.console.MEANINGS), and what it points to "above" or "below" is there.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main as ttt_book
-from player.apps.console import MEANINGS
+from tictactoe_book.generator.cli import main as ttt_book
+from tictactoe_book.apps.console import MEANINGS
 
 BIN = Path(sys.executable).parent  # the environment running the tests has ttt-play and ttt-book
 TIMEOUT = 300

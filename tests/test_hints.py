@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from oracles.enumerate_games import Policy, match, novice_player, random_player
 
-from player import Book, Rules, load_book
-from player.apps.lines import hint_text
-from player.apps.session import Game
-from player.errors import TooManyLines
-from player.game import EMPTY, other
-from player.hints import Chances, move_hints, percent, why, win_chances
+from tictactoe_book import Book, Rules, load_book
+from tictactoe_book.apps.lines import hint_text
+from tictactoe_book.apps.session import Game
+from tictactoe_book.errors import TooManyLines
+from tictactoe_book.game import EMPTY, other
+from tictactoe_book.hints import Chances, move_hints, percent, why, win_chances
 
 
 def game_at(book: Book, board: str, first: str = "X") -> Game:

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from player import Book, Rules, load_book
-from player.game import outcome
-from player.integrations.pettingzoo import board_from_observation, to_action, to_book_cell
+from tictactoe_book import Book, Rules, load_book
+from tictactoe_book.game import outcome
+from tictactoe_book.integrations.pettingzoo import board_from_observation, to_action, to_book_cell
 
 ROOT = Path(__file__).resolve().parent.parent
 integrations = pytest.mark.integrations
@@ -25,12 +25,12 @@ integrations = pytest.mark.integrations
 def test_the_player_never_imports_the_adapters() -> None:
     code = (
         "import sys\n"
-        "from player.apps.cli import run\n"
+        "from tictactoe_book.apps.cli import run\n"
         "try:\n"
         "    run(['--watch', '--delay', '0', '--seed', '1'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "bad = sorted(m for m in sys.modules if m.startswith(('player.integrations', 'pyspiel', 'open_spiel',"
+        "bad = sorted(m for m in sys.modules if m.startswith(('tictactoe_book.integrations', 'pyspiel', 'open_spiel',"
         " 'pettingzoo', 'gymnasium', 'numpy')))\n"
         "sys.stderr.write(repr(bad))\n"
     )
@@ -59,7 +59,7 @@ def test_pettingzoo_numbers_cells_column_by_column_as_its_source_says() -> None:
 def test_pettingzoo_observations_map_to_the_book_in_every_game_prefix(book: Book) -> None:
     from pettingzoo.classic.tictactoe import tictactoe as tictactoe_v3  # without the deprecation warning
 
-    from player.integrations.pettingzoo import BookPolicy
+    from tictactoe_book.integrations.pettingzoo import BookPolicy
 
     env = tictactoe_v3.env()
     # every line of 4 moves (3,024), then play on with the book; compare boards at each step
@@ -94,7 +94,7 @@ def test_openspiel_agrees_on_all_5478_states(book: Book) -> None:
     import pyspiel
     from open_spiel.python.algorithms import minimax
 
-    from player.integrations.openspiel import board_from_state
+    from tictactoe_book.integrations.openspiel import board_from_state
 
     game = pyspiel.load_game("tic_tac_toe")
     states = {}
@@ -136,7 +136,7 @@ def test_openspiel_agrees_on_all_5478_states(book: Book) -> None:
 def test_the_openspiel_bot_never_loses_to_random(book: Book) -> None:
     import pyspiel
 
-    from player.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.openspiel import make_bot
 
     game = pyspiel.load_game("tic_tac_toe")
     for seat in (0, 1):
@@ -171,7 +171,7 @@ def test_the_examples_run_as_written(example: str) -> None:
 def test_the_pettingzoo_policy_plays_against_whom_it_is_told(book: Book) -> None:
     from pettingzoo.classic.tictactoe import tictactoe as tictactoe_v3
 
-    from player.integrations.pettingzoo import BookPolicy
+    from tictactoe_book.integrations.pettingzoo import BookPolicy
 
     env = tictactoe_v3.env()
     env.reset()
@@ -192,7 +192,7 @@ def test_the_pettingzoo_policy_plays_against_whom_it_is_told(book: Book) -> None
 def test_the_openspiel_bot_plays_against_whom_it_is_told(book: Book) -> None:
     import pyspiel
 
-    from player.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.openspiel import make_bot
 
     game = pyspiel.load_game("tic_tac_toe")
     state = game.new_initial_state()
@@ -224,7 +224,7 @@ def test_the_openspiel_bot_wins_at_the_limit_against_a_random_player(
     the exact rate."""
     import pyspiel
 
-    from player.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.openspiel import make_bot
 
     game = pyspiel.load_game("tic_tac_toe")
 
@@ -251,7 +251,7 @@ def test_openspiels_mnk_counts_m_columns_and_n_rows() -> None:
     on a 3x4 board."""
     import pyspiel
 
-    from player.integrations.openspiel import board_from_state, game_rules
+    from tictactoe_book.integrations.openspiel import board_from_state, game_rules
 
     game = pyspiel.load_game("mnk", {"m": 4, "n": 3, "k": 3})
     state = game.new_initial_state()
@@ -270,7 +270,7 @@ def test_an_openspiel_bot_for_a_transposed_mnk_game_is_refused_at_once(book_3x4_
     is made, in one line, instead of BoardErrors mid-game and games of the wrong shape."""
     import pyspiel
 
-    from player.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.openspiel import make_bot
 
     book = load_book(book_3x4_path)
     transposed = pyspiel.load_game("mnk", {"m": 3, "n": 4, "k": 3})
@@ -292,7 +292,7 @@ def test_an_openspiel_bot_for_mnk_plays_the_books_shape(book_3x4_path: Path) -> 
     against OpenSpiel's random bot, whose moves it reads on the right cells."""
     import pyspiel
 
-    from player.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.openspiel import make_bot
 
     game = pyspiel.load_game("mnk", {"m": 4, "n": 3, "k": 3})
     book = load_book(book_3x4_path)
@@ -306,7 +306,7 @@ def test_an_openspiel_bot_for_mnk_plays_the_books_shape(book_3x4_path: Path) -> 
 def test_an_openspiel_bot_plays_misere_from_the_packaged_misere_book() -> None:
     import pyspiel
 
-    from player.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.openspiel import make_bot
 
     game = pyspiel.load_game("misere(game=tic_tac_toe())")
     for seat in (0, 1):
@@ -324,19 +324,19 @@ def test_a_thousand_bots_and_policies_share_one_load(monkeypatch: pytest.MonkeyP
     a game against 0.29 ms, issue 31), and each bot holds that one book."""
     import pyspiel
 
-    import player.reader
-    from player.integrations import packaged_book
-    from player.integrations.openspiel import make_bot
-    from player.integrations.pettingzoo import BookPolicy
+    import tictactoe_book.reader
+    from tictactoe_book.integrations import packaged_book
+    from tictactoe_book.integrations.openspiel import make_bot
+    from tictactoe_book.integrations.pettingzoo import BookPolicy
 
     reads: list[str] = []
-    read = player.reader.read_book_bytes
+    read = tictactoe_book.reader.read_book_bytes
 
     def counted(path: str) -> bytes:
         reads.append(path)
         return read(path)
 
-    monkeypatch.setattr(player.reader, "read_book_bytes", counted)
+    monkeypatch.setattr(tictactoe_book.reader, "read_book_bytes", counted)
     packaged_book.cache_clear()
     game = pyspiel.load_game("tic_tac_toe")
     bots = [make_bot(game=game, seed=seed) for seed in range(1000)]
@@ -350,7 +350,7 @@ def test_a_thousand_bots_and_policies_share_one_load(monkeypatch: pytest.MonkeyP
 
 @integrations
 def test_the_pettingzoo_policy_refuses_a_book_of_another_game(book_3x4_path: Path) -> None:
-    from player.integrations.pettingzoo import BookPolicy
+    from tictactoe_book.integrations.pettingzoo import BookPolicy
 
     with pytest.raises(ValueError) as refused:
         BookPolicy(book=load_book(book_3x4_path))

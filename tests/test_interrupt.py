@@ -24,7 +24,7 @@ INTERRUPTS_ITS_IMPORT = "import os, signal, time\nos.kill(os.getpid(), signal.SI
 @pytest.mark.parametrize(
     "module",
     [
-        "dataclasses",  # early: player/__init__ imports player.game, which imports it
+        "dataclasses",  # early: player/__init__ imports tictactoe_book.game, which imports it
         "click",  # late: the command line, after the library
     ],
 )
@@ -72,9 +72,9 @@ def test_on_a_terminal_a_newline_first_ends_the_line_its_ctrl_c_is_on(tmp_path: 
 
 
 def test_the_entry_points_report_an_interrupt_with_the_tables_status() -> None:
-    """ttt_commands imports nothing of ours before it can report Ctrl-C, so it keeps its own
+    """tictactoe_book.commands imports nothing of ours before it can report Ctrl-C, so it keeps its own
     copy of the status: the same as the exit-status table's."""
-    import ttt_commands
-    from player.apps import console
+    import tictactoe_book.commands
+    from tictactoe_book.apps import console
 
-    assert ttt_commands.INTERRUPTED == console.INTERRUPTED == 130
+    assert tictactoe_book.commands.INTERRUPTED == console.INTERRUPTED == 130

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from player.game import Rules
-from player.opponents import DEFAULT, OPPONENTS
+from tictactoe_book.game import Rules
+from tictactoe_book.opponents import DEFAULT, OPPONENTS
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")

@@ -25,7 +25,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_ONLY = ("generator", "numpy")
-APPS_ONLY = ("click", "curses", "player.apps")
+APPS_ONLY = ("click", "curses", "tictactoe_book.apps")
 MAX_DEPTH = 6
 MAX_LINES = 520  # "about 500" (docs/architecture.md)
 WHOLE = {"player/reader.py"}
@@ -73,9 +73,11 @@ def test_no_player_module_imports_the_generator_or_numpy() -> None:
 
 def test_only_the_applications_import_click_curses_or_each_other() -> None:
     for name, path in PLAYER.items():
-        if name.startswith("player.apps"):
+        if name.startswith("tictactoe_book.apps"):
             continue
-        found = [n for n in imported(path) if n.split(".")[0] in APPS_ONLY or n.startswith("player.apps")]
+        found = [
+            n for n in imported(path) if n.split(".")[0] in APPS_ONLY or n.startswith("tictactoe_book.apps")
+        ]
         assert not found, f"{name} imports {found}"
 
 
@@ -109,7 +111,9 @@ def test_the_oracles_share_nothing_with_the_product() -> None:
     assert len(oracles) >= 6
     for name, path in oracles.items():
         found = [
-            n for n in imported(path) if n.split(".")[0] in ("player", "generator", "numpy", "ttt_commands")
+            n
+            for n in imported(path)
+            if n.split(".")[0] in ("player", "generator", "numpy", "tictactoe_book.commands")
         ]
         assert not found, f"{name} imports {found}"
         local = [n for n in imported(path) if n.startswith("test") or n in ("conftest", "judges")]
@@ -123,7 +127,7 @@ def test_no_module_hides_its_type_checking_imports() -> None:
 
 
 def test_importing_every_player_module_loads_no_generator_or_numpy_module() -> None:
-    names = [name for name in PLAYER if not name.startswith("player.integrations.")]
+    names = [name for name in PLAYER if not name.startswith("tictactoe_book.integrations.")]
     code = (
         "import importlib, sys\n"
         f"for m in {names!r}: importlib.import_module(m)\n"
@@ -136,17 +140,24 @@ def test_importing_every_player_module_loads_no_generator_or_numpy_module() -> N
 def test_the_package_exposes_the_library_api() -> None:
     import random
 
-    import player
+    import tictactoe_book
 
-    book = player.load_book()
+    book = tictactoe_book.load_book()
     assert book.best_moves("XX.OO....") == (2,)
     # the empty board: every move draws; the corners are the top tier of the trap order
     assert book.optimal_moves(".........") == tuple(range(9))
     assert book.best_moves(".........") == (0, 2, 6, 8)
     assert set(book.evaluate("X...O....").scores) == {1, 2, 3, 5, 6, 7, 8}
-    assert player.choose_move(book, ".........", "perfect", rng=random.Random(1)) in (0, 2, 6, 8)
-    assert player.Position.parse("X........").turn == "O"
-    for error in (player.BookError, player.BoardError, player.IllegalMoveError, player.RulesError):
+    assert tictactoe_book.choose_move(book, ".........", "perfect", rng=random.Random(1)) in (0, 2, 6, 8)
+    assert tictactoe_book.Position.parse("X........").turn == "O"
+    for error in (
+        tictactoe_book.BookError,
+        tictactoe_book.BoardError,
+        tictactoe_book.IllegalMoveError,
+        tictactoe_book.RulesError,
+    ):
         assert issubclass(error, ValueError)
     names = {name for name, value in vars(player).items() if not isinstance(value, type(random))}
-    assert set(player.__all__) == {name for name in names if not name.startswith("_")} | {"__version__"}
+    assert set(tictactoe_book.__all__) == {name for name in names if not name.startswith("_")} | {
+        "__version__"
+    }

@@ -20,12 +20,12 @@ from oracles.enumerate_games import match, novice_player, random_player
 from oracles.negamax import Negamax, preference
 from oracles.trap_oracle import TrapOracle
 
-from generator.cli import main as book_cli
-from generator.reports.levels import END, START, level_rates, markdown_table
-from player import LEVELS, Book, Rules, choose_move, load_book
-from player.errors import LevelError
-from player.game import DRAW, EMPTY, legal_moves, other, outcome, swap_marks
-from player.play import candidates
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.generator.reports.levels import END, START, level_rates, markdown_table
+from tictactoe_book import LEVELS, Book, Rules, choose_move, load_book
+from tictactoe_book.errors import LevelError
+from tictactoe_book.game import DRAW, EMPTY, legal_moves, other, outcome, swap_marks
+from tictactoe_book.play import candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
@@ -33,7 +33,7 @@ Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
 
 @pytest.fixture(scope="module")
 def rates() -> Rates:
-    """generator.reports.levels's exact rates, computed once for the tests that read them, on a
+    """tictactoe_book.generator.reports.levels's exact rates, computed once for the tests that read them, on a
     book of their own."""
     return level_rates(load_book(ROOT / "book" / "tictactoe.json"), load_book(against="random"))
 
@@ -280,7 +280,7 @@ def test_the_tables_against_random_row_is_the_independent_enumerators(rates: Rat
 def test_every_levels_rates_agree_with_the_independent_enumerator(
     book: Book, rates: Rates, level: str
 ) -> None:
-    """generator.reports.levels (and, through the trap order, generator.trap's novice) against the
+    """tictactoe_book.generator.reports.levels (and, through the trap order, tictactoe_book.generator.trap's novice) against the
     tests' own enumerator and novice, written apart from them."""
     for side, mark in (("first", "X"), ("second", "O")):
         for opponent, player in (("novice", novice_player), ("random", random_player)):

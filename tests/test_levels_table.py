@@ -12,13 +12,21 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import generator.reports
-from generator.cli import main as book_cli
-from generator.reports import levels as levels_table
-from generator.reports.levels import END, OPPONENTS, SIDES, START, Table, markdown_table, plain_table
-from player import LEVELS, Book
-from player.apps import console
-from player.apps import progress as progress_bars
+import tictactoe_book.generator.reports
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.generator.reports import levels as levels_table
+from tictactoe_book.generator.reports.levels import (
+    END,
+    OPPONENTS,
+    SIDES,
+    START,
+    Table,
+    markdown_table,
+    plain_table,
+)
+from tictactoe_book import LEVELS, Book
+from tictactoe_book.apps import console
+from tictactoe_book.apps import progress as progress_bars
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,7 +83,7 @@ def test_the_plain_table_is_aligned_under_a_legend() -> None:
         first, second = rows[2 * i], rows[2 * i + 1]
         assert first.startswith(f"{level:<24} first ") and second.startswith(" " * 25 + "second ")
         numbers = [float(n) for n in re.findall(r"\d+\.\d\d", first)]
-        # the columns in the registry's order (player.opponents): novice, then random
+        # the columns in the registry's order (tictactoe_book.opponents): novice, then random
         assert numbers[0] == round(float(FAKE[(level, "novice", "first")][0]) * 100, 2)
         assert numbers[3] == round(float(FAKE[(level, "random", "first")][0]) * 100, 2)
 
@@ -171,7 +179,7 @@ def test_levels_of_a_book_ranked_against_a_program_shows_its_own_row(tmp_path: P
 
 
 def test_levels_refuses_a_book_too_big_to_walk(monkeypatch: pytest.MonkeyPatch, book_3x4_path: Path) -> None:
-    monkeypatch.setattr(generator.reports, "MAX_CELLS", 9)
+    monkeypatch.setattr(tictactoe_book.generator.reports, "MAX_CELLS", 9)
     monkeypatch.setattr(levels_table, "level_rates", fake_rates)
     code, out = run("--book", str(book_3x4_path))
     assert code == 3

@@ -30,8 +30,8 @@ import pexpect
 import pyte
 import pytest
 
-from player import BookError, reader, trust
-from player.apps import progress as progress_bars
+from tictactoe_book import BookError, reader, trust
+from tictactoe_book.apps import progress as progress_bars
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -44,7 +44,7 @@ BIG = RAW.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonic
 SLOW_PLAY = """
 import os
 import time
-from player import reader
+from tictactoe_book import reader
 reader.PROGRESS_ENTRIES = 8
 checked = reader._EntryProof._moves
 delay = float(os.environ.get("ENTRY_DELAY", "0.01"))
@@ -52,7 +52,7 @@ def slowly(self, mover, board, ranks, *args):
     time.sleep(delay * len(ranks))
     return checked(self, mover, board, ranks, *args)
 reader._EntryProof._moves = slowly
-from player.apps.cli import run
+from tictactoe_book.apps.cli import run
 run()
 """
 ROWS, COLS = 24, 80

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from oracles.negamax import Negamax
 
-from generator.writer import build_book, encode
-from player import BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
-from player.game import STANDARD
+from tictactoe_book.generator.writer import build_book, encode
+from tictactoe_book import BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
+from tictactoe_book.game import STANDARD
 
 Reachable = tuple[set[str], set[str]]
 MISERE = Rules(3, 3, 3, misere=True)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from oracles import oracle
 
-from player import Book
+from tictactoe_book import Book
 
 
 def test_every_position_in_every_orientation(

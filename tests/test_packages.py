@@ -142,7 +142,7 @@ def test_the_sdist_holds_what_a_build_needs_and_no_local_files(dists: dict[str, 
         "LICENSE",
         "CHANGELOG.md",
         "README.md",
-        "ttt_commands.py",
+        "commands.py",
     ):
         assert needed in names
     assert {f"book/{name}" for name in BOOKS} <= names
@@ -212,7 +212,7 @@ def in_venv(bin_: Path, *words: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_fresh_environment_is_away_from_the_checkout(venv: Path) -> None:
-    done = in_venv(venv, "python", "-c", "import player, sys; print(player.__file__); import numpy")
+    done = in_venv(venv, "python", "-c", "import player, sys; print(tictactoe_book.__file__); import numpy")
     assert not Path(done.stdout.splitlines()[0]).is_relative_to(ROOT)
     assert Path(done.stdout.splitlines()[0]).is_relative_to(venv.parent)
     assert "No module named 'numpy'" in done.stderr  # the player and the exports need no numpy
@@ -247,7 +247,9 @@ def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
 
 def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
     block = game_block("python")
-    assert "player.Position" in block.text and "book.best_moves" in block.text  # the book and the game
+    assert (
+        "tictactoe_book.Position" in block.text and "book.best_moves" in block.text
+    )  # the book and the game
     done = in_venv(venv, "python", "-c", block.text)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_versions import project_version
 
-from player.reader import PACKAGED
+from tictactoe_book.reader import PACKAGED
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,11 +60,14 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         assert archive.read("player/tictactoe.json") == (ROOT / "book" / "tictactoe.json").read_bytes()
         entry_points = next(n for n in names if n.endswith("entry_points.txt"))
         text = archive.read(entry_points).decode()
-        assert "ttt-play = ttt_commands:ttt_play" in text and "ttt-book = ttt_commands:ttt_book" in text
+        assert (
+            "ttt-play = tictactoe_book.commands:ttt_play" in text
+            and "ttt-book = tictactoe_book.commands:ttt_book" in text
+        )
         # the two packages, the entry points' module beside them, and the wheel's own metadata
         tops = {name.split("/")[0] for name in names}
         dist_info = f"tictactoe_book-{project_version()}.dist-info"
-        assert tops == {"player", "generator", "ttt_commands.py", dist_info}
+        assert tops == {"player", "generator", "commands.py", dist_info}
         # the licence file, where PEP 639 puts it
         assert archive.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
 
@@ -93,10 +96,10 @@ def test_installed_player_runs_from_any_directory(installed: Path, tmp_path: Pat
     env = {**os.environ, "PYTHONPATH": str(target)}
     env.pop("TTT_BOOK", None)
     code = (
-        "import sys, player, player.reader\n"
-        "print(player.__file__)\nprint(player.reader.default_book_path())\n"
+        "import sys, player, tictactoe_book.reader\n"
+        "print(tictactoe_book.__file__)\nprint(tictactoe_book.reader.default_book_path())\n"
         "sys.argv = ['ttt-play', '--moves', '5', '--seed', '1']\n"
-        "from player.apps.cli import run\nrun()\n"
+        "from tictactoe_book.apps.cli import run\nrun()\n"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=elsewhere, env=env, capture_output=True, text=True)
     lines = run.stdout.splitlines()
@@ -113,9 +116,9 @@ def install(wheel: Path, target: Path) -> None:
     )
 
 
-TRUST = "import player; b = player.load_book(); print(b.trust, len(b))"
+TRUST = "import player; b = tictactoe_book.load_book(); print(b.trust, len(b))"
 MISERE_TRUST = (
-    "from player.reader import load_book; from player.game import Rules\n"
+    "from tictactoe_book.reader import load_book; from tictactoe_book.game import Rules\n"
     "b = load_book(rules=Rules(3, 3, 3, misere=True)); print(b.trust, b.rules)"
 )
 
@@ -217,7 +220,7 @@ def test_a_misere_book_for_other_rules_fails_the_build(tmp_path: Path) -> None:
 
 
 def test_the_npm_package_ships_the_books_the_wheel_ships() -> None:
-    """clients/js/index.js's PACKAGED_BOOKS mirrors player.reader.PACKAGED: the same files for
+    """clients/js/index.js's PACKAGED_BOOKS mirrors tictactoe_book.reader.PACKAGED: the same files for
     the same (misère, opponent), so loadPackagedBook and load_book open the same book."""
     node = shutil.which("node")
     assert node is not None

@@ -21,11 +21,11 @@ import pytest
 from oracles.negamax import Negamax, preference
 from scripted import random_human_moves
 
-from player import Book, load_book
-from player import hints as teach
-from player.apps.layout import layout, min_size
-from player.apps.screen import ScreenSession
-from player.apps.session import Game
+from tictactoe_book import Book, load_book
+from tictactoe_book import hints as teach
+from tictactoe_book.apps.layout import layout, min_size
+from tictactoe_book.apps.screen import ScreenSession
+from tictactoe_book.apps.session import Game
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ atexit.register(_peak)
 def test_a_4x4_game_starts_within_3_seconds_and_1_gb(proven_4x4: tuple[Path, dict[str, str]]) -> None:
     path, env = proven_4x4
     argv = ["ttt-play", "--book", str(path), "--moves", "1", "--seed", "1"]
-    game = f"sys.argv = {argv!r}\nfrom player.apps.cli import run\nrun()\n"
+    game = f"sys.argv = {argv!r}\nfrom tictactoe_book.apps.cli import run\nrun()\n"
     started = time.monotonic()
     with subprocess.Popen(
         [sys.executable, "-c", PEAK_PROBE + game],

@@ -18,16 +18,16 @@ from click.testing import CliRunner
 from oracles.negamax import Negamax, preference
 from scripted import random_human_moves
 
-from player import Book, Rules, load_book
-from player import hints as teach
-from player.apps.cli import main
-from player.apps.layout import cell_text, layout, min_size
-from player.apps.lines import hint_text, run_session
-from player.apps.screen import ScreenSession
-from player.apps.session import Game
-from player.game import EMPTY, completed_lines
-from player.hints import win_chances
-from player.opponents import NOVICE
+from tictactoe_book import Book, Rules, load_book
+from tictactoe_book import hints as teach
+from tictactoe_book.apps.cli import main
+from tictactoe_book.apps.layout import cell_text, layout, min_size
+from tictactoe_book.apps.lines import hint_text, run_session
+from tictactoe_book.apps.screen import ScreenSession
+from tictactoe_book.apps.session import Game
+from tictactoe_book.game import EMPTY, completed_lines
+from tictactoe_book.hints import win_chances
+from tictactoe_book.opponents import NOVICE
 
 ROOT = Path(__file__).resolve().parent.parent
 MISERE_BOOK = ROOT / "book" / "tictactoe-misere.json"
@@ -256,7 +256,7 @@ def test_the_minimum_size_holds_the_board_and_the_prompt(size: tuple[int, int]) 
     rows, cols = size
     height, width = min_size(rows, cols)
     assert (height, width) >= (11, 30)
-    from player.apps.layout import CellView, Line, View
+    from tictactoe_book.apps.layout import CellView, Line, View
 
     cells = tuple(CellView(str(i + 1), "free", False, False, False, False) for i in range(rows * cols))
     prompt = f"Your move (X): arrows and Enter, or 1-{rows * cols}; h hint, u undo, ? help, q quit"

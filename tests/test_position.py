@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pytest
 from oracles import oracle
 
-from player import BoardError, IllegalMoveError, Position, Rules, RulesError, choose_move, load_book
-from player.errors import MAX_ECHOED, MAX_ECHOED_PATH, echoed
-from player.game import Outcome
+from tictactoe_book import BoardError, IllegalMoveError, Position, Rules, RulesError, choose_move, load_book
+from tictactoe_book.errors import MAX_ECHOED, MAX_ECHOED_PATH, echoed
+from tictactoe_book.game import Outcome
 
 
 def test_round_trip_on_all_5478_positions(reachable: tuple[set[str], set[str]]) -> None:

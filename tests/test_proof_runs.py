@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from oracles import book_oracle
 
-from generator.writer import build_book, encode
-from player import BookError, Rules, reader
-from player.game import EMPTY, transform
+from tictactoe_book.generator.writer import build_book, encode
+from tictactoe_book import BookError, Rules, reader
+from tictactoe_book.game import EMPTY, transform
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = {

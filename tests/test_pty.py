@@ -23,7 +23,7 @@ def spawn(
     env["TERM"] = term
     if not colour:
         env["NO_COLOR"] = "1"
-    code = "import sys; from player.apps.cli import run; run()"
+    code = "import sys; from tictactoe_book.apps.cli import run; run()"
     child = pexpect.spawn(
         sys.executable,
         ["-c", code, "--seed", "2", *args],

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main as book_cli
-from generator.writer import prove_for_record, write_book
-from player import BookError, Rules, load_book, parse_book, reader, trust
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.generator.writer import prove_for_record, write_book
+from tictactoe_book import BookError, Rules, load_book, parse_book, reader, trust
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

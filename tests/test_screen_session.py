@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from player import Book, Rules, load_book
-from player.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
-from player.apps.screen import ScreenSession
-from player.game import DRAW, EMPTY, STANDARD, outcome
+from tictactoe_book import Book, Rules, load_book
+from tictactoe_book.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
+from tictactoe_book.apps.screen import ScreenSession
+from tictactoe_book.game import DRAW, EMPTY, STANDARD, outcome
 
 
 def session(
@@ -199,8 +199,8 @@ def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
 ) -> None:
     import curses
 
-    from player.apps import tui
-    from player.apps.console import CANNOT_WRITE, OutputProblem
+    from tictactoe_book.apps import tui
+    from tictactoe_book.apps.console import CANNOT_WRITE, OutputProblem
 
     def fail(*args: object) -> None:
         raise curses.error("no input")
@@ -215,7 +215,7 @@ def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
 def test_key_names() -> None:
     import curses
 
-    from player.apps.tui import key_name
+    from tictactoe_book.apps.tui import key_name
 
     assert key_name(curses.KEY_UP) == "up" and key_name(curses.KEY_RESIZE) == "resize"
     assert key_name("\n") == key_name("\r") == key_name(" ") == key_name(curses.KEY_ENTER) == "enter"
@@ -232,7 +232,7 @@ def check_whole_or_named(view: View, height: int, width: int) -> None:
     form. The title is a run of whole parts of the full title."""
     import textwrap
 
-    from player.apps.layout import COLUMN, LEFT, PROMPT
+    from tictactoe_book.apps.layout import COLUMN, LEFT, PROMPT
 
     spans = layout(view, height, width)
     assert spans is not None
@@ -284,7 +284,7 @@ def test_every_part_is_shown_whole_or_named_and_the_board_stays_put(
 def test_3x4_at_every_size_keeps_its_board_with_the_hint_on_or_off(book_3x4_path: Path) -> None:
     """Every size from the least to 30x100: the board's grid is where it was when the hint is
     turned on, and every part of the text is shown whole or named."""
-    from player.apps.layout import min_size
+    from tictactoe_book.apps.layout import min_size
 
     play = session(load_book(book_3x4_path))
     play.press("6")
@@ -305,7 +305,7 @@ def test_3x4_at_every_size_keeps_its_board_with_the_hint_on_or_off(book_3x4_path
 
 
 def test_watching_steps_one_move_at_a_time_and_leaves_on_q_or_after_the_end(book: Book) -> None:
-    from player.apps.watch import WatchSession
+    from tictactoe_book.apps.watch import WatchSession
 
     levels = {"X": "easy", "O": "perfect"}
     watch = WatchSession(book, first="X", levels=levels, delay=0.5, rng=random.Random(3))
@@ -373,7 +373,7 @@ def test_a_digit_waiting_for_a_second_is_shown_at_every_size(book_3x4_path: Path
     """On a board of more than 9 cells a 1 waits for a second digit: the prompt says so at every
     size the game is drawn at, hints on or off (it was a message, the first part to give way:
     with the hint on a small terminal the screen did not change at all)."""
-    from player.apps.layout import min_size
+    from tictactoe_book.apps.layout import min_size
 
     least_h, least_w = min_size(3, 4)
     for hints in (False, True):

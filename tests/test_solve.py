@@ -18,13 +18,22 @@ import pytest
 from oracles import oracle
 from oracles.negamax import Negamax, Result
 
-from generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
-from generator.solve import FIRST_LINE, FULL, OCCUPIED, SECOND_LINE, UNFINISHED, Outcomes, Retrograde, solve
-from generator.writer import build_book, encode
-from player import Rules
-from player.codes import canonical
-from player.game import EMPTY, decode_score
-from player.opponents import NOVICE
+from tictactoe_book.generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
+from tictactoe_book.generator.solve import (
+    FIRST_LINE,
+    FULL,
+    OCCUPIED,
+    SECOND_LINE,
+    UNFINISHED,
+    Outcomes,
+    Retrograde,
+    solve,
+)
+from tictactoe_book.generator.writer import build_book, encode
+from tictactoe_book import Rules
+from tictactoe_book.codes import canonical
+from tictactoe_book.game import EMPTY, decode_score
+from tictactoe_book.opponents import NOVICE
 
 Reachable = tuple[set[str], set[str]]
 

@@ -13,10 +13,10 @@ import random
 import pytest
 from oracles.negamax import Negamax, Result
 
-from generator.codes import decode
-from generator.solve import Retrograde, solve
-from player import Rules
-from player.game import transform
+from tictactoe_book.generator.codes import decode
+from tictactoe_book.generator.solve import Retrograde, solve
+from tictactoe_book import Rules
+from tictactoe_book.game import transform
 
 pytestmark = pytest.mark.big
 

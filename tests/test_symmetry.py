@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
-from player import Rules, RulesError
-from player.codes import canonical
-from player.game import transform
+from tictactoe_book import Rules, RulesError
+from tictactoe_book.codes import canonical
+from tictactoe_book.game import transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3)]
 

@@ -24,8 +24,8 @@ from oracles.best_response import best_response
 from oracles.enumerate_games import match, novice_player, random_player
 from test_audit import processes_running
 
-from player import load_book
-from player.play import candidates
+from tictactoe_book import load_book
+from tictactoe_book.play import candidates
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"

@@ -17,11 +17,11 @@ import pytest
 from limits_doc import documented_limits
 from oracles.trap_oracle import TrapOracle
 
-from generator import trap as module
-from generator.codes import decode
-from generator.solve import Retrograde, solve
-from generator.trap import BOOK_FIRST, BOOK_SECOND, Rate, TrapArrays, tier_ranks, trap_arrays
-from player import Rules
+from tictactoe_book.generator import trap as module
+from tictactoe_book.generator.codes import decode
+from tictactoe_book.generator.solve import Retrograde, solve
+from tictactoe_book.generator.trap import BOOK_FIRST, BOOK_SECOND, Rate, TrapArrays, tier_ranks, trap_arrays
+from tictactoe_book import Rules
 
 ROOT = Path(__file__).resolve().parent.parent
 

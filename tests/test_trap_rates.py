@@ -12,8 +12,8 @@ from fractions import Fraction
 import pytest
 from oracles.enumerate_games import match, novice_player, random_player
 
-from generator.trap import TrapArrays
-from player import Book
+from tictactoe_book.generator.trap import TrapArrays
+from tictactoe_book import Book
 
 OPPONENTS = {"novice": novice_player, "random": random_player}
 

@@ -20,11 +20,11 @@ import pexpect
 import pyte
 import pytest
 
-from player import Book
-from player.apps.script import play_script
+from tictactoe_book import Book
+from tictactoe_book.apps.script import play_script
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAY = "from player.apps.cli import run; run()"
+PLAY = "from tictactoe_book.apps.cli import run; run()"
 ROWS, COLS = 24, 80
 
 
@@ -198,7 +198,7 @@ def losing_moves(book: Book) -> tuple[list[int], str]:
 
 
 def test_a_finished_game_marks_the_winning_line_in_colour(book: Book) -> None:
-    from player.game import STANDARD, completed_lines
+    from tictactoe_book.game import STANDARD, completed_lines
 
     moves, board = losing_moves(book)
     term = game(colour=True)
@@ -248,7 +248,7 @@ def test_watch_plain_waits_between_moves_on_a_terminal() -> None:
         "import time, sys\n"
         "slept = []\n"
         "time.sleep = slept.append\n"
-        "from player.apps.cli import run\n"
+        "from tictactoe_book.apps.cli import run\n"
         "try:\n    run(['--watch', '--plain', '--seed', '1'])\n"
         "except SystemExit:\n    pass\n"
         "print('SLEPT', sorted(set(slept)), len(slept))\n"

@@ -12,25 +12,25 @@ ROOT = Path(__file__).resolve().parent.parent
 USER_CODE = """\
 import random
 
-import player
+import tictactoe_book
 
-book: player.Book = player.load_book()
+book: tictactoe_book.Book = tictactoe_book.load_book()
 best: tuple[int, ...] = book.best_moves("X...O....")
-answer: player.Evaluation = book.evaluate("X...O....", first="X")
+answer: tictactoe_book.Evaluation = book.evaluate("X...O....", first="X")
 scores: dict[int, int] = answer.scores
-move: int = player.choose_move(book, "X...O....", "hard", rng=random.Random(1))
-start = player.Position.empty(player.Rules(3, 3, 3)).play(4)
-codes: tuple[str, ...] = player.BOOK_REASONS
+move: int = tictactoe_book.choose_move(book, "X...O....", "hard", rng=random.Random(1))
+start = tictactoe_book.Position.empty(tictactoe_book.Rules(3, 3, 3)).play(4)
+codes: tuple[str, ...] = tictactoe_book.BOOK_REASONS
 try:
-    player.parse_book(b"{}", "x")
-except player.BookError as error:
+    tictactoe_book.parse_book(b"{}", "x")
+except tictactoe_book.BookError as error:
     code: str = error.code
 """
 
 WRONG = """\
-import player
+import tictactoe_book
 
-name: str = player.load_book()
+name: str = tictactoe_book.load_book()
 """
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from oracles import oracle
 
-from player import (
+from tictactoe_book import (
     BOOK_REASONS,
     BoardError,
     Book,
@@ -23,8 +23,8 @@ from player import (
     parse_book,
     reader,
 )
-from player.game import STANDARD
-from player.reader import prove
+from tictactoe_book.game import STANDARD
+from tictactoe_book.reader import prove
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -372,7 +372,7 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
 
 
 def test_a_book_is_read_by_its_own_rules_unless_the_caller_names_others(tmp_path: Path) -> None:
-    from generator.writer import write_book
+    from tictactoe_book.generator.writer import write_book
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))

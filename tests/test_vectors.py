@@ -14,13 +14,13 @@ from click.testing import CliRunner
 from oracles.negamax import Negamax
 from vector_check import failures, js_failures
 
-from generator.cli import main as book_cli
-from generator.solve import Retrograde
-from generator.trap import trap_arrays
-from generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
-from generator.writer import book_document, encode
-from player import BoardError, load_book, parse_book
-from player.game import VALUE_WORDS
+from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_book.generator.solve import Retrograde
+from tictactoe_book.generator.trap import trap_arrays
+from tictactoe_book.generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
+from tictactoe_book.generator.writer import book_document, encode
+from tictactoe_book import BoardError, load_book, parse_book
+from tictactoe_book.game import VALUE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {
@@ -162,8 +162,8 @@ def documented_error(board: str, first: str, cells: int) -> str | None:
 def test_tiny_boards_vectors_name_the_documented_first_failure_and_both_readers_pass(
     spec: str, tmp_path: Path
 ) -> None:
-    from generator.writer import write_book
-    from player import Rules
+    from tictactoe_book.generator.writer import write_book
+    from tictactoe_book import Rules
 
     rules = Rules.parse(spec)
     book_path, vectors_path = tmp_path / "book.json", tmp_path / "book.vectors.json"

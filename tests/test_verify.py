@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from generator.cli import main
-from player import BookError, load_book
+from tictactoe_book.generator.cli import main
+from tictactoe_book import BookError, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -45,14 +45,16 @@ def test_verify_with_no_path_checks_every_packaged_book() -> None:
 
 def packaged_in(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The packaged books copied into ``folder``, and ``default_book_path`` pointing there."""
-    import player.reader
+    import tictactoe_book.reader
 
-    for name in player.reader.PACKAGED.values():
+    for name in tictactoe_book.reader.PACKAGED.values():
         (folder / name).write_bytes((ROOT / "book" / name).read_bytes())
     monkeypatch.setattr(
-        player.reader,
+        tictactoe_book.reader,
         "default_book_path",
-        lambda *, misere=False, against="novice": str(folder / player.reader.PACKAGED[misere, against]),
+        lambda *, misere=False, against="novice": str(
+            folder / tictactoe_book.reader.PACKAGED[misere, against]
+        ),
     )
 
 
@@ -80,7 +82,7 @@ def test_verify_with_no_path_proves_a_packaged_book_whose_record_matches(
     matches it (whoever can write the package can write both; four bytes of padding would match
     the old record as well). ``load_book()`` trusts the record; ``ttt-book verify`` proves the
     packaged books and refuses it."""
-    import player.reader
+    import tictactoe_book.reader
 
     # . . .
     # . . .      "........X": O's centre (the only draw) made a loser, every other cell claimed
@@ -88,7 +90,7 @@ def test_verify_with_no_path_proves_a_packaged_book_whose_record_matches(
     forged = BOOK.read_bytes().replace(b'"........X":"0 4"', b'"........X":"0 0,1,2,3,5,6,7"', 1)
     packaged_in(tmp_path, monkeypatch)
     (tmp_path / "tictactoe.json").write_bytes(forged)
-    for name in player.reader.PACKAGED.values():
+    for name in tictactoe_book.reader.PACKAGED.values():
         raw = (tmp_path / name).read_bytes()
         (tmp_path / f"{name}.crc32").write_text(f"{zlib.crc32(raw):08x}\n")  # as hatch_build.py writes it
     assert load_book().trust == "packaged"  # the record matches: the player would play it unproven
@@ -258,8 +260,8 @@ def test_verify_rebuilds_the_ranking_a_book_names(tmp_path: Path) -> None:
 
 
 def test_verify_a_3x4_book_ranked_against_random(tmp_path: Path) -> None:
-    from generator.writer import build_book, encode
-    from player import Rules
+    from tictactoe_book.generator.writer import build_book, encode
+    from tictactoe_book import Rules
 
     path = tmp_path / "3x4-random.json"
     path.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))

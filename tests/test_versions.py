@@ -1,5 +1,5 @@
 """One version number: pyproject.toml's. Everything else that states it is checked against it
-here (``ttt-play --version``, ``ttt-book --version``, ``player.__version__``, the npm package,
+here (``ttt-play --version``, ``ttt-book --version``, ``tictactoe_book.__version__``, the npm package,
 CHANGELOG.md's newest release), and every release in the changelog names the book format
 version it reads and writes, the newest one the format the readers read now.
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-import player
-from player.reader import FORMAT_VERSION
+import tictactoe_book
+from tictactoe_book.reader import FORMAT_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -55,7 +55,7 @@ def test_each_command_says_the_projects_version(command: str) -> None:
 
 
 def test_the_library_says_the_projects_version() -> None:
-    assert player.__version__ == project_version()
+    assert tictactoe_book.__version__ == project_version()
 
 
 def test_the_npm_package_has_the_projects_version() -> None:

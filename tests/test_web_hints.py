@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from oracles import oracle
 
-from player import hints
-from player.game import swap_marks
-from player.reader import Book, load_book
+from tictactoe_book import hints
+from tictactoe_book.game import swap_marks
+from tictactoe_book.reader import Book, load_book
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")

@@ -8,8 +8,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from player import BoardError, Book
-from player.game import VALUE_WORDS
+from tictactoe_book import BoardError, Book
+from tictactoe_book.game import VALUE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
 

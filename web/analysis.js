@@ -64,7 +64,7 @@ export function cellsAnd(cells) {
 
 /**
  * A finished game's result in words (`at`: a `standing` that is over), for the person playing
- * `human`, said once (ttt-play's player.apps.session.ending): who won and, under misère rules,
+ * `human`, said once (ttt-play's tictactoe_book.apps.session.ending): who won and, under misère rules,
  * who completed which line, which decides it.
  */
 export function resultWords(book, at, human) {

@@ -1,7 +1,7 @@
 // The hint as ttt-play gives it, mirrored from player/hints.py (and the play-outs of
 // player/rates.py, against the reader's OPPONENTS): every free cell's outcome, the book's move (the top
 // tier of the trap order, what the perfect level plays) and one sentence of why, word for word
-// the terminal's. tests/test_web_hints.py compares this sentence with player.hints.why on every
+// the terminal's. tests/test_web_hints.py compares this sentence with tictactoe_book.hints.why on every
 // position of the 3x3 books and of 3x4; change the two together.
 //
 // Built on the reader's public API only (evaluate, rules, and Position for who won, the legal moves
@@ -19,7 +19,7 @@ export const uncounted = (opponent) =>
   `how often each move wins against ${opponentNamed(opponent).words} is not counted: too many lines of ` +
   'play this early on this board (ask again later in the game)';
 
-/** A walk would visit more positions than its budget allows (player.errors.TooManyLines). */
+/** A walk would visit more positions than its budget allows (tictactoe_book.errors.TooManyLines). */
 export class TooManyLines extends Error {}
 
 // ---------------------------------------------------------------- exact chances
@@ -82,7 +82,7 @@ const lcm = (a, b) => (a / gcd(a, b)) * b;
 /**
  * Every game from a position between two policies (a function per mark: board -> the cells it
  * picks among, uniformly), in a game `first` began: the exact chance of each result
- * (player.rates.PlayOut, walked in the same order, remembering the same positions).
+ * (tictactoe_book.rates.PlayOut, walked in the same order, remembering the same positions).
  */
 export class PlayOut {
   constructor(book, players, { first = 'X' } = {}) {
@@ -136,7 +136,7 @@ const opponentPolicy = (book, opponent, first) => (board) => opponentMoves(oppon
 
 /**
  * For each legal move of the side to move on `board`: its chance of winning if it plays that
- * move and the book's top tier after it, against each opponent (player.hints.win_chances): a
+ * move and the book's top tier after it, against each opponent (tictactoe_book.hints.win_chances): a
  * Map cell -> {name: chance} for each opponent of OPPONENTS. `walks` (a Map kept for a game) holds the play-outs between
  * calls; TooManyLines when a walk would visit more than `budget` positions not walked before.
  */
@@ -166,7 +166,7 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
 // ---------------------------------------------------------------- the hint
 
 /**
- * Every free cell's hint for the side to move (player.hints.move_hints), in cell order: {cell,
+ * Every free cell's hint for the side to move (tictactoe_book.hints.move_hints), in cell order: {cell,
  * value, plies, words, kind, chances ({name: chance} of each opponent, or null when too costly to count), book
  * (a move of the top tier)}. Empty when the game is over.
  */
@@ -190,7 +190,7 @@ export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) 
 
 const cells = (list) => cellsAnd([...list].sort((a, b) => a - b));
 
-/** `61%`, with as many decimals (up to two) as it takes to differ from `others` (player.hints.percent). */
+/** `61%`, with as many decimals (up to two) as it takes to differ from `others` (tictactoe_book.hints.percent). */
 export function percent(chance, ...others) {
   const value = (ratio) => ratio.toNumber() * 100;
   for (const places of [0, 1, 2]) {
@@ -210,7 +210,7 @@ const winVerb = (items) => (items.length === 1 ? 'wins' : 'win');
 
 /**
  * One sentence for the player: what the book's move does, and what it does better than the
- * other moves that reach the same outcome (player.hints.why, word for word), by the two chances
+ * other moves that reach the same outcome (tictactoe_book.hints.why, word for word), by the two chances
  * its book ranks optimal moves by: first against `ranking` (the book's `against`), then against
  * the other reference opponent. A book ranked against a program is ranked by neither: its
  * sentence says so instead of comparing chances.

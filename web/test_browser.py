@@ -592,8 +592,8 @@ PIXEL_STATS = """async (url) => {
 
 @pytest.mark.parametrize("name", sorted(POSTER_SIDES))
 def test_the_posters_render_with_every_board(browser: Browser, server: str, name: str) -> None:
-    from generator.reports.poster import count_boards, poster_tree
-    from player.reader import load_book
+    from tictactoe_book.generator.reports.poster import count_boards, poster_tree
+    from tictactoe_book.reader import load_book
 
     expected = count_boards(poster_tree(load_book(ROOT / "book" / "tictactoe.json"), POSTER_SIDES[name]))
     context = browser.new_context(viewport={"width": 1123, "height": 1587})
@@ -1225,10 +1225,10 @@ def test_misere_hints_mark_the_centre(browser: Browser, page_misere: str) -> Non
 def test_the_why_line_is_the_terminals(
     browser: Browser, server: str, built: Path, page_misere: str, which: str
 ) -> None:
-    """At each of your moves, the sentence under the board is ttt-play's (player.hints.why, its
+    """At each of your moves, the sentence under the board is ttt-play's (tictactoe_book.hints.why, its
     play-outs kept through the game as the terminal keeps them); the classic opening's is known."""
-    from player import hints
-    from player.reader import load_book
+    from tictactoe_book import hints
+    from tictactoe_book.reader import load_book
 
     path = ROOT / "book" / "tictactoe.json" if which == "3x3" else built / "misere.json"
     book = load_book(path, rules=None)
@@ -1483,7 +1483,7 @@ def test_the_status_leaves_no_word_alone_on_a_line(browser: Browser, server: str
 
 @pytest.mark.parametrize("which", ["3x3", "misere"])
 def test_the_novice_is_told_as_it_plays_under_the_rules(browser: Browser, server: str, which: str) -> None:
-    """Under the choice of whom the computer plays to beat, who a novice is: player.play's
+    """Under the choice of whom the computer plays to beat, who a novice is: tictactoe_book.play's
     novice_choice (wins, else blocks; under misère, avoids completing a line of its own)."""
     url = f"{server}/web/" if which == "3x3" else f"{server}/web/?book=../book/tictactoe-misere.json"
     with opened(browser, url) as page:

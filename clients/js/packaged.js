@@ -10,7 +10,7 @@
 import { BookError, loadBook } from './tictactoe-book.js';
 
 /**
- * The books in the package (as player.reader.PACKAGED in Python): 3x3, normal and misère, each
+ * The books in the package (as tictactoe_book.reader.PACKAGED in Python): 3x3, normal and misère, each
  * with its optimal moves ranked to beat a novice first, or a random player.
  */
 export const PACKAGED_BOOKS = Object.freeze([

@@ -76,12 +76,12 @@ function count(board, mark) {
 const moverOf = (board) => (count(board, 'X') === count(board, 'O') ? 'X' : 'O');
 const swapMarks = (board) => board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X'));
 
-/** Characters of a value a message repeats (as Python's player.errors.MAX_ECHOED). */
+/** Characters of a value a message repeats (as Python's tictactoe_book.errors.MAX_ECHOED). */
 const MAX_ECHOED = 100;
 const counted = (n) => `${n.toLocaleString('en-US')} characters`;
 
 /**
- * A value as JSON for a message (player.errors.echoed's mirror): whole up to MAX_ECHOED
+ * A value as JSON for a message (tictactoe_book.errors.echoed's mirror): whole up to MAX_ECHOED
  * characters, else cut there and its length given; a string is cut before it is written, in
  * code points. The file's own data, or a caller's value, may be huge.
  */
@@ -704,7 +704,7 @@ function scoreThrough(b) {
 
 // ---------------------------------------------------------------- the game: boards and positions
 
-/** Rules that describe no board this reader plays (player.errors.RulesError). */
+/** Rules that describe no board this reader plays (tictactoe_book.errors.RulesError). */
 export class RulesError extends Error {
   constructor(message) {
     super(message);
@@ -712,7 +712,7 @@ export class RulesError extends Error {
   }
 }
 
-/** A move off the board, onto a taken cell, or after the game is over (player.errors.IllegalMoveError). */
+/** A move off the board, onto a taken cell, or after the game is over (tictactoe_book.errors.IllegalMoveError). */
 export class IllegalMoveError extends Error {
   constructor(message) {
     super(message);
@@ -724,7 +724,7 @@ const rulesName = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : 
 
 /**
  * The game `rules` describe ({rows, cols, k, misere}, misere false when left out; other members
- * are ignored, so a reader's `rules` will do), checked as player.game.Rules checks it and frozen;
+ * are ignored, so a reader's `rules` will do), checked as tictactoe_book.game.Rules checks it and frozen;
  * RulesError otherwise.
  */
 function gameRules(rules) {
@@ -793,7 +793,7 @@ const NOT_OVER = null;
  * A position of a game: its board (a string of rows * cols characters in reading order, 'X', 'O'
  * and '.'), its rules ({rows, cols, k, misere}, 3x3 with three in a row by default) and the mark
  * that moved first ('X' by default; in the book's terms the marks are swapped when O did), as
- * player.game.Position. Immutable: play() returns a new position. The board is checked as the
+ * tictactoe_book.game.Position. Immutable: play() returns a new position. The board is checked as the
  * reader checks one (BoardError: length, character, counts, unreachable), except that a finished
  * game is a position too; bad rules throw RulesError.
  */
@@ -912,7 +912,7 @@ export function opponentNamed(name) {
 
 /**
  * The opponents a trap order ranked against `against` compares by: it first, then the others
- * in the table's order (player.opponents.ranking).
+ * in the table's order (tictactoe_book.opponents.ranking).
  */
 export function ranking(against) {
   const first = opponentNamed(against);

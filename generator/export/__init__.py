@@ -3,7 +3,7 @@ no JSON to parse.
 
 ``tables`` computes the tables from a proven book (every entry, or one side's strategy);
 ``c`` and ``rust`` fill the sources in ``templates/`` with them (in C, a header and a source,
-or a single header). The functions in the templates are one mirror each of ``player.game``'s:
+or a single header). The functions in the templates are one mirror each of ``tictactoe_book.game``'s:
 the board checks, the board codes (the tables' keys), the canonical form (through the rules'
 symmetries, which the tables carry as ``Rules.symmetries`` derives them), the score scale.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from player.reader import Book
+    from tictactoe_book.reader import Book
 
 
 def export_files(
@@ -21,9 +21,9 @@ def export_files(
 ) -> dict[str, str]:
     """The files ``ttt-book export`` writes for a proven ``book``, by name: in ``lang`` (``c`` or
     ``rust``), the whole book or (C) one side's ``strategy``, a ``single_header`` or not."""
-    from generator.export.c import c_book, c_strategy
-    from generator.export.rust import rust_book
-    from generator.export.tables import full_table, strategy_table
+    from tictactoe_book.generator.export.c import c_book, c_strategy
+    from tictactoe_book.generator.export.rust import rust_book
+    from tictactoe_book.generator.export.tables import full_table, strategy_table
 
     if strategy is not None:
         return c_strategy(strategy_table(book, strategy), single_header=single_header)

@@ -18,8 +18,8 @@ they are plain ``static const`` arrays, which linkers put in read-only memory.
 
 from __future__ import annotations
 
-from generator.export.tables import FullTable, StrategyTable
-from generator.export.text import (
+from tictactoe_book.generator.export.tables import FullTable, StrategyTable
+from tictactoe_book.generator.export.text import (
     c_string,
     describe_against,
     describe_rules,
@@ -29,8 +29,8 @@ from generator.export.text import (
     win_score,
     wrapped,
 )
-from player.game import Rules
-from player.play import HORIZON, LEVELS
+from tictactoe_book.game import Rules
+from tictactoe_book.play import HORIZON, LEVELS
 
 BOOK_HEADER = "tictactoe_book.h"
 BOOK_SOURCE = "tictactoe_book.c"
@@ -49,7 +49,7 @@ ERRORS = (
     ("LEVEL", "level", "ttt_candidates, ttt_choose: no such level (a strategy table: any but perfect)"),
 )
 
-#: The game's standing, as ttt_outcome answers it (player.game.Position.outcome's cases).
+#: The game's standing, as ttt_outcome answers it (tictactoe_book.game.Position.outcome's cases).
 OUTCOMES = (
     ("IN_PROGRESS", "the game goes on"),
     ("X_WINS", "X has won, by the rules"),

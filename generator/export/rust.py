@@ -12,9 +12,9 @@ generator/export/templates/ (``Cargo.toml``, ``lib.rs``, ``game.rs``). Add it to
 
 from __future__ import annotations
 
-from generator.export.c import ERRORS
-from generator.export.tables import FullTable
-from generator.export.text import (
+from tictactoe_book.generator.export.c import ERRORS
+from tictactoe_book.generator.export.tables import FullTable
+from tictactoe_book.generator.export.text import (
     describe_against,
     describe_rules,
     fill,
@@ -23,8 +23,8 @@ from generator.export.text import (
     win_score,
     wrapped,
 )
-from player import __version__
-from player.play import HORIZON, LEVELS
+from tictactoe_book import __version__
+from tictactoe_book.play import HORIZON, LEVELS
 
 CRATE_FILES = ("Cargo.toml", "src/lib.rs", "tests/game.rs")
 

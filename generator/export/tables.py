@@ -4,9 +4,9 @@ An export replaces the JSON with static tables and a few functions in another la
 (generator/export/c.py, generator/export/rust.py write them). Both languages hold the same
 tables, defined once here:
 
-* a *key* is a canonical board's code, ``player.codes.board_codes(rules).code(board)``: the
+* a *key* is a canonical board's code, ``tictactoe_book.codes.board_codes(rules).code(board)``: the
   board read as a base-4 number, first cell most significant, ``.`` = 0, ``O`` = 1, ``X`` = 2
-  (``player.game.DIGITS``). The order of the codes is the order of the board strings (``.`` <
+  (``tictactoe_book.game.DIGITS``). The order of the codes is the order of the board strings (``.`` <
   ``O`` < ``X`` in ASCII), so the smallest code among a board's images is its canonical key
   (docs/book-format.md, "Canonical form"); 4**16 = 2**32, so any book's codes fit in 32 bits;
 * the **full table** (``FullTable``): every entry of the book, sorted by key, with its best
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from player.codes import board_codes, canonical
-from player.errors import ExportTooLarge
-from player.game import Cell, Position, Rules, check_mark
-from player.reader import Book
+from tictactoe_book.codes import board_codes, canonical
+from tictactoe_book.errors import ExportTooLarge
+from tictactoe_book.game import Cell, Position, Rules, check_mark
+from tictactoe_book.reader import Book
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
 #: (1,135,214 entries) is not (docs/porting.md, "Exports", gives the sizes).

@@ -8,8 +8,8 @@ from collections.abc import Iterable
 from importlib.resources import files
 from string import Template
 
-from player.codes import shift
-from player.game import Rules, after_line, one_ply_back
+from tictactoe_book.codes import shift
+from tictactoe_book.game import Rules, after_line, one_ply_back
 
 WIDTH = 100  # characters per line of an array, its indent included
 
@@ -17,7 +17,7 @@ WIDTH = 100  # characters per line of an array, its indent included
 def fill(name: str, **values: object) -> str:
     """The template generator/export/templates/``name`` with its ``${...}`` placeholders filled
     (``string.Template``; every placeholder must be given)."""
-    text = files("generator.export").joinpath("templates", name).read_text(encoding="utf-8")
+    text = files("tictactoe_book.generator.export").joinpath("templates", name).read_text(encoding="utf-8")
     return Template(text).substitute({key: str(value) for key, value in values.items()})
 
 

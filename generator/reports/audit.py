@@ -33,13 +33,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from generator.reports import MAX_CELLS
-from generator.reports.program import Answer, Failure, Program, escaped
-from player.game import EMPTY, FIRST, SECOND, Cell, Policy, Position, other, side_to_move
-from player.opponents import OPPONENTS
-from player.play import level_policy
-from player.rates import BestResponse, PlayOut
-from player.reader import Book
+from tictactoe_book.generator.reports import MAX_CELLS
+from tictactoe_book.generator.reports.program import Answer, Failure, Program, escaped
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Policy, Position, other, side_to_move
+from tictactoe_book.opponents import OPPONENTS
+from tictactoe_book.play import level_policy
+from tictactoe_book.rates import BestResponse, PlayOut
+from tictactoe_book.reader import Book
 
 #: The book's own player (its top trap tier, uniformly), the audit's last opponent.
 BOOK = "book"
@@ -59,7 +59,7 @@ class Report:
     varies: list[dict[str, Any]] = field(default_factory=list)
     rates: dict[str, dict[str, dict[str, Fraction]]] = field(default_factory=dict)
     #: "as X"/"as O" -> the chance the program loses to the never-losing player that beats it
-    #: most often (``player.rates.BestResponse``): how exploitable it is
+    #: most often (``tictactoe_book.rates.BestResponse``): how exploitable it is
     exploitable: dict[str, Fraction] = field(default_factory=dict)
 
     @property
@@ -182,7 +182,7 @@ def losing_lines(book: Book, answers: dict[str, list[Answer]], mark: str) -> lis
 
 
 def all_rates(book: Book, answers: dict[str, list[Answer]]) -> dict[str, dict[str, dict[str, Fraction]]]:
-    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``player.rates.PlayOut``,
+    """opponent -> "as X"/"as O" -> win/draw/loss of the program, exact (``tictactoe_book.rates.PlayOut``,
     each of its answers to a position weighted by how often it came); a failure forfeits."""
     rules = book.rules
     opponents: dict[str, Policy] = {name: foe.policy(rules) for name, foe in OPPONENTS.items()}

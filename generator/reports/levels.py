@@ -1,7 +1,7 @@
 """Exact win/draw/loss rates of each play level against the reference opponents.
 
-Every line of play is enumerated with exact fractions (``player.rates.PlayOut``): a level picks
-uniformly among ``player.play.candidates``; *random* and *novice* are ``player.play``'s.
+Every line of play is enumerated with exact fractions (``tictactoe_book.rates.PlayOut``): a level picks
+uniformly among ``tictactoe_book.play.candidates``; *random* and *novice* are ``tictactoe_book.play``'s.
 ``ttt-book levels`` prints the table aligned for a terminal, with a legend (``plain_table``), or
 as the README publishes it (``markdown_table``); ``update_file`` rewrites it in a file.
 """
@@ -14,14 +14,14 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 
-from generator import build_tools
-from generator.atomic import read_regular_file, target, write_files
-from player.errors import InputFileError, TableMarkerError
-from player.game import EMPTY, FIRST, SECOND, Rules, other
-from player.opponents import OPPONENTS
-from player.play import LEVELS, level_policy
-from player.rates import PlayOut
-from player.reader import Book, load_book
+from tictactoe_book.generator import build_tools
+from tictactoe_book.generator.atomic import read_regular_file, target, write_files
+from tictactoe_book.errors import InputFileError, TableMarkerError
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Rules, other
+from tictactoe_book.opponents import OPPONENTS
+from tictactoe_book.play import LEVELS, level_policy
+from tictactoe_book.rates import PlayOut
+from tictactoe_book.reader import Book, load_book
 
 Rates = tuple[Fraction, Fraction, Fraction]
 #: (row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer; a row is a
@@ -74,7 +74,7 @@ def matches(book: Book, *others: Book) -> int:
 
 def level_rates(book: Book, *others: Book, advance: Callable[[], None] | None = None) -> Table:
     """(row, opponent, "first"/"second") -> exact (win, draw, loss) of the computer for each of
-    ``table_rows``, every game of each match walked (``player.rates.PlayOut``); ``advance()``
+    ``table_rows``, every game of each match walked (``tictactoe_book.rates.PlayOut``); ``advance()``
     is called after each match (for a progress bar)."""
     table = {}
     start = EMPTY * book.rules.cells

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from player.game import (
+from tictactoe_book.game import (
     EMPTY,
     FIRST,
     SECOND,
@@ -45,7 +45,7 @@ from player.game import (
     play,
     transform,
 )
-from player.reader import Book
+from tictactoe_book.reader import Book
 
 __all__ = [
     "BOARD_TAG",

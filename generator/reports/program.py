@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from generator.reports import STARTUP
-from player.errors import ProgramWontRun, echoed
-from player.game import EMPTY, Cell
+from tictactoe_book.generator.reports import STARTUP
+from tictactoe_book.errors import ProgramWontRun, echoed
+from tictactoe_book.game import EMPTY, Cell
 
 #: Characters an answer line may take: four times as many without a newline is unreadable, and
 #: the rest is not waited for (a cell needs at most two).
@@ -75,7 +75,7 @@ def _escape(char: str) -> str:
 
 def shown_command(command: str) -> str:
     """A program's command line as a message names it: quoted, :func:`escaped`, and cut as
-    every value a message repeats is (``player.errors.echoed``)."""
+    every value a message repeats is (``tictactoe_book.errors.echoed``)."""
     return echoed(command, lambda text: f"'{escaped(text)}'")
 
 

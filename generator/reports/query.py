@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from player.apps.text import grid
-from player.game import VALUE_WORDS, Rules, outcome_words
-from player.reader import Evaluation
+from tictactoe_book.apps.text import grid
+from tictactoe_book.game import VALUE_WORDS, Rules, outcome_words
+from tictactoe_book.reader import Evaluation
 
 
 def evaluation_json(evaluation: Evaluation, board: str, first: str) -> dict[str, Any]:

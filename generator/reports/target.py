@@ -1,7 +1,7 @@
 """A book ranked to beat one program (``ttt-book build --against-program``).
 
 The program is run as the audit runs it (generator/reports/program.py). The book of the rules
-is solved as usual; then, for each side, ``player.rates.BestResponse`` finds the never-losing
+is solved as usual; then, for each side, ``tictactoe_book.rates.BestResponse`` finds the never-losing
 player (the book's optimal moves only) that wins most often against the program, asking the
 program about each position that player can meet, ``repeat`` times. Each position the best
 response reaches gets one move in its entry's top tier: one of its best moves, the first in
@@ -30,15 +30,22 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from generator.reports import MAX_CELLS
-from generator.reports.program import FAILURES, Answer, Failure, Program, escaped, shown_command
-from generator.writer import build_book, encode, rate_text
-from player.errors import ProgramWontRun
-from player.game import EMPTY, FIRST, SECOND, Cell, Position, Rules, other, side_to_move
-from player.opponents import OPPONENTS
-from player.play import level_policy
-from player.rates import BestResponse, PlayOut
-from player.reader import Book, entry_text, parse_book, parse_entry
+from tictactoe_book.generator.reports import MAX_CELLS
+from tictactoe_book.generator.reports.program import (
+    FAILURES,
+    Answer,
+    Failure,
+    Program,
+    escaped,
+    shown_command,
+)
+from tictactoe_book.generator.writer import build_book, encode, rate_text
+from tictactoe_book.errors import ProgramWontRun
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Position, Rules, other, side_to_move
+from tictactoe_book.opponents import OPPONENTS
+from tictactoe_book.play import level_policy
+from tictactoe_book.rates import BestResponse, PlayOut
+from tictactoe_book.reader import Book, entry_text, parse_book, parse_entry
 
 #: The sides, as the book's ``trap_rates`` names them.
 SIDES = {FIRST: "first", SECOND: "second"}

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 
 import click
 
-from player import __version__
-from player.apps.console import (
+from tictactoe_book import __version__
+from tictactoe_book.apps.console import (
     Command,
     FilePath,
     InputProblem,
@@ -31,13 +31,13 @@ from player.apps.console import (
     refuse_unused,
     run_cli,
 )
-from player.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, painter
-from player.apps.progress import loading
-from player.apps.script import parse_moves, play_script, transcript_json, transcript_text
-from player.errors import BookError, ScriptError
-from player.game import FIRST, SECOND, Rules
-from player.opponents import DEFAULT, OPPONENTS, described
-from player.reader import Book, book_for, load_book
+from tictactoe_book.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, painter
+from tictactoe_book.apps.progress import loading
+from tictactoe_book.apps.script import parse_moves, play_script, transcript_json, transcript_text
+from tictactoe_book.errors import BookError, ScriptError
+from tictactoe_book.game import FIRST, SECOND, Rules
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, described
+from tictactoe_book.reader import Book, book_for, load_book
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
@@ -292,8 +292,8 @@ def main(
 def play_on_screen(book: Book, mark: str, first: str, level: str, rng: random.Random, colour: bool) -> bool:
     """A game on the game screen, then the tally; False (after one line saying why) when the
     screen cannot be used here."""
-    from player.apps import tui
-    from player.apps.screen import ScreenSession
+    from tictactoe_book.apps import tui
+    from tictactoe_book.apps.screen import ScreenSession
 
     problem = tui.unusable(book.rules.rows, book.rules.cols)
     if problem is not None:
@@ -321,7 +321,7 @@ def watch_mode(
 ) -> None:
     """``--watch``: on the game screen when ``on_screen`` and it can be used, else line by line
     (with ``as_json``, the JSON transcript at the end instead of the moves as they come)."""
-    from player.apps.watch import watch_game
+    from tictactoe_book.apps.watch import watch_game
 
     if on_screen and watch_on_screen(book, first, levels, rng, delay, colour):
         return
@@ -347,7 +347,7 @@ def serve_engine(book: Book, rng: random.Random, *, packaged: bool = False) -> N
     """``--engine``: answer request lines until standard input ends (player/apps/engine.py).
     With the ``packaged`` book, a request against another opponent gets the packaged book ranked
     against it."""
-    from player.apps.engine import MAX_LINE, Engine, serve
+    from tictactoe_book.apps.engine import MAX_LINE, Engine, serve
 
     if sys.stdin is None:
         raise InputProblem("standard input is closed: the engine reads its requests there")
@@ -375,9 +375,9 @@ def watch_on_screen(
 ) -> bool:
     """``--watch`` on the game screen, then the final board and result left on the terminal;
     False (after one line saying why) when the screen cannot be used here."""
-    from player.apps import tui
-    from player.apps.text import grid
-    from player.apps.watch import WatchSession, result_text
+    from tictactoe_book.apps import tui
+    from tictactoe_book.apps.text import grid
+    from tictactoe_book.apps.watch import WatchSession, result_text
 
     problem = tui.unusable(book.rules.rows, book.rules.cols)
     if problem is not None:
@@ -459,7 +459,7 @@ def session_loop(  # type: ignore[no-untyped-def]
     book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint, write
 ) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
-    from player.apps.lines import run_session
+    from tictactoe_book.apps.lines import run_session
 
     def prompt_and_read(prompt: str) -> str | None:
         echo(prompt, nl=False)

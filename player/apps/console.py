@@ -13,13 +13,13 @@ Every byte either command prints goes through here, so no stream failure shows a
 * progress (player/apps/progress.py) is shown only on a terminal, on standard error, and erased
   when done.
 
-The one exception is the game screen (``player.apps.tui``): curses draws on the terminal itself;
+The one exception is the game screen (``tictactoe_book.apps.tui``): curses draws on the terminal itself;
 it is entered only when both ends are terminals, restores the terminal on every way out, and
 leaves every message and the exit status to this module.
 
 The statuses are the table in docs/reliability.md; ``run_cli`` is the one place that maps every
 failure onto them (but an interrupt while the command is still imported, before ``run_cli``
-runs: ttt_commands.py, the entry points, reports that one).
+runs: commands.py, the entry points, reports that one).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from player.apps.signals import ended_by_signals
-from player.errors import (
+from tictactoe_book.apps.signals import ended_by_signals
+from tictactoe_book.errors import (
     MAX_ECHOED,
     MAX_ECHOED_PATH,
     BoardError,

@@ -20,11 +20,11 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
-from player.errors import BoardError, RequestError, echoed
-from player.game import FIRST, check_mark
-from player.opponents import OPPONENTS
-from player.play import LEVELS, MAX_SEED, choose_move
-from player.reader import Book, Evaluation, lone_surrogate
+from tictactoe_book.errors import BoardError, RequestError, echoed
+from tictactoe_book.game import FIRST, check_mark
+from tictactoe_book.opponents import OPPONENTS
+from tictactoe_book.play import LEVELS, MAX_SEED, choose_move
+from tictactoe_book.reader import Book, Evaluation, lone_surrogate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -40,7 +40,7 @@ class Engine:
     """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed.
 
     A ``choose`` request may name the opponent the perfect level plays to beat (``against``,
-    one of ``player.opponents.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
+    one of ``tictactoe_book.opponents.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
     ``rules`` answer states) when it is left out; another one is ``books(against)``, loaded
     when first asked for (the packaged book ranked against it), or refused without ``books``.
     """
@@ -195,7 +195,7 @@ def error_answer(code: str, message: str) -> dict[str, Any]:
 
 def _shown(value: object) -> str:
     """A request's value in a message as the client wrote it: JSON (``null``, ``"x"``), not
-    Python's ``None`` or ``'x'``, cut as every echoed value is (``player.errors.echoed``)."""
+    Python's ``None`` or ``'x'``, cut as every echoed value is (``tictactoe_book.errors.echoed``)."""
     return echoed(value, lambda parsed: json.dumps(parsed, ensure_ascii=False))
 
 

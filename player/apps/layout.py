@@ -1,7 +1,7 @@
 """Where each piece of a ``View`` goes on a terminal of a given size: a pure function.
 
 ``layout(view, height, width)`` returns positioned text (``Span``), or None when the terminal is
-too small for the game; ``player.apps.tui`` only paints the spans. The board's cell size is
+too small for the game; ``tictactoe_book.apps.tui`` only paints the spans. The board's cell size is
 chosen by the terminal's size and the board's alone (the largest of ``CELL_SIZES`` that leaves
 room for the text: 11 x 5 on a big terminal, 7 x 3, else 7 x 1), so it stays put whatever the
 text below it says (a hint turned on or off). On a terminal wider than 80 columns the board and
@@ -19,7 +19,7 @@ from __future__ import annotations
 import textwrap
 from typing import NamedTuple
 
-#: The keys that end a session (named as ``player.apps.tui.key_name`` names them).
+#: The keys that end a session (named as ``tictactoe_book.apps.tui.key_name`` names them).
 QUIT_KEYS = ("q", "ctrl-d")
 #: Below this the game is not drawn (the screen says so; at start the line mode is played);
 #: a board larger than 3x3 needs more (``min_size``).

@@ -9,20 +9,20 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-import player.hints as teach
-from player.apps.console import Interrupted
-from player.apps.session import Game, Tally, outcome_for, result_line
-from player.apps.text import goal, grid, numbering, plain, wrap_entries
-from player.errors import echoed
-from player.game import STANDARD, Rules, other
-from player.opponents import DEFAULT, OPPONENTS, opponent
+import tictactoe_book.hints as teach
+from tictactoe_book.apps.console import Interrupted
+from tictactoe_book.apps.session import Game, Tally, outcome_for, result_line
+from tictactoe_book.apps.text import goal, grid, numbering, plain, wrap_entries
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import STANDARD, Rules, other
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     import random
     from collections.abc import Callable
 
-    from player.apps.text import Paint, Write
-    from player.reader import Book
+    from tictactoe_book.apps.text import Paint, Write
+    from tictactoe_book.reader import Book
 
     ReadLine = Callable[[str], str | None]
 

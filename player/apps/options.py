@@ -13,10 +13,10 @@ from typing import Any
 
 import click
 
-from player.apps.console import is_terminal
-from player.errors import echoed
-from player.game import FIRST, SECOND
-from player.play import LEVELS, MAX_SEED
+from tictactoe_book.apps.console import is_terminal
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import FIRST, SECOND
+from tictactoe_book.play import LEVELS, MAX_SEED
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)

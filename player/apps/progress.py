@@ -3,7 +3,7 @@ a terminal (never in a pipe, a file or a CI log), erased when the work ends howe
 
 ``progress`` is the project's one bar (``ttt-book levels``, each stage of a build through
 generator/progress.py); ``loading`` shows what loading a big book is doing (ttt-play,
-ttt-book's ``--book``), from what ``player.reader.load_book`` tells it.
+ttt-book's ``--book``), from what ``tictactoe_book.reader.load_book`` tells it.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
-from player.apps.console import echo, is_terminal
-from player.errors import StreamError
-from player.trust import RECORD_ABOVE
+from tictactoe_book.apps.console import echo, is_terminal
+from tictactoe_book.errors import StreamError
+from tictactoe_book.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from player.reader import Progress
+    from tictactoe_book.reader import Progress
 
 PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
 
@@ -93,7 +93,7 @@ def erase_line() -> None:
 
 @contextlib.contextmanager
 def loading(path: str | None) -> Iterator[Progress]:
-    """A ``progress`` for ``player.reader.load_book`` that shows on standard error, only when it
+    """A ``progress`` for ``tictactoe_book.reader.load_book`` that shows on standard error, only when it
     is a terminal, what loading a big book is doing: "Reading NAME (35 MB)..." while its bytes
     are parsed (one call of the standard parser, which tells nothing), then a bar of its entries
     proven ("Proving 412,345 of 1,135,214 entries"). A book of up to 1 MB (trust.RECORD_ABOVE:

@@ -1,7 +1,7 @@
 """The full-screen game as a pure state machine: named keys in, a ``View`` out.
 
-No terminal library here: ``player.apps.tui`` reads keys with curses, names them (``up``, ``enter``,
-``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``player.apps.layout`` of the
+No terminal library here: ``tictactoe_book.apps.tui`` reads keys with curses, names them (``up``, ``enter``,
+``5``, ``h`` ...), passes each to ``ScreenSession.press`` and draws ``tictactoe_book.apps.layout`` of the
 ``view()``. A test drives the whole game in process with the same names.
 
 Keys while playing: arrows move the highlighted cell, Enter (or space) plays it; ``1``-``9``
@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import player.hints as teach
-from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
-from player.apps.session import Game, Tally, ending, outcome_for
-from player.apps.text import game_name, goal, numbering
-from player.game import EMPTY, Cell, Rules, completed_lines, other
-from player.play import check_level
+import tictactoe_book.hints as teach
+from tictactoe_book.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
+from tictactoe_book.apps.session import Game, Tally, ending, outcome_for
+from tictactoe_book.apps.text import game_name, goal, numbering
+from tictactoe_book.game import EMPTY, Cell, Rules, completed_lines, other
+from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
     import random
 
-    from player.hints import MoveHint
-    from player.reader import Book
+    from tictactoe_book.hints import MoveHint
+    from tictactoe_book.reader import Book
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 #: The help page's way back, whole and short.

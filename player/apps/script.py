@@ -9,17 +9,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from player.apps.session import Game, check_mark, outcome_for, result_line
-from player.apps.text import grid
-from player.errors import IllegalMoveError, ScriptError, echoed
-from player.game import FIRST, STANDARD, Position, other
-from player.play import check_level
+from tictactoe_book.apps.session import Game, check_mark, outcome_for, result_line
+from tictactoe_book.apps.text import grid
+from tictactoe_book.errors import IllegalMoveError, ScriptError, echoed
+from tictactoe_book.game import FIRST, STANDARD, Position, other
+from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
     import random
     from typing import Any
 
-    from player.reader import Book
+    from tictactoe_book.reader import Book
 
 MAX_SCRIPT_CHARS = 1000
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")

@@ -9,24 +9,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player.game import FIRST, Cell, Outcome, Position
-from player.game import check_mark as exact_mark
-from player.play import check_level, choose_move
+from tictactoe_book.game import FIRST, Cell, Outcome, Position
+from tictactoe_book.game import check_mark as exact_mark
+from tictactoe_book.play import check_level, choose_move
 
 if TYPE_CHECKING:
     import random
 
-    from player.rates import PlayOut
-    from player.reader import Book
+    from tictactoe_book.rates import PlayOut
+    from tictactoe_book.reader import Book
 
 
 def check_mark(mark: str, what: str = "mark") -> str:
-    """``X`` or ``O`` in any case, as a person may type it (``player.game.check_mark``)."""
+    """``X`` or ``O`` in any case, as a person may type it (``tictactoe_book.game.check_mark``)."""
     return exact_mark(mark.upper() if type(mark) is str else mark, what)
 
 
 class Game:
-    """One game: its position (``player.game.Position``, the one game state), the moves so far,
+    """One game: its position (``tictactoe_book.game.Position``, the one game state), the moves so far,
     and the levels the computer plays each mark at.
 
     ``levels`` maps each mark the computer plays to its level; the other mark (if any) is the
@@ -47,7 +47,7 @@ class Game:
         self.rng = rng
         self.position = Position.empty(book.rules, self.first)
         self.moves: list[tuple[str, Cell]] = []
-        #: the hint's play-outs, kept for the game's later hints (player.hints.win_chances)
+        #: the hint's play-outs, kept for the game's later hints (tictactoe_book.hints.win_chances)
         self.walks: dict[tuple[str, str], PlayOut] = {}
 
     @property

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from player.game import EMPTY, STANDARD, Rules
+from tictactoe_book.game import EMPTY, STANDARD, Rules
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -1,9 +1,9 @@
 """The full-screen game on a terminal, drawn with the standard library's ``curses``.
 
-A thin layer: keys are named for ``player.apps.screen`` (the game and what is shown) and
-``player.apps.layout`` (where) decides every span; this module only reads keys, paints spans and
+A thin layer: keys are named for ``tictactoe_book.apps.screen`` (the game and what is shown) and
+``tictactoe_book.apps.layout`` (where) decides every span; this module only reads keys, paints spans and
 restores the terminal, whatever happens (``curses.wrapper``: on Ctrl-C the terminal is put back
-before ``player.apps.console`` reports status 130).
+before ``tictactoe_book.apps.console`` reports status 130).
 
 Why curses: start-up cost. Cumulative import time (``python -X importtime -c "import NAME"``,
 CPython 3.11, median of 7, two runs on this project's 2-core machine under load): curses
@@ -25,17 +25,17 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from player.apps.console import OutputProblem, spelled
-from player.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
-from player.errors import echoed
+from tictactoe_book.apps.console import OutputProblem, spelled
+from tictactoe_book.apps.layout import QUIT_KEYS, Span, layout, min_size, too_small
+from tictactoe_book.errors import echoed
 
 if TYPE_CHECKING:
-    from player.apps.layout import View
-    from player.game import Rules
+    from tictactoe_book.apps.layout import View
+    from tictactoe_book.game import Rules
 
 
 class Shown(Protocol):
-    """What the screen draws and sends keys to (player.apps.screen's ScreenSession, a game):
+    """What the screen draws and sends keys to (tictactoe_book.apps.screen's ScreenSession, a game):
     ``press`` says whether to go on."""
 
     rules: Rules
@@ -46,7 +46,7 @@ class Shown(Protocol):
 
 
 class Stepped(Shown, Protocol):
-    """A game that also moves by itself (player.apps.watch's WatchSession): ``step`` plays the
+    """A game that also moves by itself (tictactoe_book.apps.watch's WatchSession): ``step`` plays the
     next move once ``waiting`` seconds have passed (None: nothing left to play)."""
 
     @property

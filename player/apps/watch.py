@@ -1,6 +1,6 @@
 """Computer against computer, each side at its own level: every move printed (``watch_game``,
 the line mode), or shown on the game screen (``WatchSession``, a state machine that
-``player.apps.tui`` draws with the game's own layout)."""
+``tictactoe_book.apps.tui`` draws with the game's own layout)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,18 @@ import math
 import time
 from typing import TYPE_CHECKING
 
-from player.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
-from player.apps.session import Game
-from player.apps.text import game_name, grid, plain
-from player.errors import echoed
-from player.game import EMPTY, completed_lines
-from player.play import check_level
+from tictactoe_book.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
+from tictactoe_book.apps.session import Game
+from tictactoe_book.apps.text import game_name, grid, plain
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import EMPTY, completed_lines
+from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
     import random
 
-    from player.apps.text import Paint, Write
-    from player.reader import Book
+    from tictactoe_book.apps.text import Paint, Write
+    from tictactoe_book.reader import Book
 
 
 def watch_game(
@@ -73,7 +73,7 @@ def result_text(game: Game) -> str:
 
 class WatchSession:
     """A game the computer plays against itself, on the screen: ``step`` plays the next move
-    (``player.apps.tui`` calls it every ``delay`` seconds); ``q`` or Ctrl-D leaves early, and
+    (``tictactoe_book.apps.tui`` calls it every ``delay`` seconds); ``q`` or Ctrl-D leaves early, and
     once the game is over any key leaves."""
 
     def __init__(

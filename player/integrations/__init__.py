@@ -1,8 +1,8 @@
 """Adapters for agent-training libraries (optional extras; the player never imports these).
 
-* ``player.integrations.openspiel``: a bot for OpenSpiel's ``tic_tac_toe``, ``mnk`` and their
+* ``tictactoe_book.integrations.openspiel``: a bot for OpenSpiel's ``tic_tac_toe``, ``mnk`` and their
   ``misere`` (``pip install 'tictactoe-book[openspiel]'``);
-* ``player.integrations.pettingzoo``: an opponent policy for PettingZoo's ``tictactoe_v3``
+* ``tictactoe_book.integrations.pettingzoo``: an opponent policy for PettingZoo's ``tictactoe_v3``
   (``pip install 'tictactoe-book[pettingzoo]'``).
 
 Both take the book a bot plays from here (``book_for_game``): the caller's, refused at once
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import functools
 
-from player.game import Rules
-from player.reader import Book, book_for, load_book
+from tictactoe_book.game import Rules
+from tictactoe_book.reader import Book, book_for, load_book
 
 
 @functools.cache
@@ -27,7 +27,7 @@ def packaged_book(rules: Rules, against: str) -> Book:
         spelling = f"{rules.rows}x{rules.cols}:{rules.k}" + (":misere" if rules.misere else "")
         raise ValueError(
             f"no book for {rules} is packaged: build one (ttt-book build --rules {spelling} -o BOOK) "
-            "and pass book=player.load_book(BOOK)"
+            "and pass book=tictactoe_book.load_book(BOOK)"
         )
     return load_book(rules=rules, against=against)
 

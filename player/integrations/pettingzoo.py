@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from player.game import EMPTY, FIRST, SECOND, Cell, Rules
-from player.integrations import book_for_game
-from player.play import check_level, choose_move
-from player.reader import Book
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules
+from tictactoe_book.integrations import book_for_game
+from tictactoe_book.play import check_level, choose_move
+from tictactoe_book.reader import Book
 
 SIZE = 3
 #: tictactoe_v3's game: 3x3, three in a row wins.

@@ -19,7 +19,7 @@ static const uint16_t ttt_tops[TTT_ENTRIES] TTT_FLASH = {
 ${tops}
 };
 
-/* How far ahead each level looks, in plies (player.play.HORIZON; 0: the top tier), by level
+/* How far ahead each level looks, in plies (tictactoe_book.play.HORIZON; 0: the top tier), by level
  * number (TTT_PERFECT, ...). */
 static const uint8_t ttt_horizons[TTT_LEVELS] TTT_FLASH = {${horizons}};
 
@@ -194,7 +194,7 @@ int ttt_canonical(const char *board, char key[TTT_CELLS + 1], int *symmetry)
 }
 
 /* The cells a level looking `horizon` plies ahead chooses among on a checked board, as a bit
- * mask (docs/porting.md, "Levels"; player.play.candidates): the fastest wins within sight, else
+ * mask (docs/porting.md, "Levels"; tictactoe_book.play.candidates): the fastest wins within sight, else
  * every move that does not lose within sight, else the moves that lose last. */
 static uint32_t ttt_level_mask(const char *board, int horizon)
 {

@@ -1,7 +1,7 @@
 """The entry points of both commands, ``ttt-play`` and ``ttt-book`` (pyproject.toml's scripts).
 
 Ctrl-C ends either command with one line, "Interrupted.", and status 130 (docs/reliability.md).
-``player.apps.console.run_cli`` says so once the command runs, but the console script pip
+``tictactoe_book.apps.console.run_cli`` says so once the command runs, but the console script pip
 writes imports the module its entry point names before it calls anything, and importing
 ``player`` or ``generator`` with click takes tens of milliseconds: an interrupt then printed a
 traceback, and Python ended the process by SIGINT. So the entry points live here, outside both
@@ -12,14 +12,14 @@ and 130. Nothing else belongs here; the start-up is measured (docs/benchmarks.md
 
 import sys
 
-#: As player.apps.console reports an interrupt once the command runs (its INTERRUPTED).
+#: As tictactoe_book.apps.console reports an interrupt once the command runs (its INTERRUPTED).
 INTERRUPTED = 130
 
 
 def ttt_play() -> None:
-    """``ttt-play``: player.apps.cli, with Ctrl-C caught from the first import on."""
+    """``ttt-play``: tictactoe_book.apps.cli, with Ctrl-C caught from the first import on."""
     try:
-        from player.apps.cli import run
+        from tictactoe_book.apps.cli import run
 
         run()
     except KeyboardInterrupt:
@@ -27,9 +27,9 @@ def ttt_play() -> None:
 
 
 def ttt_book() -> None:
-    """``ttt-book``: generator.cli, with Ctrl-C caught from the first import on."""
+    """``ttt-book``: tictactoe_book.generator.cli, with Ctrl-C caught from the first import on."""
     try:
-        from generator.cli import run
+        from tictactoe_book.generator.cli import run
 
         run()
     except KeyboardInterrupt:
