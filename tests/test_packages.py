@@ -33,6 +33,7 @@ import functools
 import http.server
 import json
 import os
+import queue
 import re
 import shlex
 import shutil
@@ -42,6 +43,7 @@ import subprocess
 import sys
 import tarfile
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -129,7 +131,7 @@ def test_the_wheel_has_complete_metadata(dists: dict[str, Path]) -> None:
     assert sorted(required) == ["click>=8.1", "orjson>=3.9"]
     with zipfile.ZipFile(dists["wheel"]) as archive:
         names = set(archive.namelist())
-    assert {"player/py.typed", "generator/py.typed"} <= names
+    assert {"tictactoe_book/py.typed", "tictactoe_book/generator/py.typed"} <= names
     assert f"tictactoe_book-{project_version()}.dist-info/licenses/LICENSE" in names
 
 
@@ -212,10 +214,48 @@ def in_venv(bin_: Path, *words: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_fresh_environment_is_away_from_the_checkout(venv: Path) -> None:
-    done = in_venv(venv, "python", "-c", "import player, sys; print(tictactoe_book.__file__); import numpy")
+    done = in_venv(
+        venv, "python", "-c", "import tictactoe_book; print(tictactoe_book.__file__); import numpy"
+    )
     assert not Path(done.stdout.splitlines()[0]).is_relative_to(ROOT)
     assert Path(done.stdout.splitlines()[0]).is_relative_to(venv.parent)
     assert "No module named 'numpy'" in done.stderr  # the player and the exports need no numpy
+
+
+def test_a_game_with_its_own_player_and_generator_modules_uses_the_package(
+    venv: Path, tmp_path: Path
+) -> None:
+    """The wheel installs one import name, tictactoe_book: a game's folder with its own
+    player.py and generator.py (most games have a player.py) imports both and the library, and
+    the commands run from it (issue 30: ``import player; player.load_book()`` was the game's)."""
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "player.py").write_text('NAME = "the game\'s player"\n')
+    (game / "generator.py").write_text('NAME = "the game\'s generator"\n')
+    code = (
+        "import generator, player, tictactoe_book\n"
+        "book = tictactoe_book.load_book()\n"
+        "position = tictactoe_book.Position('X...O...X')\n"
+        "print(player.NAME, generator.NAME, book.trust, book.best_moves(position))\n"
+    )
+    env = clean_environment(PATH=f"{venv}{os.pathsep}/usr/bin:/bin")
+    done = subprocess.run(
+        [str(venv / "python"), "-c", code], cwd=game, env=env, capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert done.stdout == "the game's player the game's generator packaged (1, 3, 5, 7)\n", done.stderr
+    for command in (["ttt-play", "--moves", "5,1,6,2,7", "--seed", "1"], ["ttt-book", "query", "X...O...."]):
+        ran = subprocess.run(
+            [str(venv / command[0]), *command[1:]],
+            cwd=game,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
+        assert "Traceback" not in ran.stderr and ran.stdout, (command, ran.stderr)
+    site = next((venv.parent / "lib").glob("python3*/site-packages"))
+    tops = {path.name for path in site.iterdir()}
+    assert "tictactoe_book" in tops and not tops & {"player", "generator", "ttt_commands.py", "commands.py"}
 
 
 def test_the_installed_commands_say_the_projects_version(venv: Path) -> None:
@@ -247,9 +287,7 @@ def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
 
 def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
     block = game_block("python")
-    assert (
-        "tictactoe_book.Position" in block.text and "book.best_moves" in block.text
-    )  # the book and the game
+    assert "import Position" in block.text and "book.best_moves" in block.text  # the book and the game
     done = in_venv(venv, "python", "-c", block.text)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
@@ -819,6 +857,9 @@ def test_a_vite_build_plays_in_chromium(bundling: Path, tmp_path: Path, recipe: 
         assert_ran_in_chromium(origin, "index.html", expected)
 
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # a terminal's colour sequences
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -838,19 +879,31 @@ def dev_server(command: list[str], cwd: Path) -> Iterator[str]:
         text=True,
         start_new_session=True,
     )
-    try:
+    said: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:  # every line it prints, read to its end so the pipe never fills
         assert server.stdout is not None
-        said = []
         for line in server.stdout:
-            said.append(line)
-            if f":{port}/" in line:
+            said.put(line)
+        said.put(None)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        lines: list[str] = []
+        deadline = time.monotonic() + TIMEOUT
+        while (line := said.get(timeout=max(deadline - time.monotonic(), 0.1))) is not None:
+            lines.append(line)
+            # colours stripped: Vite colours its output when CI is set, even into a pipe
+            if f":{port}/" in ANSI.sub("", line):
                 break
         else:
-            raise AssertionError(f"the dev server ended: {''.join(said)}")
+            raise AssertionError(f"the dev server ended: {''.join(lines)}")
         yield f"http://127.0.0.1:{port}"
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=TIMEOUT)
+        reader.join(timeout=TIMEOUT)
         assert server.stdout is not None
         server.stdout.close()
 
