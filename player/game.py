@@ -108,6 +108,11 @@ class Rules:
     def __str__(self) -> str:
         return f"{self.rows}x{self.cols} k={self.k}" + (" misère" if self.misere else "")
 
+    @property
+    def spelling(self) -> str:
+        """The rules as ``--rules`` and :meth:`parse` read them: ``"3x4:3"``, ``"3x3:3:misere"``."""
+        return f"{self.rows}x{self.cols}:{self.k}" + (":misere" if self.misere else "")
+
     def as_json(self) -> dict[str, int | bool]:
         """The rules as the JSON documents state them: ``rows``, ``cols``, ``k``, ``misere``."""
         return {"rows": self.rows, "cols": self.cols, "k": self.k, "misere": self.misere}

@@ -101,6 +101,14 @@ def test_k_defaults_to_the_shorter_side() -> None:
     assert Rules.parse("4x4") == Rules(4, 4, 4)
 
 
+@pytest.mark.parametrize(
+    ("rules", "spelled"),
+    [(Rules(), "3x3:3"), (Rules(3, 4, 3), "3x4:3"), (Rules(4, 4, 3, misere=True), "4x4:3:misere")],
+)
+def test_the_rules_spelling_is_what_parse_reads(rules: Rules, spelled: str) -> None:
+    assert rules.spelling == spelled and Rules.parse(spelled) == rules
+
+
 def test_rules_are_immutable_values() -> None:
     rules = Rules(3, 4, 3)
     assert rules == Rules.parse("3x4:3")

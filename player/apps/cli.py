@@ -65,11 +65,9 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     try:
         return book_for(book, against)
     except ValueError as error:
-        rules = book.rules
-        spec = f"{rules.rows}x{rules.cols}:{rules.k}" + (":misere" if rules.misere else "")
         raise click.UsageError(
             f"--against {against}: {error} "
-            f"(ttt-book build --rules {spec} --against {against} -o FILE writes one)"
+            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
         ) from None
 
 

@@ -24,9 +24,8 @@ def packaged_book(rules: Rules, against: str) -> Book:
     ``against``, loaded the first time it is asked for and kept; ValueError in one line for
     other rules (no book of theirs is packaged) or an unknown opponent."""
     if (rules.rows, rules.cols, rules.k) != (3, 3, 3):
-        spelling = f"{rules.rows}x{rules.cols}:{rules.k}" + (":misere" if rules.misere else "")
         raise ValueError(
-            f"no book for {rules} is packaged: build one (ttt-book build --rules {spelling} -o BOOK) "
+            f"no book for {rules} is packaged: build one (ttt-book build --rules {rules.spelling} -o BOOK) "
             "and pass book=tictactoe_book.load_book(BOOK)"
         )
     return load_book(rules=rules, against=against)
