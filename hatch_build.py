@@ -38,22 +38,24 @@ PACKAGE = {"player": NAME, "generator": f"{NAME}/generator", "commands.py": f"{N
 #: folders provide under another name, the file or folder that holds it. Python's own finders
 #: go first; this one answers only for the names they cannot place.
 FINDER = '''\
-import importlib.abc
-import importlib.util
 import os
 import sys
 
 MAPPING = {mapping!r}
 
 
-class CheckoutFinder(importlib.abc.MetaPathFinder):
-    """tictactoe_book from a checkout's folders (an editable install: hatch_build.py)."""
+class CheckoutFinder:
+    """tictactoe_book from a checkout's folders (an editable install: hatch_build.py). A meta
+    path finder by its find_spec alone: it imports nothing until one of its names is asked for,
+    since every Python started in the environment runs this file."""
 
     @classmethod
     def find_spec(cls, fullname, path=None, target=None):
         where = MAPPING.get(fullname)
         if where is None:
             return None
+        import importlib.util
+
         if where.endswith(".py"):
             return importlib.util.spec_from_file_location(fullname, where)
         init = os.path.join(where, "__init__.py")

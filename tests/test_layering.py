@@ -184,6 +184,17 @@ def test_importing_the_package_imports_none_of_its_modules() -> None:
     assert loaded_after("import tictactoe_book.commands") == ["tictactoe_book", "tictactoe_book.commands"]
 
 
+def test_the_editable_installs_finder_imports_nothing_when_python_starts(tmp_path: Path) -> None:
+    """Every Python started in a development environment runs the finder an editable install
+    writes (hatch_build.FINDER, through a .pth file): it imports nothing until one of our names
+    is asked for (subclassing importlib.abc's finder pulled in pathlib, typing, re and some 40
+    other modules, at every start of every Python there)."""
+    heavy = {"importlib.abc", "importlib.util", "pathlib", "typing"}
+    code = f"import sys; print(sorted({heavy!r} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert out.stdout == "[]\n"
+
+
 def test_importing_the_reader_imports_no_application_click_or_curses() -> None:
     loaded = loaded_after("import tictactoe_book.reader")
     assert "tictactoe_book.reader" in loaded
