@@ -23,12 +23,13 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 #: Reads {"rules", "boards"} on standard input; prints the table and each opponent's moves.
 SCRIPT = """
 import { readFileSync } from 'node:fs';
-import { OPPONENTS, Position, opponentMoves, ranking } from './clients/js/tictactoe-book.js';
+import { OPPONENTS, Position, opponentMoves, opponentPlays, ranking } from './clients/js/tictactoe-book.js';
 const { rules, boards } = JSON.parse(readFileSync(0, 'utf8'));
 const table = OPPONENTS.map(({ name, words, plays, playsMisere }) => ({ name, words, plays, playsMisere }));
 const moves = boards.map((board) => OPPONENTS.map((o) => opponentMoves(o, new Position(board, rules))));
 const rankings = OPPONENTS.map((o) => ranking(o.name).map((r) => r.name));
-console.log(JSON.stringify({ table, moves, rankings }));
+const described = OPPONENTS.map((o) => opponentPlays(o, rules));
+console.log(JSON.stringify({ table, moves, rankings, described }));
 """
 
 
@@ -55,6 +56,12 @@ def test_the_table_is_the_registry() -> None:
     ]
     assert [r[0] for r in answer["rankings"]] == list(OPPONENTS)  # type: ignore[index, union-attr]
     assert answer["table"][0]["name"] == DEFAULT  # type: ignore[index]
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])
+def test_each_opponent_is_described_as_in_python(misere: bool) -> None:
+    rules = Rules(misere=misere)
+    assert page_opponents(rules, [])["described"] == [o.description(rules) for o in OPPONENTS.values()]
 
 
 @pytest.mark.parametrize("misere", [False, True], ids=["normal", "misère"])

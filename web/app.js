@@ -5,7 +5,7 @@
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, OPPONENTS, loadBookCached, opponentNamed } from '../clients/js/tictactoe-book.js';
+import { BookError, OPPONENTS, loadBookCached, opponentNamed, opponentPlays } from '../clients/js/tictactoe-book.js';
 import { analyse, cellList, chart, forYou, other, resultWords, standing, turningPoints, VALUE_WORDS } from './analysis.js';
 import { moveHints, why } from './hints.js';
 import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
@@ -646,8 +646,7 @@ async function start() {
   $('against-choice').hidden = others.length === 0;
   // Who the default opponent, a novice, is under these rules (the reader's OPPONENTS, in ttt-book levels' words).
   const [novice] = OPPONENTS;
-  const plays = rules.misere ? novice.playsMisere : novice.plays;
-  $('against-help').textContent = `${novice.words[0].toUpperCase()}${novice.words.slice(1)} ${plays}.`;
+  $('against-help').textContent = `${novice.words[0].toUpperCase()}${novice.words.slice(1)} ${opponentPlays(novice, rules)}.`;
   $('against').value = state.book.against;
   if (params.get('against') && params.get('against') !== state.book.against && others.includes(params.get('against'))) {
     await chooseOpponent(params.get('against'), false);

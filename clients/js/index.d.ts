@@ -225,6 +225,8 @@ export declare const OPPONENTS: readonly ReferenceOpponent[];
 export declare function opponentNamed(name: string): ReferenceOpponent;
 /** The opponents a trap order ranked against `against` compares by, `against` first. */
 export declare function ranking(against: string): ReferenceOpponent[];
+/** Who `opponent` is under `rules`, in a few words: its `plays`, or its `playsMisere` under misère. */
+export declare function opponentPlays(opponent: ReferenceOpponent, rules: { readonly misere?: boolean }): string;
 /** The cells `opponent` picks among (uniformly) when it is to move in `position`. */
 export declare function opponentMoves(opponent: ReferenceOpponent, position: Position): number[];
 

@@ -919,6 +919,11 @@ export function ranking(against) {
   return [first, ...OPPONENTS.filter((o) => o !== first)];
 }
 
+/** Who `opponent` is under `rules` ({misere}), in a few words: `plays` or `playsMisere` (Opponent.description). */
+export function opponentPlays(opponent, rules) {
+  return rules.misere ? opponent.playsMisere : opponent.plays;
+}
+
 /** The cells `opponent` picks among, in increasing order, when it is to move in `position` (not over). */
 export function opponentMoves(opponent, position) {
   const { board, turn } = position;
