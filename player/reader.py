@@ -61,6 +61,7 @@ from tictactoe_book.game import (
     line_owners,
     one_ply_back,
     other,
+    put,
     side_to_move,
     swap_marks,
 )
@@ -927,7 +928,7 @@ def _successors(rules: Rules, texts: dict[str, Any], key: str) -> list[Move]:
     found: list[Move] = []
     for cell, mark in enumerate(key):
         if mark == EMPTY:
-            board = key[:cell] + mover + key[cell + 1 :]
+            board = put(key, cell, mover)
             ends = end_score(rules, board)
             if ends is not None:
                 found.append((cell, board, None, ends))
