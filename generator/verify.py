@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import tictactoe_book.trust as trust
 from tictactoe_book.errors import BookError, BuildToolMissing
 from tictactoe_book.generator import build_tools
+from tictactoe_book.opponents import OPPONENTS
 from tictactoe_book.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
         return report
     # what ``ttt-book build`` writes, misère too, ranked against the opponent the book names
     book = Book(rules, data, where, trust="proven")
-    if book.against not in ("novice", "random"):  # ranked against a program: all but its order
+    if book.against not in OPPONENTS:  # ranked against a program: all but its order
         from tictactoe_book.generator.reports.target import differences
 
         report.differences.extend(differences(book, raw, writer.build_book(rules)))

@@ -102,6 +102,7 @@ def get(url: str, method: str = "GET") -> tuple[int, str, bytes]:
         ("/favicon.ico", "web/favicon.svg", "image/svg+xml"),
         ("/book/tictactoe.json", "book/tictactoe.json", "application/json"),
         ("/clients/js/tictactoe-book.js", "clients/js/tictactoe-book.js", "text/javascript; charset=utf-8"),
+        ("/clients/js/packaged.js", "clients/js/packaged.js", "text/javascript; charset=utf-8"),
         ("/web/%61pp.js", "web/app.js", "text/javascript; charset=utf-8"),
         ("/docs/posters/x.svg", "docs/posters/x.svg", "image/svg+xml"),
         ("/docs/posters/o.svg", "docs/posters/o.svg", "image/svg+xml"),

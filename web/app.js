@@ -6,6 +6,7 @@
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
 import { BookError, OPPONENTS, loadBookCached, opponentNamed, opponentPlays } from '../clients/js/tictactoe-book.js';
+import { PACKAGED_BOOKS } from '../clients/js/packaged.js';
 import { analyse, cellList, chart, forYou, other, resultWords, standing, turningPoints, VALUE_WORDS } from './analysis.js';
 import { moveHints, why } from './hints.js';
 import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
@@ -29,19 +30,11 @@ function seeded(seed) {
 }
 const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.random;
 
-// The packaged books come ranked against each reference opponent (docs/book-format.md, "Trap
-// order"): each file's twin ranked against the other one, by file name.
-const TWINS = {
-  'tictactoe.json': { random: 'tictactoe-vs-random.json' },
-  'tictactoe-vs-random.json': { novice: 'tictactoe.json' },
-  'tictactoe-misere.json': { random: 'tictactoe-misere-vs-random.json' },
-  'tictactoe-misere-vs-random.json': { novice: 'tictactoe-misere.json' },
-};
 
 const state = {
   book: null,
   rankings: {}, // opponent -> the book ranked against it: state.book's own, and its twin once loaded
-  against: 'novice', // whom the perfect level plays to beat
+  against: OPPONENTS[0].name, // whom the perfect level plays to beat
   board: '',
   moves: [],
   first: 'X',
@@ -529,11 +522,16 @@ function provenRecord() {
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-/** The book ranked against `against` beside the one being played (TWINS), or null. */
+/**
+ * The book ranked against `against` beside the one being played, or null: the packaged books
+ * come ranked against each reference opponent (docs/book-format.md, "Trap order"), so a packaged
+ * book's twin is the packaged book of the same rules ranked against `against` (PACKAGED_BOOKS).
+ */
 function twinUrl(against) {
   const name = new URL(bookUrl).pathname.split('/').pop();
-  const twin = TWINS[name]?.[against];
-  return twin ? new URL(twin, bookUrl).href : null;
+  const mine = PACKAGED_BOOKS.find((b) => b.file === name);
+  const twin = mine && PACKAGED_BOOKS.find((b) => b.misere === mine.misere && b.against === against);
+  return twin ? new URL(twin.file, bookUrl).href : null;
 }
 
 /** The opponent the perfect level plays to beat: the twin book loaded when first chosen. */

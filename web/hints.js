@@ -215,7 +215,7 @@ const winVerb = (items) => (items.length === 1 ? 'wins' : 'win');
  * the other reference opponent. A book ranked against a program is ranked by neither: its
  * sentence says so instead of comparing chances.
  */
-export function why(hints, ranking = 'novice') {
+export function why(hints, ranking = OPPONENTS[0].name) {
   if (!hints.length) return '';
   const book = hints.filter((h) => h.book);
   const best = book[0];

@@ -14,6 +14,7 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
                                       the same two ranked against a random player
     /user/NAME                        the file given with --book (NAME: its file name), if any
     /clients/js/tictactoe-book.js     the JavaScript reader
+    /clients/js/packaged.js           the packaged books' names (the page finds a book's twins there)
     /favicon.ico                      web/favicon.svg
     /docs/posters/NAME.svg            the posters the page links (make poster)
 
@@ -72,6 +73,7 @@ FIXED = {
     "/book/tictactoe-vs-random.json": ROOT / "book" / "tictactoe-vs-random.json",
     "/book/tictactoe-misere-vs-random.json": ROOT / "book" / "tictactoe-misere-vs-random.json",
     "/clients/js/tictactoe-book.js": ROOT / "clients" / "js" / "tictactoe-book.js",
+    "/clients/js/packaged.js": ROOT / "clients" / "js" / "packaged.js",
     "/favicon.ico": WEB / "favicon.svg",
     "/web/": WEB / "index.html",
     **{

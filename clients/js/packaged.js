@@ -7,7 +7,7 @@
 // package keeps no record that would let a proof be skipped, and the 3x3 books take a few
 // milliseconds.
 
-import { BookError, loadBook } from './tictactoe-book.js';
+import { BookError, OPPONENTS, loadBook } from './tictactoe-book.js';
 
 /**
  * The books in the package (as tictactoe_book.reader.PACKAGED in Python): 3x3, normal and misère, each
@@ -28,7 +28,7 @@ export async function loadPackaged(options, read) {
   if (options !== undefined && options !== null && (typeof options !== 'object' || Array.isArray(options))) {
     throw new TypeError(`options must be {misere, against} or null, got ${String(JSON.stringify(options)).slice(0, 100)}`);
   }
-  const { misere = false, against = 'novice' } = options ?? {};
+  const { misere = false, against = OPPONENTS[0].name } = options ?? {};
   if (misere !== true && misere !== false) throw new TypeError(`misere must be true or false, got ${JSON.stringify(misere)}`);
   const book = PACKAGED_BOOKS.find((b) => b.misere === misere && b.against === against);
   if (!book) {

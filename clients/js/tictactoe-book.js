@@ -1253,13 +1253,13 @@ function openBook(input, { rules = null, source = 'book' } = {}, { proven = fals
 
 /**
  * The opponent a book's tiers are ranked against first (docs/book-format.md, "Trap order"): its
- * `trap_order.against` when that is a string, else 'novice'. Not part of validity: `ttt-book
+ * `trap_order.against` when that is a string, else the default opponent (OPPONENTS' first). Not part of validity: `ttt-book
  * verify` rebuilds the order against it.
  */
 function againstOf(doc) {
   const order = doc.trap_order;
   const against = isObject(order) ? order.against : undefined;
-  return typeof against === 'string' ? against : 'novice';
+  return typeof against === 'string' ? against : OPPONENTS[0].name;
 }
 
 /** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from tictactoe_book.codes import board_codes, canonical
 from tictactoe_book.errors import ExportTooLarge
 from tictactoe_book.game import Cell, Position, Rules, check_mark
+from tictactoe_book.opponents import DEFAULT
 from tictactoe_book.reader import Book
 
 #: The largest book an export is written for: 3x4 (20,088 entries) is well inside it; 4x4
@@ -44,7 +45,7 @@ class FullTable:
     bests: tuple[int, ...]
     tops: tuple[int, ...]
     #: whom the top tiers are ranked to beat: the book's ``trap_order.against``
-    against: str = "novice"
+    against: str = DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ class StrategyTable:
     keys: tuple[int, ...]
     moves: tuple[Cell, ...]
     #: whom the moves are ranked to beat: the book's ``trap_order.against``
-    against: str = "novice"
+    against: str = DEFAULT
 
 
 def check_size(count: int, what: str) -> None:

@@ -10,6 +10,7 @@ from string import Template
 
 from tictactoe_book.codes import shift
 from tictactoe_book.game import Rules, after_line, one_ply_back
+from tictactoe_book.opponents import OPPONENTS
 
 WIDTH = 100  # characters per line of an array, its indent included
 
@@ -83,14 +84,11 @@ def rust_string(text: str) -> str:
     )
 
 
-#: What a header says of each ranking (docs/book-format.md, "Trap order").
-RANKINGS = {
-    "novice": "a novice (wins if it can, else blocks, else plays at random)",
-    "random": "a random player (any free cell)",
-}
-
-
 def describe_against(against: str) -> str:
-    """Whom the top tiers are ranked to beat, for a generated file's comment (a comment's text:
-    anything but a known ranking is named only through the literal beside it)."""
-    return RANKINGS.get(against, "another opponent, named by the book (a program's)")
+    """Whom the top tiers are ranked to beat, for a generated file's comment: a reference
+    opponent in its words (``"a novice (wins if it can, else blocks, else plays at random)"``);
+    anything else is named only through the literal beside the comment."""
+    found = OPPONENTS.get(against)
+    if found is None:
+        return "another opponent, named by the book (a program's)"
+    return f"{found.words} ({found.plays})"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 
 from tictactoe_book.game import Rules
+from tictactoe_book.opponents import DEFAULT
 from tictactoe_book.reader import Book, book_for, load_book
 
 
@@ -37,7 +38,7 @@ def book_for_game(rules: Rules, game: str, *, book: Book | None, against: str | 
     given), shared by every bot. ValueError in one line if ``book`` is for other rules or
     ranked against another opponent than ``against``."""
     if book is None:
-        return packaged_book(rules, against or "novice")
+        return packaged_book(rules, against or DEFAULT)
     if book.rules != rules:
         raise ValueError(f"{book.source} is a book for {book.rules}, but {game} is {rules}")
     return book_for(book, against)
