@@ -188,6 +188,7 @@ BAD = [
     ("json", '{"op": "rules", "id": {"\\udc00": 1}}'),
     ("json", '{"op": "evaluate", "board": "....\\ud800...."}'),
     ("json", '{"op": "choose", "board": ".........", "level": "\\ud83d"}'),
+    ("json", '{"op": "rules", "id": "\ud800"}'),  # not an escape: the line holds the surrogate
 ]
 
 

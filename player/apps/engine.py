@@ -86,7 +86,10 @@ class Engine:
             except (ValueError, RecursionError) as error:
                 answer = error_answer("json", f"not a JSON value: {error}")
             else:
-                surrogate = lone_surrogate(request)  # it would be echoed, and strict JSON has none
+                # it would be echoed, and strict JSON has none; only a \u escape or a character
+                # beyond ASCII in the line can make one, so plain lines skip the walk
+                maybe = "\\u" in line or not line.isascii()
+                surrogate = lone_surrogate(request) if maybe else None
                 if surrogate is None:
                     answer = self.handle(request)
                 else:
