@@ -2,13 +2,12 @@
 
 The definition is docs/book-format.md "Trap order": the optimal moves of a position fall into
 tiers, best first, by the chance of winning against each reference opponent in turn
-(player/opponents.py: *novice*, then *random*, unless the book is ranked against another one
-first), when the book's side keeps choosing uniformly within the top tier afterwards. This
-module computes it over the canonical positions of a ``generator.solve.Retrograde`` result
-(``tictactoe_book.generator.solve``), one layer of marks at a time from the full board back to
-the empty one, with arrays. The chances do not
-change under the board's symmetries, so a move's chance is read from its successor's canonical
-row.
+(``tictactoe_book.opponents``: *novice*, then *random*, unless the book is ranked against
+another one first), when the book's side keeps choosing uniformly within the top tier
+afterwards. This module computes it over the canonical positions of a
+``tictactoe_book.generator.solve.Retrograde`` result, one layer of marks at a time from the
+full board back to the empty one, with arrays. The chances do not change under the board's
+symmetries, so a move's chance is read from its successor's canonical row.
 
 For every row and both books (the book plays X, or the book plays O) it keeps the chance that
 the book wins from there, against each opponent. Where the book is to move, the chance is the
