@@ -28,8 +28,8 @@ from oracles.enumerate_games import match, novice_player, random_player
 from oracles.oracle import to_move, winner
 
 from tictactoe_book import Book, load_book
-from tictactoe_book.generator.reports.audit import audit
-from tictactoe_book.generator.reports.program import CallableProgram, Failure, ProcessProgram
+from tictactoe_generator.reports.audit import audit
+from tictactoe_generator.reports.program import CallableProgram, Failure, ProcessProgram
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"

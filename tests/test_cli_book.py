@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tictactoe_book import Rules, load_book
-from tictactoe_book.generator.cli import main
+from tictactoe_generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,7 +106,7 @@ def test_build_without_numpy_says_what_to_install(tmp_path: Path, options: list[
     # numpy is a build-time tool (the ``build`` extra): hide it from a fresh process
     args = ["build", "-o", str(tmp_path / "x.json"), *options]
     code = "import sys\nsys.modules['numpy'] = None\n"
-    code += f"from tictactoe_book.generator.cli import run\nrun({args!r})"
+    code += f"from tictactoe_generator.cli import run\nrun({args!r})"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert "needs numpy" in done.stderr and "-m pip install -e '.[build]'" in done.stderr  # (from ROOT)

@@ -129,7 +129,7 @@ def test_against_on_a_board_the_packaged_books_do_not_cover(book_3x4_path: Path,
     assert code == 2
     assert "ranks its moves against novice, not random" in out
     assert "(ttt-book build --rules 3x4:3 --against random -o FILE writes one)" in out
-    from tictactoe_book.generator.writer import build_book, encode
+    from tictactoe_generator.writer import build_book, encode
 
     ranked = tmp_path / "3x4-random.json"
     ranked.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))
@@ -248,7 +248,7 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
 
 def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
     from tictactoe_book.game import Rules
-    from tictactoe_book.generator.writer import write_book
+    from tictactoe_generator.writer import write_book
 
     other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
 
 from tictactoe_book.apps.cli import main as play
-from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_generator.cli import main as book_cli
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:

@@ -1,4 +1,4 @@
-"""The record of proven books (player/trust.py): a book larger than 1 MB is proven at most once
+"""The record of proven books (player/tictactoe_book/trust.py): a book larger than 1 MB is proven at most once
 per machine; only its exact bytes skip the proof; the record never breaks a load."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from tictactoe_book import BookError, Rules, load_book, parse_book, reader, trust
-from tictactoe_book.generator.cli import main as book_cli
-from tictactoe_book.generator.writer import prove_for_record, write_book
+from tictactoe_generator.cli import main as book_cli
+from tictactoe_generator.writer import prove_for_record, write_book
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -60,7 +60,7 @@ def forge(record_file: Path, raw: bytes) -> None:
 
 
 def crc_beside(book: Path) -> None:
-    """A record of ``book``'s CRC-32 beside it, as the package build writes one (hatch_build.py):
+    """A record of ``book``'s CRC-32 beside it, as ``make book`` writes one (tictactoe_generator.packaged):
     8 lowercase hex digits and a newline."""
     Path(f"{book}.crc32").write_text(f"{zlib.crc32(book.read_bytes()):08x}\n")
 

@@ -592,8 +592,8 @@ PIXEL_STATS = """async (url) => {
 
 @pytest.mark.parametrize("name", sorted(POSTER_SIDES))
 def test_the_posters_render_with_every_board(browser: Browser, server: str, name: str) -> None:
-    from tictactoe_book.generator.reports.poster import count_boards, poster_tree
     from tictactoe_book.reader import load_book
+    from tictactoe_generator.reports.poster import count_boards, poster_tree
 
     expected = count_boards(poster_tree(load_book(ROOT / "book" / "tictactoe.json"), POSTER_SIDES[name]))
     context = browser.new_context(viewport={"width": 1123, "height": 1587})

@@ -206,7 +206,7 @@ export declare class Position {
 }
 
 /**
- * A reference opponent (player/opponents.py's registry): its name, how a sentence names it, who
+ * A reference opponent (player/tictactoe_book/opponents.py's registry): its name, how a sentence names it, who
  * it is under each rules, and its preference on sets of cells as bits (bit c for cell c): the
  * free cells, those completing a line of its own, those completing one of the other side's.
  */

@@ -876,7 +876,7 @@ function outcomeOf(board, tables) {
 // ---------------------------------------------------------------- the reference opponents
 
 /**
- * The reference opponents, player/opponents.py's registry mirrored in one table: the fallible
+ * The reference opponents, player/tictactoe_book/opponents.py's registry mirrored in one table: the fallible
  * players a book's trap order is ranked against, in the order it breaks ties (the first is the
  * one a book is ranked against unless it says otherwise). Each picks uniformly among the cells
  * its preference leaves: a function of three sets of cells as bits (bit c for cell c), the free
@@ -1419,7 +1419,7 @@ class Reader {
     return this.evaluate(board, options).optimal;
   }
 
-  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/play.py). */
+  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/tictactoe_book/play.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
     const horizon = HORIZON[level];
