@@ -53,6 +53,8 @@ def test_bad_delays(delay: str) -> None:
 
 
 NOT_SECONDS = ["nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-1", "-0.5", "0", "601", "1e400", "x", ""]
+#: float() takes these; a person typing seconds means none of them (issue 41, item 13)
+NOT_SECONDS += ["1_0", "\u0661\u0660", " 1", "1 ", "+1", "1e1", "0x1", "1.5.0"]
 
 
 @pytest.mark.parametrize("value", NOT_SECONDS)

@@ -128,6 +128,8 @@ class Rules:
     def parse(cls, text: str) -> Rules:
         """Parse ``"RxC"``, ``"RxC:K"`` (``"3x4:3"``), and either followed by ``":misere"``
         (``"3x3:3:misere"``, ``"3x3:misere"``; ``misère`` too); ``k`` defaults to ``min(R, C)``."""
+        if not isinstance(text, str):
+            raise TypeError(f"rules text must be a str such as '3x4:3', got {echoed(text)}")
         parts = text.strip().lower().split(":")
         if misere := len(parts) > 1 and parts[-1] in ("misere", "misère"):
             parts.pop()
@@ -143,6 +145,16 @@ class Rules:
 
 
 STANDARD = Rules()
+
+
+def check_rules(rules: object) -> Rules:
+    """``rules`` if it is a Rules, else TypeError: a text such as ``"3x3"`` is for
+    ``Rules.parse``, so the message says so."""
+    if not isinstance(rules, Rules):
+        raise TypeError(
+            f"rules must be a tictactoe_book.Rules (Rules.parse reads '3x3'), got {echoed(rules)}"
+        )
+    return rules
 
 
 def _digits(text: str) -> int:
@@ -416,6 +428,7 @@ class Position:
     first: str = FIRST
 
     def __post_init__(self) -> None:
+        check_rules(self.rules)
         check_mark(self.first, "first")
         check_reachable(self.rules, self.board, self.first)
 

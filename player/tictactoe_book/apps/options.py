@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from typing import Any
 
 import click
@@ -49,6 +50,11 @@ class SeedParam(click.ParamType):  # type: ignore[type-arg]
         return int(text)
 
 
+#: A number of seconds as people type it: ASCII digits, a decimal point with digits on at least
+#: one side (``2``, ``0.5``, ``.5``, ``2.``).
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
 class Seconds(click.ParamType):  # type: ignore[type-arg]
     """A number of seconds from ``low`` to ``high``, finite: every option that takes a time
     (``nan`` passes click's FloatRange, since no comparison with it is true, so it is named)."""
@@ -60,6 +66,9 @@ class Seconds(click.ParamType):  # type: ignore[type-arg]
         self.high = high
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        # typed: decimal ASCII digits only (float() also takes "1_0", "١٠", "1e1" and " 1 ")
+        if isinstance(value, str) and _DECIMAL.fullmatch(value) is None:
+            self.fail(f"{echoed(value)} is not a number of seconds", param, ctx)
         try:
             seconds = float(value)
         except (TypeError, ValueError):
