@@ -46,7 +46,9 @@ const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
 const MAX_VALUES = 4_000_000; // step 2: '[', '{' and ',' together bound the number of values (a 4x4 book: about one ',' per entry)
 const MAX_DEPTH = 32; // step 3: the top-level object is depth 1
 const MAX_CELLS = 16; // step 7
-const HORIZON = { hard: 4, medium: 2, easy: 1 };
+// A Map, not an object: a level is the caller's name, and an object would also answer for names
+// it inherits ('constructor', 'toString', '__proto__'), each a truthy non-number.
+const HORIZON = new Map([['hard', 4], ['medium', 2], ['easy', 1]]);
 
 /** A book that cannot be used. `code` is one of REASON_CODES; the message names the source. */
 export class BookError extends Error {
@@ -1422,8 +1424,8 @@ class Reader {
   /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/play.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
-    const horizon = HORIZON[level];
-    if (!horizon) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);
+    const horizon = HORIZON.get(level);
+    if (horizon === undefined) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);
     const moves = evaluation.scores.flatMap((s, c) => (s === null ? [] : [{ c, s, ...evaluation.outcome(c) }]));
     const wins = moves.filter((m) => m.value > 0 && m.plies <= horizon);
     if (wins.length) {

@@ -731,6 +731,17 @@ test('levels: everyone takes a win; medium and hard block; unknown levels are re
   assert.throws(() => book.chooseMove('.........', { level: 'expert' }), RangeError);
 });
 
+test('a level is a name of LEVELS, never one every object inherits (constructor, toString, __proto__)', () => {
+  // issue 41, item 8: the levels were looked up through the prototype, so 'constructor' played
+  // a random move
+  const inherited = [...Object.getOwnPropertyNames(Object.prototype), 'hasOwnProperty', '__proto__'];
+  assert.ok(inherited.includes('constructor') && inherited.includes('toString'));
+  for (const level of inherited) {
+    assert.throws(() => book.chooseMove('XX.O.....', { level, random: () => 0 }), /^RangeError: unknown level/, level);
+    assert.throws(() => book.candidates(book.evaluate('XX.O.....'), level), /^RangeError: unknown level/, level);
+  }
+});
+
 test('chooseMove is reproducible with an injected random and varies among ties', () => {
   const seen = new Set();
   for (let i = 0; i < 4; i++) seen.add(book.chooseMove('.........', { random: () => i / 4 }));
