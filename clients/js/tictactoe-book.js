@@ -1283,14 +1283,19 @@ export async function sha256Hex(bytes) {
  * game being played. Otherwise the book is proven exactly as loadBook does and, when it passes
  * and is larger than `recordAbove` bytes (1 MB, as the Python record: smaller books prove in
  * milliseconds), its hash is recorded. A record only ever skips the proof for those exact bytes;
- * any other bytes are proven. `input` that is not bytes is proven and never recorded. A storage
- * that throws (full, or refused by the browser) only loses the record. Resolves to a reader;
- * rejects with BookError.
+ * any other bytes are proven. The bytes are copied when called, and the copy is what is hashed,
+ * proven and read: a caller changing its bytes while the promise is pending changes nothing.
+ * `input` that is not bytes is proven and never recorded. A storage that throws (full, or
+ * refused by the browser) only loses the record. Resolves to a reader; rejects with BookError.
  */
 export async function loadBookCached(input, cacheOptions) {
   const { storage, recordAbove = 1_000_000, ...options } = optionsOf(cacheOptions);
-  const bytes = asBytes(input);
-  if (!bytes || !storage) return loadBook(input, options);
+  const given = asBytes(input);
+  if (!given || !storage) return loadBook(input, options);
+  // A copy, taken before the first await: the caller's bytes may change while the hash is
+  // computed, and the record then vouches for bytes it never saw. The copy is the one snapshot
+  // hashed, looked up, proven and read (issue 41, item 7).
+  const bytes = given.slice();
   const item = PROVEN_PREFIX + (await sha256Hex(bytes));
   let recorded = false;
   try {

@@ -698,6 +698,37 @@ test('loadBookCached: one changed byte of a recorded valid book is proven and re
   assert.equal(storage.items.size, 1);
 });
 
+test('loadBookCached reads the bytes as they were when called: changed while it hashes, they are neither opened as proven nor recorded', async () => {
+  // issue 41, item 7: the hash was awaited, then the caller's bytes (changed meanwhile) were
+  // read. The entry of X in a corner, O to move: "0 4", only the centre holds the draw; "0 3"
+  // (an edge, which loses) has the same length.
+  // . . .
+  // . . .
+  // . . X
+  const losing = Buffer.from(bookBytes);
+  const at = losing.indexOf('"........X":"0 4"') + 15;
+  losing[at] = '3'.charCodeAt(0);
+  assert.throws(() => loadBook(losing), (e) => e.code === 'entry-inconsistent');
+  // Recorded bytes, changed as soon as the call returns: the recorded snapshot is what is read.
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage, recordAbove: 0 });
+  const caller = Buffer.from(bookBytes);
+  const pending = loadBookCached(caller, { storage, recordAbove: 0 });
+  caller[at] = '3'.charCodeAt(0);
+  const reader = await pending;
+  assert.deepEqual(reader.bestMoves('........X'), [4]);
+  assert.deepEqual(answers(reader), REAL);
+  // Damaged bytes, made valid as soon as the call returns: the damaged snapshot is proven and
+  // refused, and its hash is not recorded (a later load of those bytes would skip the proof).
+  const fresh = memoryStorage();
+  const damagedCaller = Buffer.from(losing);
+  const refused = loadBookCached(damagedCaller, { storage: fresh, recordAbove: 0 });
+  damagedCaller[at] = '4'.charCodeAt(0);
+  await assert.rejects(refused, (e) => e instanceof BookError && e.code === 'entry-inconsistent');
+  assert.equal(fresh.items.size, 0);
+  await assert.rejects(loadBookCached(losing, { storage: fresh, recordAbove: 0 }), (e) => e.code === 'entry-inconsistent');
+});
+
 test('loadBookCached: a record does not change the rules a player accepts, nor what refuses before the proof', async () => {
   const storage = memoryStorage();
   await loadBookCached(bookBytes, { storage, recordAbove: 0 });
