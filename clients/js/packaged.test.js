@@ -80,3 +80,20 @@ test('index.js: a missing book, or a page where the book should be, is unreadabl
   assert.deepEqual((await refused(damaged)).slice(0, 2), ['BookError', 'entry-inconsistent']);
   await assert.rejects(browser.loadPackagedBook({ against: 'expert' }), RangeError);
 });
+
+test('the package ships a book for every reference opponent, normal and misère', () => {
+  for (const { name } of reader.OPPONENTS) {
+    for (const misere of [false, true]) {
+      assert.equal(browser.PACKAGED_BOOKS.filter((b) => b.against === name && b.misere === misere).length, 1, `${name} ${misere}`);
+    }
+  }
+});
+
+test('loadPackagedBook\'s messages repeat a long value cut, not whole', async () => {
+  // issue 41, item 13: the opponent's name and misere were repeated whole
+  const long = 'z'.repeat(5000);
+  await assert.rejects(browser.loadPackagedBook({ against: long }), (e) => e instanceof RangeError
+    && e.message === `unknown opponent "${'z'.repeat(100)}"... (5,000 characters); choose one of novice, random`);
+  await assert.rejects(browser.loadPackagedBook({ misere: long }), (e) => e instanceof TypeError && e.message.length < 150);
+  await assert.rejects(browser.loadPackagedBook({ against: 'constructor' }), RangeError);
+});

@@ -80,7 +80,20 @@ const swapMarks = (board) => board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X
 
 /** Characters of a value a message repeats (as Python's tictactoe_book.errors.MAX_ECHOED). */
 const MAX_ECHOED = 100;
+/**
+ * Characters of a book's name (the `source` option) a message repeats, as Python's
+ * MAX_ECHOED_PATH: whole up to the longest path Linux opens, since a real name is worth reading
+ * in full; a longer one names no file.
+ */
+const MAX_ECHOED_SOURCE = 4096;
 const counted = (n) => `${n.toLocaleString('en-US')} characters`;
+
+/** `text` written by `form` when it is at most `limit` code points, else its first `limit` and its length. */
+function cut(text, limit, form) {
+  const chars = text.length > limit ? [...text] : null;
+  if (!chars || chars.length <= limit) return form(text);
+  return `${form(chars.slice(0, limit).join(''))}... (${counted(chars.length)})`;
+}
 
 /**
  * A value as JSON for a message (tictactoe_book.errors.echoed's mirror): whole up to MAX_ECHOED
@@ -89,11 +102,7 @@ const counted = (n) => `${n.toLocaleString('en-US')} characters`;
  */
 function show(value) {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') {
-    const chars = value.length > MAX_ECHOED ? [...value] : null;
-    if (!chars || chars.length <= MAX_ECHOED) return JSON.stringify(value);
-    return `${JSON.stringify(chars.slice(0, MAX_ECHOED).join(''))}... (${counted(chars.length)})`;
-  }
+  if (typeof value === 'string') return cut(value, MAX_ECHOED, JSON.stringify);
   let text;
   try {
     text = JSON.stringify(value) ?? String(value); // a function or symbol: its own text
@@ -101,6 +110,20 @@ function show(value) {
     text = String(value); // a BigInt, or a cycle
   }
   return text.length <= MAX_ECHOED ? text : `${text.slice(0, MAX_ECHOED)}... (${counted(text.length)})`;
+}
+
+/**
+ * The `source` option as a message names the book (as Python's BookError writes its path): its
+ * text, whole up to MAX_ECHOED_SOURCE characters, else cut there and its length given.
+ */
+function sourceName(source) {
+  let text;
+  try {
+    text = String(source);
+  } catch {
+    text = show(source); // an object without a toString
+  }
+  return cut(text, MAX_ECHOED_SOURCE, (t) => t);
 }
 
 // ---------------------------------------------------------------- strict JSON (step 3)
@@ -1201,8 +1224,9 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
 // ---------------------------------------------------------------- loading
 
 function bookRefuser(source) {
+  const name = sourceName(source);
   return (code, reason) => {
-    throw new BookError(code, `${source}: ${reason} [${code}]`);
+    throw new BookError(code, `${name}: ${reason} [${code}]`);
   };
 }
 
@@ -1361,7 +1385,7 @@ class Reader {
       throw new RulesError(`a position of ${rulesName(game)}, but the book is for ${rulesName(this.rules)}`);
     }
     if (options.first !== undefined && options.first !== position.first) {
-      throw new TypeError(`first ${JSON.stringify(options.first)} is not the position's (${position.first} moved first)`);
+      throw new TypeError(`first ${show(options.first)} is not the position's (${position.first} moved first)`);
     }
     return { first: position.first };
   }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, PROVEN_PREFIX, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  BoardError, BookError, LEVELS, PROVEN_PREFIX, Position, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
   parseStrictJSON, sha256Hex,
 } from './tictactoe-book.js';
 import { checkVectors } from './check-vectors.mjs';
@@ -831,6 +831,28 @@ test('a message repeats a long value cut to 100 characters and its length, as Py
     && error.message === `board "${'X'.repeat(100)}"... (100,000 characters) has 100000 cells; the book needs 9`);
   assert.throws(() => book.chooseMove('.........', { level: 'z'.repeat(5000) }), /^RangeError: unknown level "z{100}"\.\.\. \(5,000 characters\)/);
   assert.throws(() => loadBook(damaged((d) => { d.format = 'f'.repeat(1000); })), /format "f{100}"\.\.\. \(1,000 characters\)\) \[format\]$/);
+});
+
+test('a message names the book by its source cut to 4,096 characters and its length, as Python\'s BookError names a path', () => {
+  // issue 41, item 13: a source of a million characters made a message of a million characters
+  const refusal = (source) => {
+    try {
+      loadBook('[]', { source });
+    } catch (error) {
+      assert.ok(error instanceof BookError && error.code === 'format', String(error));
+      return error.message;
+    }
+    return assert.fail('loaded');
+  };
+  const tail = ': is not a book: its top level is [], not an object [format]';
+  assert.equal(refusal('b'.repeat(1_000_000)), `${'b'.repeat(4096)}... (1,000,000 characters)${tail}`);
+  assert.equal(refusal('b'.repeat(4096)), `${'b'.repeat(4096)}${tail}`);
+  assert.equal(refusal('b'.repeat(4097)), `${'b'.repeat(4096)}... (4,097 characters)${tail}`);
+  assert.equal(refusal('😀'.repeat(4097)), `${'😀'.repeat(4096)}... (4,097 characters)${tail}`); // code points, as Python counts
+  assert.equal(refusal(7), `7${tail}`);
+  assert.equal(refusal(undefined), `book${tail}`);
+  const position = new Position('O........', undefined, 'O');
+  assert.throws(() => book.evaluate(position, { first: 'X'.repeat(5000) }), /^TypeError: first "X{100}"\.\.\. \(5,000 characters\) is not the position's/);
 });
 
 test('the tables a caller sees cannot be changed', () => {
