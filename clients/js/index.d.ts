@@ -57,9 +57,13 @@ export interface GameRules {
 }
 
 export interface LoadOptions {
-  /** The game the caller plays; left out or null, the book is read by its own rules. */
+  /**
+   * The game the caller plays; left out or null, the book is read by its own rules. Checked as a
+   * Position's rules: a member of the wrong type is a TypeError, rules of no game (over 16 cells,
+   * k longer than both sides) a RulesError.
+   */
   rules?: GameRules | null;
-  /** Names the book in messages. */
+  /** Names the book in messages (whole up to 4,096 characters, then cut and its length given). */
   source?: string;
 }
 

@@ -489,18 +489,13 @@ function checkHeader(doc, refuse) {
  */
 function checkRules(rules, wanted, refuse) {
   if (!isObject(rules)) refuse('rules', `has rules ${show(rules)}, not an object`);
-  const { rows, cols, k, cells } = rules;
-  for (const [name, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
-    if (!Number.isInteger(v) || v < 1) refuse('rules', `has rules.${name} ${show(v)}; it must be an integer of at least 1`);
-  }
-  if (rows * cols > MAX_CELLS) refuse('rules', `has a ${rows}x${cols} board; this reader reads at most ${MAX_CELLS} cells`);
-  if (k > rows && k > cols) refuse('rules', `has k = ${k}, longer than both sides of a ${rows}x${cols} board`);
+  const { rows, cols, k, cells, misere } = rules; // misere is no default here: a book states it
+  const problem = rulesProblem({ rows, cols, k, misere });
+  if (problem) refuse('rules', `has impossible rules: ${problem.member ? 'rules.' : ''}${problem.text}`);
   if (cells !== rows * cols) refuse('rules', `has rules.cells ${show(cells)}, not ${rows * cols}`);
   if (rules.first !== 'X' || rules.second !== 'O' || rules.empty !== '.') {
     refuse('rules', `uses marks ${show([rules.first, rules.second, rules.empty])}, not X, O and .`);
   }
-  const { misere } = rules;
-  if (misere !== true && misere !== false) refuse('rules', `has rules.misere ${show(misere)}, not true or false`);
   const name = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : ''}`;
   if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== wanted.misere)) {
     refuse('rules', `is a book for ${name(rules)}, not ${name(wanted)}`);
@@ -755,13 +750,27 @@ const rulesName = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : 
 function gameRules(rules) {
   if (rules === null || typeof rules !== 'object') throw new RulesError(`rules must be an object {rows, cols, k, misere}, got ${show(rules)}`);
   const { rows, cols, k, misere = false } = rules;
-  for (const [name, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
-    if (!Number.isInteger(v) || v < 1) throw new RulesError(`${name} must be a positive integer, got ${show(v)}`);
-  }
-  if (misere !== true && misere !== false) throw new RulesError(`misere must be true or false, got ${show(misere)}`);
-  if (rows * cols > MAX_CELLS) throw new RulesError(`board ${rows}x${cols} has ${rows * cols} cells; at most ${MAX_CELLS}`);
-  if (k > rows && k > cols) throw new RulesError(`k=${k} does not fit on a ${rows}x${cols} board`);
+  const problem = rulesProblem({ rows, cols, k, misere });
+  if (problem) throw new RulesError(problem.text);
   return Object.freeze({ rows, cols, k, misere });
+}
+
+/**
+ * Why {rows, cols, k, misere} are the rules of no game this reader plays, or null: the one
+ * check of rules in JavaScript, tictactoe_book.game.Rules's in its order and words, shared by
+ * Position (gameRules), the caller's rules of loadBook (wantedRules) and a book's own (step 7,
+ * checkRules). Returns {member, text}: the member at fault ('rows', 'cols', 'k', 'misere'), or
+ * null when the members are each fine and the board is not (over MAX_CELLS cells, or k longer
+ * than both sides: k equal to the longer side, as 4 on 3x4, is a game).
+ */
+function rulesProblem({ rows, cols, k, misere }) {
+  for (const [member, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
+    if (!Number.isInteger(v) || v < 1) return { member, text: `${member} must be a positive integer, got ${show(v)}` };
+  }
+  if (misere !== true && misere !== false) return { member: 'misere', text: `misere must be true or false, got ${show(misere)}` };
+  if (rows * cols > MAX_CELLS) return { member: null, text: `board ${rows}x${cols} has ${rows * cols} cells; at most ${MAX_CELLS}` };
+  if (k > Math.max(rows, cols)) return { member: null, text: `k=${k} does not fit on a ${rows}x${cols} board` };
+  return null;
 }
 
 /** The derived tables of a game's rules, once per rules (a position played on shares its parent's). */
@@ -1251,20 +1260,20 @@ function optionsOf(options) {
 }
 
 /**
- * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else
- * {rows, cols, k} whole numbers of at least 1 and misere true, false or left out; a TypeError
- * otherwise, naming the member (as Python's Rules refuses rows '3'), never a book's refusal.
+ * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else the rules
+ * of a game ({rows, cols, k}, misere true, false or left out), checked as a Position's
+ * (rulesProblem): a member of the wrong type or below 1 is a TypeError naming it (as Python's
+ * Rules refuses rows '3'), a board no reader plays (over 16 cells, k longer than both sides) a
+ * RulesError; never a book's refusal.
  */
 function wantedRules(rules) {
   if (rules === undefined || rules === null) return null;
   if (!isObject(rules)) throw new TypeError(`rules must be {rows, cols, k, misere} or null, got ${show(rules)}`);
-  for (const name of ['rows', 'cols', 'k']) {
-    const v = rules[name];
-    if (!Number.isInteger(v) || v < 1) throw new TypeError(`rules.${name} must be a whole number of at least 1, got ${show(v)}`);
-  }
-  const { misere = false } = rules;
-  if (misere !== true && misere !== false) throw new TypeError(`rules.misere must be true, false or left out, got ${show(misere)}`);
-  return { rows: rules.rows, cols: rules.cols, k: rules.k, misere };
+  const { rows, cols, k, misere = false } = rules;
+  const problem = rulesProblem({ rows, cols, k, misere });
+  if (problem?.member) throw new TypeError(`rules.${problem.text}`);
+  if (problem) throw new RulesError(problem.text);
+  return { rows, cols, k, misere };
 }
 
 /** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, PROVEN_PREFIX, Position, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  BoardError, BookError, LEVELS, PROVEN_PREFIX, Position, REASON_CODES, RulesError, deriveLines, deriveSymmetries, loadBook, loadBookCached,
   parseStrictJSON, sha256Hex,
 } from './tictactoe-book.js';
 import { checkVectors } from './check-vectors.mjs';
@@ -601,6 +601,7 @@ test('misère 3x3: a draw, and the centre is the only first move that does not l
 const SIZES = [
   [1, 1, 1, false], [1, 1, 1, true], [1, 3, 2, false], [1, 3, 2, true], [2, 2, 2, false], [2, 2, 2, true],
   [2, 4, 3, false], [2, 4, 3, true], [4, 3, 3, true], [3, 4, 3, false],
+  [2, 4, 4, false], [4, 2, 4, true], // k the longer side, longer than the shorter: a game (issue 41, item 14)
 ];
 for (const [rows, cols, k, misere] of SIZES) {
   const rules = { rows, cols, k, misere };
@@ -611,6 +612,59 @@ for (const [rows, cols, k, misere] of SIZES) {
     assert.deepEqual(readerFacts(reader, facts.map(([key]) => key)), facts);
   });
 }
+
+test('Position, the caller\'s rules and a book\'s rules accept the same games, those Python\'s Rules accepts', () => {
+  // issue 41, item 14: three checks of rules could drift apart (a JavaScript Position refusing
+  // 3x4 with k = 4, which Python plays, went unseen). Python's rule (tictactoe_book.game.Rules):
+  // at most 16 cells, and k no longer than the longer side.
+  const python = (rows, cols, k) => rows * cols <= 16 && k <= Math.max(rows, cols);
+  const header = (rows, cols, k) => JSON.stringify({
+    format: 'tictactoe-book', version: 2, canonical: 'min-image',
+    rules: { rows, cols, k, cells: rows * cols, misere: false, first: 'X', second: 'O', empty: '.', lines: [] },
+  });
+  let games = 0;
+  for (let rows = 1; rows <= 17; rows++) {
+    for (let cols = 1; cols <= 17; cols++) {
+      for (let k = 1; k <= 18; k++) {
+        const rules = { rows, cols, k };
+        const expected = python(rows, cols, k);
+        const name = `${rows}x${cols} k=${k}`;
+        let position = true;
+        try {
+          Position.empty(rules);
+        } catch (error) {
+          assert.ok(error instanceof RulesError, name);
+          position = false;
+        }
+        let caller = true; // a book for another game is refused with 'rules'; rules of no game throw RulesError
+        try {
+          loadBook(bookBytes, { rules });
+        } catch (error) {
+          caller = error instanceof BookError;
+          assert.ok(caller || error instanceof RulesError, name);
+        }
+        let book = true; // a header past step 7 fails at step 8 (no lines), one refused at 7 with 'rules'
+        try {
+          loadBook(header(rows, cols, k));
+        } catch (error) {
+          book = error.code !== 'rules';
+        }
+        assert.deepEqual([position, caller, book], [expected, expected, expected], name);
+        games += expected;
+      }
+    }
+  }
+  assert.ok(games > 200, `${games}`);
+  // 3x4, four in a row: the top row completed by X wins; three in a row do not
+  // X X X X
+  // O O O .
+  // . . . .
+  let game = Position.empty({ rows: 3, cols: 4, k: 4 });
+  for (const cell of [0, 4, 1, 5, 2, 6]) game = game.play(cell);
+  assert.equal(game.outcome(), null);
+  assert.deepEqual(game.play(3).outcome(), { winner: 'X', line: [0, 1, 2, 3] });
+  assert.throws(() => Position.empty({ rows: 3, cols: 4, k: 5 }), (e) => e instanceof RulesError && e.message === 'k=5 does not fit on a 3x4 board');
+});
 
 test('3x4: the empty board is a first-player win, and the book has the documented size', () => {
   const text = makeBook({ rows: 3, cols: 4, k: 3 }, solution({ rows: 3, cols: 4, k: 3, misere: false }));
@@ -729,6 +783,21 @@ test('loadBookCached reads the bytes as they were when called: changed while it 
   await assert.rejects(loadBookCached(losing, { storage: fresh, recordAbove: 0 }), (e) => e.code === 'entry-inconsistent');
 });
 
+test('loadBookCached records a book larger than recordAbove (1,000,000 bytes by default), not one of exactly that size, as Python\'s RECORD_ABOVE', async () => {
+  // issue 41, item 14: a book of exactly recordAbove bytes being recorded went unseen
+  const padded = (length) => Buffer.concat([bookBytes, Buffer.alloc(length - bookBytes.length, 0x20)]); // trailing white space: valid
+  for (const [bytes, options, recorded] of [
+    [padded(1_000_000), {}, false],
+    [padded(1_000_001), {}, true],
+    [bookBytes, { recordAbove: bookBytes.length }, false],
+    [bookBytes, { recordAbove: bookBytes.length - 1 }, true],
+  ]) {
+    const storage = memoryStorage();
+    await loadBookCached(bytes, { storage, ...options });
+    assert.equal(storage.items.size, recorded ? 1 : 0, `${bytes.length} bytes, ${JSON.stringify(options)}`);
+  }
+});
+
 test('loadBookCached: a record does not change the rules a player accepts, nor what refuses before the proof', async () => {
   const storage = memoryStorage();
   await loadBookCached(bookBytes, { storage, recordAbove: 0 });
@@ -814,13 +883,16 @@ test('options given as null are no options, as Python\'s None; others are a Type
 test('the caller\'s rules are checked as Python\'s Rules checks them: a clear TypeError naming the member', () => {
   // issue 32, item 9: misere 'no' was taken as misère; rows '3' said "a book for 3x3 k=3, not 3x3 k=3"
   const cases = [
-    [{ rows: 3, cols: 3, k: 3, misere: 'no' }, /^TypeError: rules\.misere must be true, false or left out, got "no"$/],
-    [{ rows: '3', cols: 3, k: 3 }, /^TypeError: rules\.rows must be a whole number of at least 1, got "3"$/],
-    [{ rows: 3, cols: 3.5, k: 3 }, /^TypeError: rules\.cols must be a whole number of at least 1, got 3\.5$/],
-    [{ rows: 3, cols: 3 }, /^TypeError: rules\.k must be a whole number of at least 1, got nothing$/],
+    [{ rows: 3, cols: 3, k: 3, misere: 'no' }, /^TypeError: rules\.misere must be true or false, got "no"$/],
+    [{ rows: '3', cols: 3, k: 3 }, /^TypeError: rules\.rows must be a positive integer, got "3"$/],
+    [{ rows: 3, cols: 3.5, k: 3 }, /^TypeError: rules\.cols must be a positive integer, got 3\.5$/],
+    [{ rows: 3, cols: 3 }, /^TypeError: rules\.k must be a positive integer, got nothing$/],
     ['3x3', /^TypeError: rules must be \{rows, cols, k, misere\} or null, got "3x3"$/],
   ];
   for (const [rules, message] of cases) assert.throws(() => loadBook(bookBytes, { rules }), message, JSON.stringify(rules));
+  // Rules of no game are the caller's mistake, as a Position's are (RulesError), not the book's.
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 5, cols: 4, k: 3 } }), (e) => e instanceof RulesError && e.message === 'board 5x4 has 20 cells; at most 16');
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 4 } }), (e) => e instanceof RulesError && e.message === 'k=4 does not fit on a 3x3 board');
   assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: true } }), /\[rules\]$/);
   assert.equal(loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: false } }).rules.misere, false);
   assert.equal(loadBook(bookBytes, { rules: null }).cells, 9);
