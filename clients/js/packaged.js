@@ -39,6 +39,7 @@ export async function loadPackaged(options, read) {
   try {
     bytes = await read(book.file);
   } catch (error) {
+    if (error instanceof BookError) throw error; // read, and refused as it was read (too long)
     throw new BookError('unreadable', `${source}: cannot be read (${error.message}) [unreadable]`);
   }
   return loadBook(bytes, { rules: { rows: 3, cols: 3, k: 3, misere }, source });

@@ -97,3 +97,21 @@ test('loadPackagedBook\'s messages repeat a long value cut, not whole', async ()
   await assert.rejects(browser.loadPackagedBook({ misere: long }), (e) => e instanceof TypeError && e.message.length < 150);
   await assert.rejects(browser.loadPackagedBook({ against: 'constructor' }), RangeError);
 });
+
+test('index.js reads no more of a book than a book may have: a body past 64 MiB is cancelled there, refused with limits', async () => {
+  // issue 41, item 9: a server (a dev server's fallback, a proxy) answering with 100 MB was read whole
+  const made = { bytes: 0, cancelled: false };
+  const body = () => new Response(new ReadableStream({
+    pull(controller) {
+      if (made.bytes >= 100_000_000) return controller.close();
+      made.bytes += 1 << 20;
+      return controller.enqueue(new Uint8Array(1 << 20).fill(0x20));
+    },
+    cancel() {
+      made.cancelled = true;
+    },
+  }, { highWaterMark: 0 }), { headers: { 'content-type': 'application/json' } });
+  await assert.rejects(withFetch(body, () => browser.loadPackagedBook()), (e) => e instanceof reader.BookError && e.code === 'limits'
+    && e.message.startsWith('tictactoe-book/books/tictactoe.json: is more than 67108864 bytes long'));
+  assert.ok(made.bytes <= reader.MAX_BOOK_BYTES + (1 << 20) && made.cancelled, JSON.stringify(made));
+});

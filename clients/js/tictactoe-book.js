@@ -43,6 +43,9 @@ export const REASON_CODES = Object.freeze([
 ]);
 
 const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
+
+/** The most bytes a book may have (docs/book-format.md, step 2: 64 MiB); readBookResponse reads no further. */
+export const MAX_BOOK_BYTES = MAX_BYTES;
 const MAX_VALUES = 4_000_000; // step 2: '[', '{' and ',' together bound the number of values (a 4x4 book: about one ',' per entry)
 const MAX_DEPTH = 32; // step 3: the top-level object is depth 1
 const MAX_CELLS = 16; // step 7
@@ -1295,6 +1298,55 @@ function againstOf(doc) {
   const order = doc.trap_order;
   const against = isObject(order) ? order.against : undefined;
   return typeof against === 'string' ? against : OPPONENTS[0].name;
+}
+
+/**
+ * The bytes of a book from a fetch Response (`response.ok` is the caller's to check), read no
+ * further than a book may be long (MAX_BOOK_BYTES): a Content-Length over it is refused before
+ * any byte is read, and a body that passes it as it streams (no length given, a wrong one, a
+ * compressed one) is cancelled there. Either is a BookError 'limits', as loadBook refuses such
+ * bytes, so a page holds at most about 64 MiB of a book whatever the server sends (a 300 MB
+ * stream was read whole first). `progress(received, total)`, if given, is called after each
+ * part (total: the Content-Length, or 0 when there is none or the body is compressed). A body
+ * that cannot be read is a BookError 'unreadable'. `source` names the book, as in loadBook.
+ */
+export async function readBookResponse(response, options) {
+  const { source = 'book', progress = null } = optionsOf(options);
+  const refuse = bookRefuser(source);
+  const encoding = response.headers.get('Content-Encoding');
+  const length = encoding && encoding !== 'identity' ? 0 : Number(response.headers.get('Content-Length')) || 0;
+  const body = response.body;
+  if (length > MAX_BYTES) {
+    await body?.cancel().catch(() => {});
+    refuse('limits', `is ${length} bytes long (its Content-Length); a book is at most ${MAX_BYTES} bytes`);
+  }
+  if (!body) return new Uint8Array(0); // a response without a body (a HEAD, a 204)
+  const reader = body.getReader();
+  const chunks = [];
+  let received = 0;
+  for (;;) {
+    let part;
+    try {
+      part = await reader.read();
+    } catch (error) {
+      refuse('unreadable', `cannot be read (${error?.message ?? error})`);
+    }
+    if (part.done) break;
+    received += part.value.length;
+    if (received > MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      refuse('limits', `is more than ${MAX_BYTES} bytes long (reading stopped there); a book is at most ${MAX_BYTES} bytes`);
+    }
+    chunks.push(part.value);
+    if (progress) progress(received, length);
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */

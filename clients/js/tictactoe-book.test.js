@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, PROVEN_PREFIX, Position, REASON_CODES, RulesError, deriveLines, deriveSymmetries, loadBook, loadBookCached,
-  parseStrictJSON, sha256Hex,
+  BoardError, BookError, LEVELS, MAX_BOOK_BYTES, PROVEN_PREFIX, Position, REASON_CODES, RulesError, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  parseStrictJSON, readBookResponse, sha256Hex,
 } from './tictactoe-book.js';
 import { checkVectors } from './check-vectors.mjs';
 import { makeBook, solve } from './make-v2-book.mjs';
@@ -817,6 +817,81 @@ test('loadBookCached: small books are not recorded by default; text is proven, n
   const broken = { getItem() { throw new Error('SecurityError'); }, setItem() { throw new Error('QuotaExceededError'); } };
   assert.deepEqual(answers(await loadBookCached(bookBytes, { storage: broken, recordAbove: 0 })), REAL);
   assert.deepEqual(answers(await loadBookCached(bookBytes)), REAL); // no storage: proven
+});
+
+// ---------------------------------------------------------------- reading a book from a response
+
+/**
+ * A body of `total` bytes (Infinity: endless) in parts of `part` bytes, made as they are pulled
+ * (highWaterMark 0: none before a read asks), counting what was made and whether it was cancelled.
+ */
+function fakeBody(total, part = 1 << 20) {
+  const made = { bytes: 0, cancelled: false };
+  const stream = new ReadableStream({
+    pull(controller) {
+      const size = Math.min(part, total - made.bytes);
+      if (size <= 0) {
+        controller.close();
+        return;
+      }
+      made.bytes += size;
+      controller.enqueue(new Uint8Array(size).fill(0x20));
+    },
+    cancel() {
+      made.cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+  return { stream, made };
+}
+
+test('readBookResponse stops reading a body at 64 MiB and cancels it: an endless one, or one longer than its Content-Length says', async () => {
+  // issue 41, item 9: the page read any size before its 64 MiB check (a 300 MB stream: 1.3 GB held)
+  assert.equal(MAX_BOOK_BYTES, MAX_BYTES);
+  for (const headers of [{}, { 'Content-Length': '1000' }, { 'Content-Length': String(MAX_BOOK_BYTES + 1), 'Content-Encoding': 'gzip' }]) {
+    const { stream, made } = fakeBody(Infinity);
+    await assert.rejects(readBookResponse(new Response(stream, { headers }), { source: 'endless.json' }), (e) => e instanceof BookError
+      && e.code === 'limits' && e.message === `endless.json: is more than ${MAX_BYTES} bytes long (reading stopped there); a book is at most ${MAX_BYTES} bytes [limits]`);
+    assert.ok(made.bytes <= MAX_BOOK_BYTES + (1 << 20), `${made.bytes} bytes made`);
+    assert.ok(made.cancelled, JSON.stringify(headers));
+  }
+});
+
+test('readBookResponse refuses a Content-Length over 64 MiB before reading a byte', async () => {
+  const { stream, made } = fakeBody(300_000_000);
+  const response = new Response(stream, { headers: { 'Content-Length': '300000000' } });
+  await assert.rejects(readBookResponse(response), (e) => e instanceof BookError && e.code === 'limits'
+    && e.message === `book: is 300000000 bytes long (its Content-Length); a book is at most ${MAX_BYTES} bytes [limits]`);
+  assert.deepEqual(made, { bytes: 0, cancelled: true });
+});
+
+test('readBookResponse reads a body of exactly 64 MiB whole, and the book in parts as it was sent', async () => {
+  const { stream, made } = fakeBody(MAX_BOOK_BYTES, 3_000_001);
+  const bytes = await readBookResponse(new Response(stream, { headers: { 'Content-Length': String(MAX_BOOK_BYTES) } }));
+  assert.equal(bytes.length, MAX_BOOK_BYTES);
+  assert.ok(!made.cancelled && bytes.every((b) => b === 0x20));
+  const parts = [];
+  for (let at = 0; at < bookBytes.length; at += 1000) parts.push(bookBytes.subarray(at, at + 1000));
+  const seen = [];
+  const sent = new ReadableStream({ pull: (controller) => (parts.length ? controller.enqueue(parts.shift()) : controller.close()) });
+  const read = await readBookResponse(new Response(sent, { headers: { 'Content-Length': String(bookBytes.length) } }), {
+    progress: (received, total) => seen.push([received, total]),
+  });
+  assert.deepEqual(Buffer.from(read), bookBytes);
+  assert.deepEqual(seen.at(-1), [bookBytes.length, bookBytes.length]);
+  assert.deepEqual(answers(loadBook(read)), REAL);
+  assert.equal((await readBookResponse(new Response(null))).length, 0);
+});
+
+test('readBookResponse: a body that fails as it is read is unreadable', async () => {
+  let pulls = 0;
+  const failing = new ReadableStream({
+    pull(controller) {
+      if (pulls++) controller.error(new TypeError('network error'));
+      else controller.enqueue(new Uint8Array(10));
+    },
+  });
+  await assert.rejects(readBookResponse(new Response(failing), { source: 'x.json' }), (e) => e instanceof BookError
+    && e.code === 'unreadable' && e.message === 'x.json: cannot be read (network error) [unreadable]');
 });
 
 // ---------------------------------------------------------------- playing
