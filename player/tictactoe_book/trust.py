@@ -20,7 +20,10 @@ packaged book", "The proven-book record").
   specification says). The record is as trustworthy as the folder it lives in.
 
 Nothing here raises. A record that cannot be read is empty; one that cannot be written (a
-read-only home, a full disk) stays as it was, and the next load proves the book again. A new
+read-only home, a full disk) stays as it was, and the next load proves the book again. A file
+at the record's path that is no record (a line that is not a digest: ``TTT_PROVEN_RECORD``
+naming someone's notes by mistake) is never overwritten, and nothing is recorded or trusted
+there; a record's path that is a symbolic link keeps it, the file it names is rewritten. A new
 line is written by rewriting the whole file to a temporary file beside it and renaming that
 over it (``os.replace``), so no reader ever sees half a record. Two processes recording at the
 same moment can lose one of the two lines: that book is proven once more, nothing worse.
@@ -105,7 +108,7 @@ def digest(raw: bytes) -> str:
 def is_proven(sha256: str) -> bool:
     """Has a proof of the bytes with this digest succeeded on this machine (as recorded)?"""
     path = location()
-    return path is not None and sha256 in _read(path)
+    return path is not None and sha256 in (_read(path) or ())
 
 
 def _remember(sha256: str) -> None:
@@ -113,9 +116,10 @@ def _remember(sha256: str) -> None:
     path = location()
     if path is None or not _is_digest(sha256):
         return
+    path = os.path.realpath(path)  # a link to the record stays a link: its target is rewritten
     lines = _read(path)
-    if sha256 in lines:
-        return
+    if lines is None or sha256 in lines:
+        return  # a file that is no record (notes.txt, say) is never overwritten
     lines.append(sha256)
     while len(lines) * 65 > MAX_RECORD_BYTES:
         lines.pop(0)
@@ -140,24 +144,30 @@ def _remember(sha256: str) -> None:
                 os.unlink(temporary)
 
 
-def _read(path: str) -> list[str]:
-    """The digests in the record at ``path``, oldest first; [] if it cannot be read. A FIFO or a
-    device is not read (nor waited on); lines that are not digests are skipped."""
+def _read(path: str) -> list[str] | None:
+    """The digests in the record at ``path``, oldest first: [] if there is no file there yet;
+    None if what is there is no record (not a regular file, larger than a record grows, a line
+    that is not a digest) or cannot be read: it is neither trusted nor overwritten. A FIFO or a
+    device is not read (nor waited on)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
+    except FileNotFoundError:
         return []
+    except OSError:
+        return None
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            return []
+            return None
         with os.fdopen(descriptor, "rb", closefd=False) as handle:
-            raw = handle.read(MAX_RECORD_BYTES)
+            raw = handle.read(MAX_RECORD_BYTES + 1)
     except OSError:
-        return []
+        return None
     finally:
         os.close(descriptor)
-    text = raw.decode("ascii", errors="replace")
-    return list(dict.fromkeys(line for line in text.splitlines() if _is_digest(line)))
+    lines = raw.decode("ascii", errors="replace").splitlines()
+    if len(raw) > MAX_RECORD_BYTES or not all(_is_digest(line) for line in lines):
+        return None
+    return list(dict.fromkeys(lines))
 
 
 def _is_digest(text: str) -> bool:
