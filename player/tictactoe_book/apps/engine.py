@@ -15,6 +15,7 @@ engine goes on serving: nothing a client sends ends it except the end of its inp
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -34,6 +35,9 @@ PROTOCOL = 1
 OPS = ("evaluate", "choose", "rules")
 #: Characters of one request line; a longer line is one ``too-long`` error (the rest is dropped).
 MAX_LINE = 4096
+#: The most evaluations the engine keeps to answer a board asked again (a few KB each): its
+#: memory stays bounded however many distinct boards a long session asks (docs/engine.md).
+EVALUATIONS = 4096
 
 
 class Engine:
@@ -62,7 +66,8 @@ class Engine:
             "ops": list(OPS),
             "against": book.against,
         }
-        self._evaluations: dict[tuple[str, str], dict[str, Any]] = {}
+        # the answers to the boards asked most lately, never more than EVALUATIONS of them
+        self._evaluation = functools.lru_cache(maxsize=EVALUATIONS)(self._evaluation_answer)
 
     def handle(self, request: object) -> dict[str, Any]:
         """The answer to one parsed request (a dict from a JSON object), never raising for a bad one."""
@@ -155,13 +160,8 @@ class Engine:
             raise RequestError("board", str(error), reason=error.code) from None
         return board, first
 
-    def _evaluation(self, board: str, first: str) -> dict[str, Any]:
-        known = self._evaluations.get((board, first))
-        if known is None:
-            known = self._evaluations[(board, first)] = evaluation_answer(
-                self.book.evaluate(board, first=first)
-            )
-        return known
+    def _evaluation_answer(self, board: str, first: str) -> dict[str, Any]:
+        return evaluation_answer(self.book.evaluate(board, first=first))
 
 
 def evaluation_answer(evaluation: Evaluation) -> dict[str, Any]:
