@@ -202,3 +202,25 @@ def test_help_and_version() -> None:
     assert code == 0 and "build" in out and "query" in out
     code, out = run("--version")
     assert code == 0 and "ttt-book" in out
+
+
+def test_a_book_larger_than_readers_take_is_one_line_not_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build --rules 1x16:3`` solved for 20 s, then said "--output and --vectors both name
+    b.json" (status 2): its 70 MB book failed the readers' 64 MiB limit as a ValueError, taken
+    for the same file twice (issue 41, item 4). The limit lowered here to below the 3x3 book."""
+    import tictactoe_generator.writer as writer
+
+    monkeypatch.setattr(writer, "MAX_BOOK_BYTES", 10_000)
+    result = CliRunner().invoke(main, ["build", "-o", str(tmp_path / "b.json")])
+    assert result.exit_code == 3, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith("Error: the book for 3x3 k=3 would be ") and "larger than the 10,000" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_same_file_twice_is_still_a_usage_error(tmp_path: Path) -> None:
+    code, out = run("build", "-o", str(tmp_path / "b.json"), "--vectors", str(tmp_path / "." / "b.json"))
+    assert code == 2 and "--output and --vectors both name" in out
+    assert list(tmp_path.iterdir()) == []

@@ -44,7 +44,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from tictactoe_book.errors import InputFileError, OutputError
+from tictactoe_book.errors import InputFileError, OutputError, SameFileError
 
 TEMP_MARK = ".ttt-tmp-"
 
@@ -95,12 +95,12 @@ def target(path: Path) -> Path:
 
 
 def check_targets(paths: list[Path]) -> list[Path]:
-    """``target()`` of each path; raises ValueError if two of them are the same file."""
+    """``target()`` of each path; raises SameFileError if two of them are the same file."""
     reals = [target(path) for path in paths]
     for i, (path, real) in enumerate(zip(paths, reals, strict=True)):
         for other_path, other in zip(paths[:i], reals[:i], strict=True):
             if real == other or (real.exists() and other.exists() and os.path.samefile(real, other)):
-                raise ValueError(f"{other_path} and {path} are the same file; give two different names")
+                raise SameFileError(f"{other_path} and {path} are the same file; give two different names")
     return reals
 
 

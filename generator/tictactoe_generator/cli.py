@@ -30,7 +30,7 @@ from tictactoe_book.apps.console import (
     run_cli,
 )
 from tictactoe_book.apps.progress import loading, progress
-from tictactoe_book.errors import BoardError
+from tictactoe_book.errors import BoardError, SameFileError
 from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
 from tictactoe_book.opponents import DEFAULT, OPPONENTS, described
 from tictactoe_book.reader import Book
@@ -153,7 +153,7 @@ def build(
                 written = writer.build_files(
                     Path(output), rules, vectors_path, no_vectors=no_vectors, against=against, progress=bars
                 )
-        except ValueError:  # the same file twice
+        except SameFileError:
             raise click.UsageError(
                 f"--output and --vectors both name {output}; give two different files"
             ) from None

@@ -23,9 +23,18 @@ import numpy.typing as npt
 import orjson
 
 import tictactoe_book.trust as trust
+from tictactoe_book.errors import BookTooLarge
 from tictactoe_book.game import EMPTY, FIRST, MAX_CELLS, SECOND, Rules
 from tictactoe_book.opponents import DEFAULT
-from tictactoe_book.reader import BOOK_NAME, CANONICAL_RULE, FORMAT_NAME, FORMAT_VERSION, Book, parse_book
+from tictactoe_book.reader import (
+    BOOK_NAME,
+    CANONICAL_RULE,
+    FORMAT_NAME,
+    FORMAT_VERSION,
+    MAX_BOOK_BYTES,
+    Book,
+    parse_book,
+)
 from tictactoe_generator.atomic import check_targets, fingerprint, write_files, written
 from tictactoe_generator.codes import decode
 from tictactoe_generator.solve import Progress, Retrograde, solve
@@ -216,8 +225,9 @@ def write_book(
     Returns the bytes written.
 
     The targets are checked before the solve, so a bad one fails at once. Raises OutputError
-    naming the file that could not be written, and ValueError if the two paths are the same
-    file. The vectors list every board up to 12 cells, a sample beyond
+    naming the file that could not be written, SameFileError if the two paths are the same
+    file, and BookTooLarge, writing nothing, for a book larger than every reader takes
+    (``MAX_BOOK_BYTES``: 1x16 k=3, say). The vectors list every board up to 12 cells, a sample beyond
     (generator/tictactoe_generator/vectors.py).
     A book larger than 1 MB is proven before it is written and then recorded as proven
     (player/tictactoe_book/trust.py), so its first load skips the proof.
@@ -226,6 +236,11 @@ def write_book(
     check_targets(targets)
     traps = solve_arrays(rules, against=against, progress=progress)
     data = encode(book_document(traps))
+    if len(data) > MAX_BOOK_BYTES:
+        raise BookTooLarge(
+            f"the book for {rules} would be {len(data):,} bytes, larger than the {MAX_BOOK_BYTES:,} every "
+            'reader takes (docs/book-format.md, "A valid book"); nothing written'
+        )
     proven = prove_for_record(data, str(path), progress)
     vectors = None
     if vectors_path is not None:  # (on the book just proven, if it was: one proof, not two)

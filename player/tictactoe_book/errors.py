@@ -188,5 +188,14 @@ class ExportTooLarge(ValueError):
     """A book or strategy too large for a source export; the message names the count."""
 
 
+class BookTooLarge(ValueError):
+    """A book that would be larger than every reader takes (the format's size limit); the
+    message names the rules, the size and the limit."""
+
+
+class SameFileError(ValueError):
+    """Two outputs of one command that name the same file."""
+
+
 class ProgramWontRun(Exception):
     """An audited program that cannot be started, or ends before answering its first question."""
