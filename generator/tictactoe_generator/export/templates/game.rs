@@ -141,6 +141,8 @@ fn errors_say_what_was_wrong() {
     assert_eq!(play(&start, CELLS), Err(MoveError::OffBoard(CELLS)));
     let after = play(&start, 0).unwrap();
     assert_eq!(play(&after, 0), Err(MoveError::Taken(0)));
+    let second = play(&after, 1).unwrap(); // XO...: a cell O holds is taken too
+    assert_eq!(play(&second, 1), Err(MoveError::Taken(1)));
     assert_eq!(play("X", 0), Err(MoveError::Board(BoardError::Length)));
     let mut board = start;
     while let Some(&cell) = legal_moves(&board).unwrap().first() {
