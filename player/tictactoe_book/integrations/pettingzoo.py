@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules, check_reachable
 from tictactoe_book.integrations import book_for_game
 from tictactoe_book.play import check_level, choose_move
 from tictactoe_book.reader import Book
@@ -37,16 +38,43 @@ def to_action(cell: Cell) -> int:
 
 
 def board_from_observation(observation: Any) -> str:
-    """The book's board for a ``tictactoe_v3`` observation (the ``"observation"`` array)."""
-    mine = sum(int(observation[i][j][0]) for i in range(SIZE) for j in range(SIZE))
-    theirs = sum(int(observation[i][j][1]) for i in range(SIZE) for j in range(SIZE))
+    """The book's board for a ``tictactoe_v3`` observation (the ``"observation"`` array: 3 x 3
+    squares of two planes, each 0 or 1). ValueError in one line for anything else: another
+    shape, a value that is not 0 or 1, a square claimed by both planes, or marks no game of
+    tictactoe_v3 reaches (BoardError)."""
+    planes = _planes(observation)
+    mine = sum(square[0] for square in planes)
+    theirs = sum(square[1] for square in planes)
     me = FIRST if mine == theirs else SECOND  # the observer is to move
     foe = SECOND if me == FIRST else FIRST
     cells = [EMPTY] * (SIZE * SIZE)
-    for action in range(SIZE * SIZE):
-        square = observation[action // SIZE][action % SIZE]
-        cells[to_book_cell(action)] = me if square[0] else foe if square[1] else EMPTY
-    return "".join(cells)
+    for action, (own, other) in enumerate(planes):
+        if own and other:
+            raise ValueError(f"square {action} of the observation is claimed by both players")
+        cells[to_book_cell(action)] = me if own else foe if other else EMPTY
+    board = "".join(cells)
+    check_reachable(RULES, board, FIRST)
+    return board
+
+
+def _planes(observation: Any) -> list[tuple[int, int]]:
+    """Each action's square as (the observer's plane, the opponent's), each 0 or 1, read from
+    a 3 x 3 x 2 array (a numpy array or nested sequences); ValueError for any other."""
+    shape = "a 3x3x2 array of 0s and 1s (tictactoe_v3's observation)"
+    try:
+        if len(observation) != SIZE or any(len(column) != SIZE for column in observation):
+            raise ValueError
+        squares = [observation[action // SIZE][action % SIZE] for action in range(SIZE * SIZE)]
+        if any(len(square) != 2 for square in squares):
+            raise ValueError
+        planes = [(square[0], square[1]) for square in squares]
+        if any(value not in (0, 1) or isinstance(value, str) for pair in planes for value in pair):
+            raise ValueError
+    except (TypeError, ValueError, KeyError, IndexError):
+        array = getattr(observation, "shape", None)  # numpy's repr takes many lines: its shape
+        got = f"an array of shape {tuple(array)}" if array is not None else echoed(observation)
+        raise ValueError(f"the observation must be {shape}, got {got}") from None
+    return [(int(own), int(other)) for own, other in planes]
 
 
 class BookPolicy:
