@@ -51,6 +51,8 @@ class Report:
 
     asked: int = 0
     repeat: int = 1
+    #: the board's cells (numbered 0 to cells - 1 in reading order)
+    cells: int = 9
     losses: list[dict[str, Any]] = field(default_factory=list)
     missed_wins: list[dict[str, Any]] = field(default_factory=list)
     slower_wins: list[dict[str, Any]] = field(default_factory=list)
@@ -120,7 +122,7 @@ def audit(program: Program, book: Book, *, repeat: int = 1) -> Report:
             walk(Position.empty(book.rules), mark, [])
     finally:
         program.close()
-    report = Report(asked=len(answers), repeat=repeat)
+    report = Report(asked=len(answers), repeat=repeat, cells=book.rules.cells)
     judge(report, book, answers, lines)
     for mark in (FIRST, SECOND):
         report.losses.extend(losing_lines(book, answers, mark))
@@ -225,7 +227,7 @@ def exploitable(book: Book, answers: dict[str, list[Answer]]) -> dict[str, Fract
 
 
 def render(report: Report, program: str, *, max_lines: int = 50) -> str:
-    """The readable report: cells 0-8 as the contract numbers them."""
+    """The readable report: cells from 0 in reading order, as the contract numbers them."""
 
     def line(moves: list[Cell]) -> str:
         return " ".join(map(str, moves)) or "(empty board)"
@@ -240,7 +242,7 @@ def render(report: Report, program: str, *, max_lines: int = 50) -> str:
         f"asked {report.asked} distinct positions"
         + (f", each {report.repeat} times" if report.repeat > 1 else ", each once"),
         f"verdict: {verdict}",
-        "cells are 0-8 in reading order; a line is the moves from the empty board, X first",
+        f"cells are 0-{report.cells - 1} in reading order; a line is the moves from the empty board, X first",
     ]
 
     def section(title: str, items: list[dict[str, Any]], show: Callable[[dict[str, Any]], str]) -> None:
