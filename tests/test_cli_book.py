@@ -224,3 +224,18 @@ def test_the_same_file_twice_is_still_a_usage_error(tmp_path: Path) -> None:
     code, out = run("build", "-o", str(tmp_path / "b.json"), "--vectors", str(tmp_path / "." / "b.json"))
     assert code == 2 and "--output and --vectors both name" in out
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_json_output_numbers_cells_from_0_and_says_so(tmp_path: Path) -> None:
+    """One numbering for machines (docs/book-format.md, "Boards and cells"): the transcript of
+    ttt-play --json numbered cells from 1, query --json and the engine from 0 (issue 42, item 5)."""
+    from tictactoe_book.apps.cli import main as play_cli
+    from tictactoe_book.apps.engine import Engine
+
+    # X takes the centre (typed 5); the transcript says cell 4, as the book and the engine do
+    played = CliRunner().invoke(play_cli, ["--moves", "5", "--json", "--seed", "1"])
+    transcript = json.loads(played.output)
+    assert transcript["cells_from"] == 0 and transcript["moves"][0] == {"by": "human", "cell": 4, "mark": "X"}
+    code, out = run("query", "--json", "....X....")
+    assert code == 0 and json.loads(out)["cells_from"] == 0
+    assert Engine(load_book()).handle({"op": "rules"})["cells_from"] == 0

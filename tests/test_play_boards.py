@@ -60,7 +60,7 @@ def replay_checked(transcript: dict[str, object], solver: Negamax, cols: int) ->
     moves = transcript["moves"]
     assert isinstance(moves, list)
     for move in moves:
-        cell = move["cell"] - 1
+        cell = move["cell"]
         if move["by"] == "computer":
             results = solver.moves(board)
             best = max(map(preference, results.values()))

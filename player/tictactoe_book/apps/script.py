@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 MAX_SCRIPT_CHARS = 1000
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
 
+#: The JSON transcript's format version: 2 numbers cells from 0 (version 1 numbered them from 1).
+TRANSCRIPT_VERSION = 2
+
 
 def parse_moves(text: str) -> list[int]:
     """``"5,1,9"`` or ``"5 1 9"`` (or one per line) as people number cells: 1 up, reading order.
@@ -84,15 +87,15 @@ def play_script(
 
 
 def transcript_json(game: Game, human: str | None, level: str, seed: int | None) -> str:
-    """A machine-readable transcript (cells numbered from 1, as typed); ``human=None`` when the
-    computer played both sides."""
+    """A machine-readable transcript (docs/engine.md, "The --json transcript"): cells numbered
+    from 0, as every JSON output numbers them; ``human=None`` when the computer played both sides."""
     import json  # only for the JSON transcript
 
     document: dict[str, Any] = {
-        "cells_from": 1,  # each move's cell as typed, 1 up (the book file and query --json: 0 up)
+        "cells_from": 0,  # as the book, query --json and the engine (version 1: from 1, as typed)
         "format": "ttt-play-transcript",
         "rules": game.book.rules.as_json(),
-        "version": 1,
+        "version": TRANSCRIPT_VERSION,
         "human": human,
         "computer": other(human) if human else "both",
         "first": game.first,
@@ -100,7 +103,7 @@ def transcript_json(game: Game, human: str | None, level: str, seed: int | None)
         "against": game.book.against,
         "seed": seed,
         "moves": [
-            {"mark": mark, "cell": cell + 1, "by": "human" if mark == human else "computer"}
+            {"mark": mark, "cell": cell, "by": "human" if mark == human else "computer"}
             for mark, cell in game.moves
         ],
         "board": game.board,
