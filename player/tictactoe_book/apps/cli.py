@@ -126,9 +126,10 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
     "as_json",
     is_flag=True,
     help="With --moves, moves piped in, or --watch: print a JSON transcript: the moves (cells "
-    "numbered from 0, as in the book and every JSON output: its member cells_from says so), the board, the winner (X, O or "
-    "null), the result on the board (X wins, O wins, draw or unfinished) and the outcome for you "
-    "(win, loss, draw or unfinished; null when the computer plays both sides).",
+    "numbered from 0, as in the book and every JSON output: its member cells_from says so), the "
+    "board, the winner (X, O or null), the result on the board (X wins, O wins, draw or "
+    "unfinished) and the outcome for you (win, loss, draw or unfinished; null when the computer "
+    "plays both sides).",
 )
 @click.option("--watch", is_flag=True, help="Watch the computer play itself.")
 @click.option(
