@@ -214,7 +214,10 @@ def damaged_books(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 
     cases["missing"] = (tmp_path / "nowhere.json", "no such file [unreadable]")
     cases["directory"] = (tmp_path, "is a directory, not a book file [unreadable]")
-    write("malformed", BOOK.read_text()[:5000], "[json]")
+    cut = BOOK.read_text()[:5000]  # ends inside a string: the message says where it starts
+    start = cut.rindex('"')
+    line, column = cut.count("\n", 0, start) + 1, start - cut.rfind("\n", 0, start)
+    write("malformed", cut, f"line {line}, column {column}: Unterminated string [json]")
     write("binary", b"\xff\xfe\x00garbage", "not UTF-8 text (byte 0) [json]")
     write("empty", "", "line 1, column 1: Expecting value [json]")
     write("version", json.dumps({**data, "version": 1}), "format version 1; this reader reads 2 [version]")

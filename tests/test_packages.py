@@ -225,6 +225,19 @@ def test_the_fresh_environment_is_away_from_the_checkout(venv: Path) -> None:
     assert "No module named 'numpy'" in done.stderr  # the player and the exports need no numpy
 
 
+def test_without_numpy_an_installed_wheel_names_a_command_an_index_can_answer(venv: Path) -> None:
+    """After ``pip install`` of the wheel, ``ttt-book build`` without numpy named ``pip install
+    'tictactoe-book[build]'``, which no index has (issue 42, item 6): it names the build extra's
+    own requirement, numpy, with this environment's pip, status 1 (docs/reliability.md)."""
+    done = in_venv(venv, "ttt-book", "build", "-o", "b.json")
+    assert done.returncode == 1 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    python = os.path.relpath(venv / "python", venv.parent.parent)  # as typed from where it ran
+    assert line == f"Error: building needs numpy: {python} -m pip install 'numpy>=1.26'", line
+    dry = in_venv(venv, "python", "-m", "pip", "install", "--dry-run", "--quiet", "numpy>=1.26")
+    assert dry.returncode == 0, dry.stderr
+
+
 def test_a_game_with_its_own_player_and_generator_modules_uses_the_package(
     venv: Path, tmp_path: Path
 ) -> None:

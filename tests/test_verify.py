@@ -30,6 +30,13 @@ def test_the_shipped_book_verifies() -> None:
     assert "trap order, counts, trap_rates and bytes as built" in out
 
 
+def test_verify_counts_entries_with_the_separator_used_elsewhere(book_3x4_path: Path) -> None:
+    code, out = verify(book_3x4_path)
+    entries = len(json.loads(book_3x4_path.read_bytes())["entries"])
+    assert code == 0 and entries > 999
+    assert f"valid — every one of {entries:,} entries proven" in out  # "20,088", not "20088"
+
+
 def test_verify_with_no_path_checks_every_packaged_book() -> None:
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 0, result.output

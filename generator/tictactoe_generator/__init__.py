@@ -39,15 +39,26 @@ def install_command() -> str:
     """The command that adds the build extra to the environment running this program, as it is
     typed from the current folder: this interpreter's pip, installing the project it runs from
     (editable, as ``make play`` installed it: ``.venv/bin/python -m pip install -e '.[build]'``
-    from the project's folder), or else the package from the index."""
+    from the project's folder), or else (a wheel installed from a file, which no index may have)
+    the build extra's own requirements, as the installed package's metadata states them."""
     import shlex  # (only when numpy is missing)
     from pathlib import Path
 
     python = _as_typed(Path(sys.executable))
     project = Path(__file__).resolve().parents[2]  # a clone's folder (generator/tictactoe_generator/), or not
     if not (project / "pyproject.toml").is_file():
-        return shlex.join([python, "-m", "pip", "install", "tictactoe-book[build]"])
+        return shlex.join([python, "-m", "pip", "install", *build_requirements()])
     return shlex.join([python, "-m", "pip", "install", "-e", f"{_as_typed(project)}[build]"])
+
+
+def build_requirements() -> list[str]:
+    """The requirements of the installed distribution's ``build`` extra (``numpy>=1.26``), from
+    its metadata: pyproject.toml's ``[project.optional-dependencies] build``."""
+    import re
+    from importlib.metadata import requires
+
+    extra = re.compile(r"""\s*;\s*extra\s*==\s*["']build["']\s*$""")
+    return [extra.sub("", r) for r in requires("tictactoe-book") or [] if extra.search(r)]
 
 
 def _as_typed(path: Path) -> str:

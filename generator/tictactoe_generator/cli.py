@@ -81,7 +81,8 @@ def run(argv: list[str] | None = None) -> None:
     type=RulesParam(),
     default="3x3:3",
     show_default=True,
-    help="Board shape and line length, as ROWSxCOLS:K (up to 16 cells); :misere after it for misère.",
+    help="Board shape and line length, as ROWSxCOLS:K (up to 16 cells); K left out is the shorter "
+    "side (4x4 is 4x4:4, 3x4 is 3x4:3); :misere after it for misère.",
 )
 @click.option("--misere", is_flag=True, help="Misère: completing a line loses (the same as RULES:misere).")
 @click.option(

@@ -128,7 +128,7 @@ def render(report: Report, max_differences: int = 10) -> str:
     the differences beyond validity."""
     if report.invalid is not None:
         return f"{report.path}: INVALID [{report.invalid.code}] {report.invalid.reason}"
-    proved = f"{report.path}: valid — every one of {report.entries} entries proven from its successors"
+    proved = f"{report.path}: valid — every one of {report.entries:,} entries proven from its successors"
     if report.skipped is not None:
         return f"{proved}; beyond validity: not checked ({report.skipped})"
     if report.ok and report.unrepeatable is not None:

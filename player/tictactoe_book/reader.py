@@ -190,8 +190,9 @@ def parse_json(raw: bytes, source: object) -> Any:
         raise refuse(str(error)) from None
     except RecursionError:
         raise refuse(f"arrays and objects nest more than {MAX_DEPTH} deep") from None
-    except json.JSONDecodeError as error:
-        raise refuse(f"line {error.lineno}, column {error.colno}: {error.msg}") from None
+    except json.JSONDecodeError as error:  # "Unterminated string starting at": where, first
+        where = error.msg.removesuffix(" at").removesuffix(" starting")
+        raise refuse(f"line {error.lineno}, column {error.colno}: {where}") from None
     except ValueError:  # int() refuses more than 4,300 digits (CVE-2020-10735)
         raise refuse("an integer has thousands of digits") from None
     problem = _walk(document, check_strings=b"\\u" in raw)
