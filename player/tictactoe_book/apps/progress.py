@@ -21,7 +21,7 @@ from tictactoe_book.errors import StreamError
 from tictactoe_book.trust import RECORD_ABOVE
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
     from tictactoe_book.reader import Progress
 
@@ -40,14 +40,21 @@ def unshown(steps: int = 1) -> None:
 
 @contextlib.contextmanager
 def progress(
-    length: int, label: str, *, after: float | None = None, counted: str | None = None
+    length: int,
+    label: str,
+    *,
+    after: float | None = None,
+    counted: str | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Iterator[Advance]:
     """``advance(steps=1)``, to be called as each of ``length`` steps of some work is done.
 
     Once the work has taken more than a moment (``after`` seconds, PROGRESS_AFTER unless
     given) a bar shows how far it has gone, on standard error, and only when standard error is
     a terminal: never in a pipe, a file or a CI log. With ``counted`` (the steps' name, as
-    ``"entries"``) its label says how many of how many. The bar is erased when the work ends,
+    ``"entries"``) its label says how many of how many. The time left (``time_left``) is
+    reckoned from the steps counted since the first ones, so that what came before them (a
+    parse, a table built) is not taken for their pace. The bar is erased when the work ends,
     however it ends.
     """
     stream = sys.stderr
@@ -55,33 +62,57 @@ def progress(
         yield unshown
         return
     wait = PROGRESS_AFTER if after is None else after
-    started = time.monotonic()
+    started = clock()
     done = 0
+    first: tuple[float, int] | None = None  # when steps were first counted, and how many then
     bar: Any = None
 
     def named() -> str:
         return label if counted is None else f"{label} {done:,} of {length:,} {counted}"
 
+    def left() -> str:
+        return "" if first is None else time_left(first, (clock(), done), length)
+
     def advance(steps: int = 1) -> None:
-        nonlocal done, bar
+        nonlocal done, bar, first
         done += steps
-        if bar is None and time.monotonic() - started >= wait:
+        if first is None and done > 0:
+            first = (clock(), done)
+        if bar is None and clock() - started >= wait:
             # (not click's width to fit the terminal: it fills the last column, so the ^C a
             # terminal echoes wraps onto a line of its own, which erasing the bar leaves)
             bar = click.progressbar(
-                length=length, label=named(), file=stream, width=30 if counted is None else 20
+                length=length,
+                label=named(),
+                file=stream,
+                width=30 if counted is None else 20,
+                show_eta=False,  # click's reckons from the bar's start: time_left instead
+                item_show_func=lambda text: text,
             )
             bar.render_progress()
-            bar.update(done)
+            bar.update(done, left())
         elif bar is not None:
             bar.label = named()
-            bar.update(steps)
+            bar.update(steps, left())
 
     try:
         yield advance
     finally:
         if bar is not None:
             erase_line()
+
+
+def time_left(first: tuple[float, int], now: tuple[float, int], length: int) -> str:
+    """The time the rest of ``length`` steps will take, as ``MM:SS`` (``H:MM:SS`` past an hour),
+    at the pace of the steps counted from ``first`` (a clock's time, the steps done by then) to
+    ``now``; "" until that pace is known."""
+    (since, done_then), (at, done) = first, now
+    if done <= done_then or at <= since:
+        return ""
+    seconds = round((at - since) / (done - done_then) * (length - done))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02} left" if hours else f"{minutes:02}:{seconds:02} left"
 
 
 def erase_line() -> None:
