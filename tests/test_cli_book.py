@@ -22,12 +22,11 @@ def run(*args: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_build_writes_the_book_and_vectors(tmp_path: Path) -> None:
-    code, out = run("build", "--output", str(tmp_path / "b.json"))
+def test_build_writes_the_book_and_vectors_where_asked(tmp_path: Path) -> None:
+    code, out = run("build", "--output", str(tmp_path / "b.json"), "--vectors", str(tmp_path / "v.json"))
     assert code == 0, out
     assert (tmp_path / "b.json").read_bytes() == (ROOT / "book" / "tictactoe.json").read_bytes()
-    # vectors named after the book: building b.json never touches a vectors.json beside it
-    assert (tmp_path / "b.vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
+    assert (tmp_path / "v.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
     assert "gzipped" in out
 
 
@@ -60,10 +59,7 @@ def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
     code, out = run("build", "--rules", "3x3:3:misere", "-o", str(tmp_path / "suffix.json"))
     assert code == 0, out
     assert (tmp_path / "flag.json").read_bytes() == (tmp_path / "suffix.json").read_bytes()
-    # a 3x3 board gets its vectors by default, misère too (--vectors' help): the shipped ones
-    shipped = (ROOT / "book" / "tictactoe-misere.vectors.json").read_bytes()
-    assert (tmp_path / "flag.vectors.json").read_bytes() == shipped
-    assert (tmp_path / "suffix.vectors.json").read_bytes() == shipped
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flag.json", "suffix.json"]  # no vectors unasked
     book = load_book(tmp_path / "flag.json", rules=misere)
     # . . .
     # . X .      the only first move that does not lose: the only tier
@@ -73,17 +69,25 @@ def test_build_a_misere_book_either_way(tmp_path: Path) -> None:
     assert book.data["trap_order"] == {"method": "exact", "tolerance": "0"}
 
 
-def test_build_writes_vectors_by_default_for_a_3x3_board_only(tmp_path: Path) -> None:
-    """--vectors' help: by default for a 3x3 board (a book ranked against a random player too),
-    NAME.vectors.json beside NAME.json; none for another board, none with --no-vectors."""
-    code, out = run("build", "--against", "random", "-o", str(tmp_path / "r.json"))
-    assert code == 0 and f"wrote {tmp_path / 'r.vectors.json'}" in out, out
-    shipped = ROOT / "book" / "tictactoe-vs-random.vectors.json"
-    assert (tmp_path / "r.vectors.json").read_bytes() == shipped.read_bytes()
-    code, out = run("build", "--misere", "--no-vectors", "-o", str(tmp_path / "none.json"))
-    assert code == 0 and not (tmp_path / "none.vectors.json").exists(), out
-    code, out = run("build", "--rules", "2x3:2", "-o", str(tmp_path / "small.json"))
-    assert code == 0 and not list(tmp_path.glob("small*vectors*")), out
+def test_unasked_only_the_repositorys_book_gets_its_vectors(tmp_path: Path) -> None:
+    """--vectors' help: a misère book (or any copy) got a 1.2 MB vectors file nobody asked for
+    (issue 42, item 8); unasked, only the 3x3 book named tictactoe.json gets vectors.json."""
+    for args, name in [
+        (["--misere"], "m.json"),
+        (["--against", "random"], "r.json"),
+        ([], "b.json"),
+        (["--rules", "2x3:2"], "tictactoe.json"),
+        (["--misere"], "tictactoe.json"),
+    ]:
+        folder = tmp_path / f"{len(list(tmp_path.iterdir()))}"
+        folder.mkdir()
+        code, out = run("build", *args, "-o", str(folder / name))
+        assert code == 0 and [p.name for p in folder.iterdir()] == [name], (args, name, out)
+    code, out = run("build", "--no-vectors", "-o", str(tmp_path / "tictactoe.json"))
+    assert code == 0 and not (tmp_path / "vectors.json").exists(), out
+    code, out = run("build", "-o", str(tmp_path / "tictactoe.json"))
+    assert code == 0 and f"wrote {tmp_path / 'vectors.json'}" in out, out
+    assert (tmp_path / "vectors.json").read_bytes() == (ROOT / "book" / "vectors.json").read_bytes()
 
 
 def test_build_writes_vectors_for_a_misere_book(tmp_path: Path) -> None:

@@ -242,7 +242,12 @@ def test_the_readmes_4x4_steps_run_in_order(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, (line, done.stderr[-2000:])
     child = pexpect.spawn(
-        "bash", ["-c", activated(lines[2])], cwd=str(tmp_path), env=env, encoding="utf-8", timeout=600
+        "bash",
+        ["-c", activated(for_this_test(lines[2], tmp_path))],
+        cwd=str(tmp_path),
+        env=env,
+        encoding="utf-8",
+        timeout=600,
     )
     child.expect("Your move")
     child.sendline("q")

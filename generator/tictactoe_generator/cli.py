@@ -90,8 +90,8 @@ def run(argv: list[str] | None = None) -> None:
     type=FilePath(),
     default=None,
     help="Also write conformance vectors here (every board up to 12 cells, a sample beyond). "
-    "By default for a 3x3 board only (normal or misère, either --against): vectors.json beside "
-    "a book named tictactoe.json, NAME.vectors.json beside any other NAME.json.",
+    "Unasked, only the repository's book gets them: the 3x3 book named tictactoe.json, with "
+    "vectors.json beside it.",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 @click.option(

@@ -302,12 +302,13 @@ def build_files(
     progress: Progress | None = None,
 ) -> Written:
     """``ttt-book build``: the book for ``rules`` written to ``book``, with its conformance
-    vectors to ``vectors`` (unless ``no_vectors``; by default, for a 3x3 board only, normal or
-    misère and either ranking, to ``default_vectors_path``), and what was written. Raises as
-    ``write_book`` does."""
+    vectors to ``vectors`` if given, and what was written. Unasked, only the repository's book
+    gets its vectors (``default_vectors_path``: the 3x3 book ranked against the novice, named
+    tictactoe.json, as ``make book`` writes it), unless ``no_vectors``: a book of any other name
+    or game gets none. Raises as ``write_book`` does."""
     started = time.perf_counter()
-    if vectors is None and not no_vectors and rules.rows == rules.cols == 3:
-        vectors = default_vectors_path(book)
+    if vectors is None and not no_vectors:
+        vectors = default_vectors_path(book, rules, against)
     targets = [book] if vectors is None else [book, vectors]
     check_targets(targets)  # before the solve, which can take seconds
     before = [fingerprint(path) for path in targets]
@@ -328,11 +329,11 @@ def build_files(
     )
 
 
-def default_vectors_path(book: Path) -> Path:
-    """Where the vectors go unless told: ``vectors.json`` beside a book named ``tictactoe.json``
-    (the repository's layout), else ``NAME.vectors.json`` beside ``NAME.json``, so that building
-    another book never replaces a vectors file that belongs to a different one."""
-    if book.name == BOOK_NAME:
+def default_vectors_path(book: Path, rules: Rules, against: str = DEFAULT) -> Path | None:
+    """Where the vectors go unless told: ``vectors.json`` beside the repository's book (3x3,
+    ranked against the novice, named ``tictactoe.json``: ``make book``'s ``book/vectors.json``);
+    None for any other (a 1.2 MB file nobody asked for beside a misère book or a copy: ``--vectors
+    FILE`` asks for them)."""
+    if book.name == BOOK_NAME and rules == Rules() and against == DEFAULT:
         return book.with_name("vectors.json")
-    stem = book.name.removesuffix(".json") or book.name
-    return book.with_name(f"{stem}.vectors.json")
+    return None
