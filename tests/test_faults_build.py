@@ -244,6 +244,136 @@ def test_ctrl_c_before_the_renames_changes_nothing(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
 
 
+def signal_at(function: str, condition: str, count: int, signum: int) -> str:
+    """An injection: ``signum`` sent by the command to itself (a real signal: its handler runs
+    where the command is, as one from outside would) as the ``count``-th call of ``os.function``
+    whose arguments meet ``condition`` returns or fails."""
+    return f"""
+import os, stat
+_real, _calls = os.{function}, []
+def _at(*args, **kwargs):
+    try:
+        return _real(*args, **kwargs)
+    finally:
+        if {condition}:
+            _calls.append(1)
+            if len(_calls) == {count}:
+                os.kill(os.getpid(), {int(signum)})
+os.{function} = _at
+"""
+
+
+A_TEMPORARY = "'.ttt-tmp-' in os.fspath(args[0])"
+# Each moment of a write of two files: (the call, its condition, which one). Each "old" moment
+# comes before the first rename: the command stops, nothing changed. Each "new" one comes after:
+# the files are new, and the command says so.
+MOMENTS: dict[str, tuple[str, str, str, int]] = {
+    "temporary-made": ("old", "open", f"{A_TEMPORARY} and args[1] & os.O_CREAT", 1),
+    "second-temporary-made": ("old", "open", f"{A_TEMPORARY} and args[1] & os.O_CREAT", 2),
+    "temporary-written": ("old", "fsync", "stat.S_ISREG(os.fstat(args[0]).st_mode)", 1),
+    "old-file-kept": ("old", "link", "'.ttt-tmp-' in os.fspath(args[1])", 1),
+    "first-rename": ("new", "replace", A_TEMPORARY, 1),
+    "last-rename": ("new", "replace", A_TEMPORARY, 2),
+    "cleaning-up": ("new", "unlink", A_TEMPORARY, 1),
+    "folder-synced": ("new", "fsync", "stat.S_ISDIR(os.fstat(args[0]).st_mode)", 1),
+}
+STOPPING = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP}
+
+
+def assert_stopped(process: subprocess.CompletedProcess[bytes], signum: int) -> None:
+    """Stopped as docs/reliability.md says: Ctrl-C one line and 130, SIGTERM and SIGHUP nothing
+    said and ended by the signal; nothing on standard output either way."""
+    if signum == signal.SIGINT:
+        assert_one_line(process, 130, "Interrupted.")
+    else:
+        assert (process.returncode, text(process.stderr)) == (-signum, "")
+    assert text(process.stdout) == ""
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_a_signal_at_any_moment_of_a_write_leaves_the_old_pair_or_the_new_one(
+    tmp_path: Path, moment: str, name: str
+) -> None:
+    """A build over an old book and vectors, signalled the moment a target changed, left an old
+    book beside new vectors, and temporaries (issue 41, item 2): only Ctrl-C was held, and
+    SIGTERM and SIGHUP were raised between a rename and its record, inside the clean-up, or
+    between a temporary's making and its record; one just after the renames ended the command
+    with no report. At each moment, each signal: the old pair and the command stopped, or the
+    new pair and its report, status 0; never a temporary left."""
+    signum = STOPPING[name]
+    files, function, condition, count = MOMENTS[moment]
+    expected, signalled = tmp_path / "expected", tmp_path / "signalled"
+    for folder in (expected, signalled):
+        folder.mkdir()
+    before = old_pair(signalled)
+    old_pair(expected)
+    done = run(BOOK_CLI, *BUILD_PAIR, cwd=expected)
+    assert done.returncode == 0, text(done.stderr)
+    injection = signal_at(function, condition, count, signum)
+    process = run(BOOK_CLI, *BUILD_PAIR, preamble=injection, cwd=signalled)
+    assert temporaries(signalled) == []
+    if files == "old":
+        assert_stopped(process, signum)
+        assert snapshot(signalled) == before
+    else:
+        assert (process.returncode, text(process.stderr)) == (0, ""), text(process.stdout)
+        shown = [
+            re.sub(r"in [0-9.]+ s$", "in T s", text(p.stdout), flags=re.MULTILINE) for p in (done, process)
+        ]
+        assert shown[0] == shown[1] and "replaced b.json" in shown[1]
+        assert snapshot(signalled) == snapshot(expected) != before
+
+
+# The library writes three files; the third rename fails. Ctrl-C is the caller's to report, and
+# SIGTERM and SIGHUP keep their default action (the library installs no handler of its own).
+WRITE_THREE = """
+import sys
+from pathlib import Path
+from tictactoe_book.errors import OutputError
+from tictactoe_book.generator.atomic import write_files
+try:
+    write_files({Path(name): b"new " + name.encode() for name in ("a", "b", "c")})
+except KeyboardInterrupt:
+    sys.exit(130)
+except OutputError:
+    sys.exit(4)
+"""
+THIRD_RENAME_FAILS = EIO_ON_SECOND_RENAME.replace("== 2", "== 3")
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+def test_a_signal_while_a_failed_write_rolls_back_still_restores_everything(
+    tmp_path: Path, name: str
+) -> None:
+    """The third of three renames fails, and a signal comes as the first two are rolled back:
+    SIGTERM ended the rollback half-way (one file new, two old). The rollback and the clean-up
+    run to their end, then the signal is delivered: the old files, no temporary."""
+    signum = STOPPING[name]
+    for file in ("a", "b", "c"):
+        (tmp_path / file).write_bytes(b"old " + file.encode())
+    before = snapshot(tmp_path)
+    # a, b renamed; c's rename fails; then b's rename is undone: the fourth, and a's is left
+    injection = THIRD_RENAME_FAILS + signal_at("replace", A_TEMPORARY, 4, signum)
+    process = run(WRITE_THREE, preamble=injection, cwd=tmp_path)
+    assert process.returncode == (130 if signum == signal.SIGINT else -signum), text(process.stderr)
+    assert snapshot(tmp_path) == before and temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+def test_a_signal_held_over_a_failed_write_is_delivered(tmp_path: Path, name: str) -> None:
+    """The build's second rename fails and a signal comes as the first is rolled back: the
+    files are the old ones, so the command's work was not done, and the signal stops it as it
+    documents (before, Ctrl-C held there was dropped, and the failure reported as done)."""
+    signum = STOPPING[name]
+    before = old_pair(tmp_path)
+    # the book renamed, the vectors' rename failing, then the book's rename undone: the third
+    injection = EIO_ON_SECOND_RENAME + signal_at("replace", A_TEMPORARY, 3, signum)
+    process = run(BOOK_CLI, *BUILD_PAIR, preamble=injection, cwd=tmp_path)
+    assert_stopped(process, signum)
+    assert snapshot(tmp_path) == before and temporaries(tmp_path) == []
+
+
 # ---------------------------------------------------------------- targets that are not files
 
 
