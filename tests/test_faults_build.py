@@ -325,6 +325,47 @@ def test_a_signal_at_any_moment_of_a_write_leaves_the_old_pair_or_the_new_one(
         assert snapshot(signalled) == snapshot(expected) != before
 
 
+# A signal the moment the command has returned: its files written and its report printed.
+SIGNAL_AFTER_THE_COMMAND = """
+import os, click.core
+_main = click.core.Command.main
+def _main_(self, *args, **kwargs):
+    result = _main(self, *args, **kwargs)
+    os.kill(os.getpid(), {signum})
+    return result
+click.core.Command.main = _main_
+"""
+WRITING_COMMANDS = {
+    "build": BUILD_PAIR,
+    **{name: INTERRUPTED_ONCE_WRITTEN[name][0] for name in ("poster", "export", "levels-update")},
+}
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+@pytest.mark.parametrize("command", sorted(WRITING_COMMANDS))
+def test_a_signal_just_after_the_report_leaves_the_command_done(
+    tmp_path: Path, command: str, name: str
+) -> None:
+    """Ctrl-C just after an export's report exited 130 after "wrote ..." (issue 41, item 11),
+    and SIGTERM ended it by the signal: the files written and reported, the command said it
+    failed. Once a command's files are renamed into place its work is done, and the signals
+    held from then on stay held to its end: the report, status 0, whatever comes after it."""
+    args = WRITING_COMMANDS[command]
+    expected, signalled = tmp_path / "expected", tmp_path / "signalled"
+    reports = []
+    for folder, preamble in (
+        (expected, ""),
+        (signalled, SIGNAL_AFTER_THE_COMMAND.format(signum=STOPPING[name])),
+    ):
+        folder.mkdir()
+        readme_pair(folder)
+        process = run(BOOK_CLI, *args, preamble=preamble, cwd=folder)
+        assert (process.returncode, text(process.stderr)) == (0, ""), (folder.name, text(process.stdout))
+        reports.append(re.sub(r"in [0-9.]+ s$", "in T s", text(process.stdout), flags=re.MULTILINE))
+    assert reports[0] == reports[1] and reports[1].strip()
+    assert snapshot(signalled) == snapshot(expected) != readme_pair(tmp_path)
+
+
 # The library writes three files; the third rename fails. Ctrl-C is the caller's to report, and
 # SIGTERM and SIGHUP keep their default action (the library installs no handler of its own).
 WRITE_THREE = """
