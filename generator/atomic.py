@@ -218,7 +218,17 @@ class _Temporary:
                     return -1
                 raise
             try:
-                return os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                mode = os.lstat(backup).st_mode  # (the file linked: no name of it can change)
+            except FileNotFoundError:  # removed by another writer's clean-up already
+                return -1
+            if not stat.S_ISREG(mode):
+                # The target became a FIFO or a link since it was checked: opening the FIFO's
+                # link hung the build, and a link's was left behind. Refused, nothing changed.
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+                raise OutputError(self.shown, f"it is {describe_kind(mode)}, not a regular file")
+            try:
+                return os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
             except FileNotFoundError:  # removed by another writer's clean-up already
                 return -1
 

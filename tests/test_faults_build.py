@@ -244,23 +244,28 @@ def test_ctrl_c_before_the_renames_changes_nothing(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
 
 
-def signal_at(function: str, condition: str, count: int, signum: int) -> str:
-    """An injection: ``signum`` sent by the command to itself (a real signal: its handler runs
-    where the command is, as one from outside would) as the ``count``-th call of ``os.function``
-    whose arguments meet ``condition`` returns or fails."""
+def at_call(function: str, condition: str, count: int, action: str) -> str:
+    """An injection: ``action`` (a statement) run as the ``count``-th call of ``os.function``
+    whose arguments (``args``) meet ``condition`` returns or fails."""
     return f"""
 import os, stat
-_real, _calls = os.{function}, []
-def _at(*args, **kwargs):
+_real_{function}, _calls_{function} = os.{function}, []
+def _at_{function}(*args, **kwargs):
     try:
-        return _real(*args, **kwargs)
+        return _real_{function}(*args, **kwargs)
     finally:
         if {condition}:
-            _calls.append(1)
-            if len(_calls) == {count}:
-                os.kill(os.getpid(), {int(signum)})
-os.{function} = _at
+            _calls_{function}.append(1)
+            if len(_calls_{function}) == {count}:
+                {action}
+os.{function} = _at_{function}
 """
+
+
+def signal_at(function: str, condition: str, count: int, signum: int) -> str:
+    """``signum`` sent by the command to itself (a real signal: its handler runs where the
+    command is, as one from outside would) at that call (``at_call``)."""
+    return at_call(function, condition, count, f"os.kill(os.getpid(), {int(signum)})")
 
 
 A_TEMPORARY = "'.ttt-tmp-' in os.fspath(args[0])"
@@ -494,6 +499,41 @@ def test_a_link_to_a_fifo_or_a_loop_is_refused(tmp_path: Path) -> None:
     process = build(tmp_path, *TINY, "-o", "loop.json", "--no-vectors")
     assert_one_line(process, 4, "cannot write loop.json", "symbolic links")
     assert snapshot(tmp_path) == before
+
+
+# The vectors' target made a FIFO or a link (to another file) while the build writes: once both
+# temporaries are written, or once the old files are kept to roll back to, just before the renames.
+TARGET_CHANGES = {
+    "written": ("fsync", "stat.S_ISREG(os.fstat(args[0]).st_mode)", 2),
+    "kept": ("link", "'.ttt-tmp-' in os.fspath(args[1])", 2),
+}
+BECOMES = {
+    "fifo": "os.unlink('v.json'); os.mkfifo('v.json')",
+    "link": "os.unlink('v.json'); os.symlink('elsewhere.json', 'v.json')",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BECOMES))
+@pytest.mark.parametrize("moment", sorted(TARGET_CHANGES))
+def test_a_target_that_changes_into_a_fifo_or_a_link_meanwhile_is_left_alone(
+    tmp_path: Path, moment: str, kind: str
+) -> None:
+    """A target is checked before the solve, and again just before its rename: one that became
+    a FIFO or a link in between was overwritten when the second check was dropped, and the
+    suite did not see it (issue 41, item 14). One that became a FIFO before the old files were
+    kept hung the build (it opened the FIFO's new link to read it), and a link left its link
+    behind. Now it is refused (one line, 4), left as it is, the book's rename rolled back."""
+    (tmp_path / "elsewhere.json").write_bytes(b"another file")
+    old_pair(tmp_path)
+    function, condition, count = TARGET_CHANGES[moment]
+    process = build(
+        tmp_path, *BUILD_PAIR[1:], preamble=at_call(function, condition, count, BECOMES[kind]), timeout=20
+    )
+    assert_one_line(process, 4, "cannot write v.json", "named pipe" if kind == "fifo" else "symbolic link")
+    after = snapshot(tmp_path)
+    assert after["b.json"][0] == OLD_BOOK and after["elsewhere.json"][0] == b"another file"
+    assert (stat.S_ISFIFO if kind == "fifo" else stat.S_ISLNK)(after["v.json"][1])
+    assert temporaries(tmp_path) == []
 
 
 # ---------------------------------------------------------------- two outputs, names, values
