@@ -56,7 +56,7 @@ Answer = Cell | Failure
 class Program(Protocol):
     def ask(self, board: str) -> Answer: ...
 
-    def close(self) -> None: ...
+    def close(self, *, at_once: bool = False) -> None: ...
 
 
 def escaped(text: str) -> str:
@@ -267,12 +267,18 @@ class ProcessProgram:
                 stream.close()
         self.process = None
 
-    def close(self) -> None:
-        if self.process is not None and self.process.stdin is not None:
-            with contextlib.suppress(OSError):  # it may have gone already
-                self.process.stdin.close()
-            self._wait()
-        self._stop()
+    def close(self, *, at_once: bool = False) -> None:
+        """End the program: its standard input closed and its own end waited for (``timeout``
+        seconds), or ``at_once`` (the audit stopped or failed: a SIGTERM waited ``--timeout``,
+        up to 600 s, for a program that would not end); then ended with what it started,
+        whatever stops the wait."""
+        try:
+            if not at_once and self.process is not None and self.process.stdin is not None:
+                with contextlib.suppress(OSError):  # it may have gone already
+                    self.process.stdin.close()
+                self._wait()
+        finally:
+            self._stop()
 
 
 #: How many times ``end_marked`` looks for marked processes at most: each look ends every one
@@ -360,7 +366,7 @@ class CallableProgram:
             return Failure("unreadable", echoed(answer, lambda value: escaped(repr(value))))
         return read_answer(str(answer), board)
 
-    def close(self) -> None:
+    def close(self, *, at_once: bool = False) -> None:
         pass
 
 
