@@ -15,10 +15,10 @@ export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: venv book play test test-integrations test-big test-exports test-packages test-python test-js lint format bench bench-record fuzz web test-browser poster clean
 
-$(RUNTIME): pyproject.toml hatch_build.py
+$(RUNTIME): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet -e .
-	$(BIN)/python -m compileall -q player generator commands.py
+	$(BIN)/python -m compileall -q player generator
 	touch $(RUNTIME)
 
 $(BUILDTOOLS): $(RUNTIME)
@@ -43,6 +43,7 @@ book: $(BUILDTOOLS)
 	$(BIN)/ttt-book build --against random -o book/tictactoe-vs-random.json --vectors book/tictactoe-vs-random.vectors.json
 	$(BIN)/ttt-book build --against random --misere -o book/tictactoe-misere-vs-random.json --vectors book/tictactoe-misere-vs-random.vectors.json
 	$(BIN)/python tests/book_vectors.py
+	$(BIN)/python -m tictactoe_generator.packaged book
 
 play: $(RUNTIME)
 	$(BIN)/ttt-play
@@ -107,23 +108,22 @@ test-js:
 		--test-reporter=./tests/node_summary.mjs --test-reporter-destination=stdout $(JS_TESTS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check player generator commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
-	$(BIN)/ruff format --check player generator commands.py tests bench examples web/test_browser.py web/serve.py hatch_build.py
-	$(BIN)/python hatch_build.py $(VENV)/typecheck
+	$(BIN)/ruff check player generator tests bench examples web/test_browser.py web/serve.py
+	$(BIN)/ruff format --check player generator tests bench examples web/test_browser.py web/serve.py
 	$(BIN)/mypy
 
 format: $(STAMP)
-	$(BIN)/ruff format player generator commands.py tests bench web/test_browser.py
-	$(BIN)/ruff check --fix player generator commands.py tests bench web/test_browser.py
+	$(BIN)/ruff format player generator tests bench web/test_browser.py
+	$(BIN)/ruff check --fix player generator tests bench web/test_browser.py
 
 # Says each measurement as it starts, prints the figures and writes them to bench/results.json
 # (untracked); bench-record also rewrites the recorded run in docs/benchmarks.md.
 bench: $(BENCHTOOLS)
-	$(BIN)/python -m compileall -q player generator commands.py
+	$(BIN)/python -m compileall -q player generator
 	$(BIN)/python bench/run.py
 
 bench-record: $(BENCHTOOLS)
-	$(BIN)/python -m compileall -q player generator commands.py
+	$(BIN)/python -m compileall -q player generator
 	$(BIN)/python bench/run.py --record
 
 fuzz: $(STAMP)

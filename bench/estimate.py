@@ -76,7 +76,7 @@ def main(specs: tuple[str, ...], samples: int, seed: int) -> None:
 
 def _parse(spec: str) -> tuple[int, tuple[tuple[int, ...], ...], int]:
     """``RxC:K`` as (cells, lines, symmetries), past the 16 cells that ``Rules`` accepts: the
-    board tables come from player/game.py's own builders, which have no limit."""
+    board tables come from player/tictactoe_book/game.py's own builders, which have no limit."""
     shape, _, k = spec.partition(":")
     rows, cols = (int(n) for n in shape.split("x"))
     return rows * cols, _winning_lines(rows, cols, int(k)), len(_symmetries(rows, cols))

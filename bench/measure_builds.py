@@ -30,13 +30,13 @@ from tools import (
 
 from tictactoe_book import reader
 from tictactoe_book.game import STANDARD, Rules
-from tictactoe_book.generator.atomic import write_atomically
-from tictactoe_book.generator.solve import solve
-from tictactoe_book.generator.trap import trap_arrays
-from tictactoe_book.generator.vectors import every_board
-from tictactoe_book.generator.writer import book_document, encode
 from tictactoe_book.play import choose_move
 from tictactoe_book.reader import Book
+from tictactoe_generator.atomic import write_atomically
+from tictactoe_generator.solve import solve
+from tictactoe_generator.trap import trap_arrays
+from tictactoe_generator.vectors import every_board
+from tictactoe_generator.writer import book_document, encode
 
 
 def generator_costs(rules: Rules) -> dict[str, Any]:
@@ -91,12 +91,12 @@ def array_costs(rules: Rules) -> dict[str, Any]:
     }
 
 
-#: ``ttt-book build`` as ``tictactoe_book.commands.ttt_book`` runs it, with a timer around each stage of
-#: generator/writer.py's ``write_book`` (the functions it calls, wrapped in place): the CPU time
-#: of each, from the build's own process, written as JSON to the file named first.
+#: ``ttt-book build`` as ``tictactoe_generator.commands.ttt_book`` runs it, with a timer around each stage of
+#: generator/tictactoe_generator/writer.py's ``write_book`` (the functions it calls, wrapped in place): the
+#: CPU time of each, from the build's own process, written as JSON to the file named first.
 TIMED_BUILD = """
 import json, sys, time
-import tictactoe_book.generator.writer as writer
+import tictactoe_generator.writer as writer
 stages = {}
 def timed(name, function):
     def run(*args, **kwargs):
@@ -111,9 +111,9 @@ for name, stage in [("solve", "solve"), ("trap_arrays", "trap_order"), ("book_do
     setattr(writer, name, timed(stage, getattr(writer, name)))
 writer.gzip.compress = timed("gzip", writer.gzip.compress)
 out, sys.argv = sys.argv[1], ["ttt-book", *sys.argv[2:]]
-import tictactoe_book.commands
+import tictactoe_generator.commands
 try:
-    tictactoe_book.commands.ttt_book()
+    tictactoe_generator.commands.ttt_book()
 finally:
     with open(out, "w") as file:
         json.dump(stages, file)

@@ -9,7 +9,7 @@ from measure_engine import ENGINE_GOAL
 from measure_startup import GOAL, SEED
 from tools import ROOT
 
-from tictactoe_book.generator.atomic import write_atomically
+from tictactoe_generator.atomic import write_atomically
 
 DOC = ROOT / "docs" / "benchmarks.md"
 #: docs/benchmarks.md from this heading to its end is the recorded run (``--record``).

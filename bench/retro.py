@@ -1,4 +1,4 @@
-"""Time the retrograde solver (generator/solve.py) on one rules value and print its counts.
+"""Time the retrograde solver (tictactoe_generator.solve) on one rules value and print its counts.
 
     .venv/bin/python bench/retro.py --rules 4x4:4
     /usr/bin/time -v .venv/bin/python bench/retro.py --rules 4x4:4     # and the peak memory
@@ -18,7 +18,7 @@ import click
 
 from tictactoe_book.errors import RulesError
 from tictactoe_book.game import Rules
-from tictactoe_book.generator.solve import solve
+from tictactoe_generator.solve import solve
 
 
 def peak_mib() -> float:

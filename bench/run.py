@@ -30,8 +30,8 @@ from report import DOC, record, render
 from tools import BOOK, ROOT, machine
 
 from tictactoe_book.game import Rules
-from tictactoe_book.generator.atomic import write_atomically
 from tictactoe_book.reader import load_book
+from tictactoe_generator.atomic import write_atomically
 
 RESULTS = ROOT / "bench" / "results.json"
 

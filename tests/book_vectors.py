@@ -1,7 +1,7 @@
 """Book vectors: whole books, each the real book with a few documented edits, and the verdict every
 reader must give — ``"valid"`` or the reason code of docs/book-format.md, "A valid book".
 
-The board vectors (``book/vectors.json``, ``tictactoe_book.generator.vectors``) test what a
+The board vectors (``book/vectors.json``, ``tictactoe_generator.vectors``) test what a
 reader answers; these test what it accepts. A case stores edits, not the book it makes, so the
 file stays small and a port in any language can rebuild each book: start from the base's text
 and apply the edits in order (docs/conformance.md). Every edit's ``find`` must occur exactly once
@@ -25,10 +25,6 @@ import click
 import numpy as np
 
 from tictactoe_book import Rules
-from tictactoe_book.generator.atomic import fingerprint, write_atomically, written
-from tictactoe_book.generator.codes import decode
-from tictactoe_book.generator.solve import Retrograde, solve
-from tictactoe_book.generator.writer import counts_member, document, encode
 from tictactoe_book.reader import (
     FORMAT_NAME,
     MAX_BOOK_BYTES,
@@ -37,6 +33,10 @@ from tictactoe_book.reader import (
     MAX_STRUCTURE,
     entry_text,
 )
+from tictactoe_generator.atomic import fingerprint, write_atomically, written
+from tictactoe_generator.codes import decode
+from tictactoe_generator.solve import Retrograde, solve
+from tictactoe_generator.writer import counts_member, document, encode
 
 BOOK_VECTORS_FORMAT = "tictactoe-book-book-vectors"
 BOOK_VECTORS_VERSION = 1
@@ -212,7 +212,7 @@ def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[st
 
 
 def misere_base() -> str:
-    """The misère 3x3 book's text: solved by tictactoe_book.generator.solve, written with a placeholder trap
+    """The misère 3x3 book's text: solved by tictactoe_generator.solve, written with a placeholder trap
     order (one tier of all optimal moves: validity does not decide the order of the tiers)."""
     return encode(placeholder_book(solve(Rules(misere=True)))).decode("ascii")
 

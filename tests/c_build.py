@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tictactoe_book.generator.export.c import implementation_macro
+from tictactoe_generator.export.c import implementation_macro
 
 DRIVERS = Path(__file__).resolve().parent / "exports"
 STRICT_C = ["gcc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tictactoe_book import Book, Rules, load_book
-from tictactoe_book.generator.solve import Retrograde, solve
-from tictactoe_book.generator.trap import TrapArrays, trap_arrays
+from tictactoe_generator.solve import Retrograde, solve
+from tictactoe_generator.trap import TrapArrays, trap_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-# No test reads or writes this machine's record of proven books (player/trust.py): an empty
+# No test reads or writes this machine's record of proven books (player/tictactoe_book/trust.py): an empty
 # value turns the record off, for every process the tests start too. Tests of the record point
 # it at a file of their own.
 os.environ["TTT_PROVEN_RECORD"] = ""
@@ -62,7 +62,7 @@ def boards_3x4() -> list[str]:
 @pytest.fixture(scope="session")
 def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A 3x4 k=3 book file, as ``ttt-book build`` writes it."""
-    from tictactoe_book.generator.writer import build_book, encode
+    from tictactoe_generator.writer import build_book, encode
 
     path = tmp_path_factory.mktemp("3x4") / "3x4.json"
     path.write_bytes(encode(build_book(Rules(3, 4, 3))))
@@ -73,7 +73,7 @@ def book_3x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def book_4x4_k2_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A book of 16 cells that is cheap to build: 4x4 with k=2 (150 KB, under a second), for
     what a 4x4 book is refused or read for without the 35 MB of 4x4 with k=4."""
-    from tictactoe_book.generator.writer import build_book, encode
+    from tictactoe_generator.writer import build_book, encode
 
     path = tmp_path_factory.mktemp("4x4k2") / "4x4k2.json"
     path.write_bytes(encode(build_book(Rules(4, 4, 2))))

@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
 PLAY = "from tictactoe_book.apps.cli import run; run()"
-BOOK_CLI = "from tictactoe_book.generator.cli import run; run()"
+BOOK_CLI = "from tictactoe_generator.cli import run; run()"
 TEMP_MARK = ".ttt-tmp-"
 
 # Injections, run in the child before the command. Each keys on our temporary files' names

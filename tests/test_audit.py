@@ -29,9 +29,9 @@ from oracles.enumerate_games import match, novice_player, random_player
 from oracles.oracle import to_move, winner
 
 from tictactoe_book import Book, load_book
-from tictactoe_book.generator.reports import program
-from tictactoe_book.generator.reports.audit import audit
-from tictactoe_book.generator.reports.program import CallableProgram, Failure, ProcessProgram
+from tictactoe_generator.reports import program
+from tictactoe_generator.reports.audit import audit, render
+from tictactoe_generator.reports.program import CallableProgram, Failure, ProcessProgram
 
 HERE = Path(__file__).resolve().parent
 ENGINES = HERE / "audit_engines"
@@ -507,6 +507,8 @@ def test_a_board_of_twelve_cells_is_judged(book_3x4_path: Path) -> None:
     report = audit(CallableProgram(lambda board: board.index(".")), book)
     assert report.asked > 0 and report.can_lose and not report.failures
     assert {loss["as"] for loss in report.losses} == {"X", "O"}
+    # the report numbers this board's cells, not 3x3's (it said "cells are 0-8" on every board)
+    assert "cells are 0-11 in reading order" in render(report, "first free cell")
 
 
 def test_the_readable_report(book: Book) -> None:
@@ -520,6 +522,7 @@ def test_the_readable_report(book: Book) -> None:
     assert done.returncode == 1
     out = done.stdout
     assert "verdict: CAN LOSE: 12 losing lines, 0 failures" in out
+    assert "cells are 0-8 in reading order" in out
     assert "as O: 0 4 7 2 6 3 8  -> X.OOO.XXX" in out and "... and 10 more" in out
     assert "vs novice as O:   8.25% /  72.70% /  19.05%   (26/315 / 229/315 / 4/21)" in out
 

@@ -1,5 +1,5 @@
-"""Board codes (player/game.py), the proof's integers for boards, against the boards'
-strings: the same order, and the images the symmetries make of the strings (player/game.py)."""
+"""Board codes (player/tictactoe_book/game.py), the proof's integers for boards, against the boards'
+strings: the same order, and the images the symmetries make of the strings (player/tictactoe_book/game.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The version-2 entry strings and members written from the arrays (generator/writer.py),
+"""The version-2 entry strings and members written from the arrays (generator/tictactoe_generator/writer.py),
 against the format's examples, the shipped 3x3 book, and the format's own writer
 (tictactoe_book.reader.entry_text, one entry at a time) on every 3x4 entry."""
 
@@ -12,17 +12,17 @@ import pytest
 
 from tictactoe_book import Rules
 from tictactoe_book.codes import canonical
-from tictactoe_book.generator.codes import decode
-from tictactoe_book.generator.solve import Retrograde, solve
-from tictactoe_book.generator.trap import TrapArrays, trap_arrays
-from tictactoe_book.generator.writer import (
+from tictactoe_book.reader import entry_text
+from tictactoe_generator.codes import decode
+from tictactoe_generator.solve import Retrograde, solve
+from tictactoe_generator.trap import TrapArrays, trap_arrays
+from tictactoe_generator.writer import (
     counts_member,
     entry_strings,
     rate_text,
     trap_order_member,
     trap_rates_member,
 )
-from tictactoe_book.reader import entry_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,7 +26,7 @@ from judges import JsJudge, python_verdict
 from oracles import book_oracle
 
 from tictactoe_book import parse_book
-from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_generator.cli import main as book_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS_PATH = ROOT / "book" / "book-vectors.json"
@@ -188,7 +188,7 @@ def verify_processes(case_files: dict[str, Path]) -> dict[str, subprocess.Comple
     command = (
         [str(script)]
         if script.exists()
-        else [sys.executable, "-c", "from tictactoe_book.generator.cli import run; run()"]
+        else [sys.executable, "-c", "from tictactoe_generator.cli import run; run()"]
     )
 
     def run(case: dict[str, Any]) -> subprocess.CompletedProcess[str]:

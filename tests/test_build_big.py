@@ -29,10 +29,10 @@ from oracles.trap_oracle import TrapOracle
 from vector_check import failures, js_failures
 
 from tictactoe_book import Rules, load_book
-from tictactoe_book.generator.codes import decode
-from tictactoe_book.generator.solve import OCCUPIED, Retrograde, solve
-from tictactoe_book.generator.trap import Rate, TrapArrays, trap_arrays
-from tictactoe_book.generator.writer import counts_member, entry_strings, trap_rates_member
+from tictactoe_generator.codes import decode
+from tictactoe_generator.solve import OCCUPIED, Retrograde, solve
+from tictactoe_generator.trap import Rate, TrapArrays, trap_arrays
+from tictactoe_generator.writer import counts_member, entry_strings, trap_rates_member
 
 pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,7 +138,7 @@ def test_3x4_levels_exact_prints_the_documented_limits(tmp_path: Path) -> None:
     (both rankings' perfect level, every game enumerated): docs/scaling.md's 3x4 rows."""
     from click.testing import CliRunner
 
-    from tictactoe_book.generator.cli import main as book_cli
+    from tictactoe_generator.cli import main as book_cli
 
     path = tmp_path / "3x4-random.json"
     built = CliRunner().invoke(
@@ -164,7 +164,7 @@ def test_4x4_build_at_a_terminal_shows_its_stages_and_writes_a_proven_book(
     env.update(PYTHONPATH=str(ROOT), TERM="xterm", TTT_PROVEN_RECORD=str(record))
     argv = [
         "-c",
-        "from tictactoe_book.generator.cli import run; run()",
+        "from tictactoe_generator.cli import run; run()",
         "build",
         "--rules",
         "4x4:4",
@@ -211,7 +211,7 @@ def test_4x4_built_against_random_plays_against_random(tmp_path: Path) -> None:
     trap_rates are docs/scaling.md's 4x4 row ranked against random."""
     path = tmp_path / "4x4-random.json"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TTT_PROVEN_RECORD": ""}
-    build = [sys.executable, "-c", "from tictactoe_book.generator.cli import run; run()", "build"]
+    build = [sys.executable, "-c", "from tictactoe_generator.cli import run; run()", "build"]
     done = subprocess.run(
         [*build, "--rules", "4x4:4", "--against", "random", "-o", str(path), "--no-vectors"],
         capture_output=True,

@@ -40,7 +40,7 @@ def test_without_numpy_the_build_names_the_command_for_this_environment(tmp_path
     build = [
         sys.executable,
         "-c",
-        "import tictactoe_book.commands; tictactoe_book.commands.ttt_book()",
+        "import tictactoe_generator.commands; tictactoe_generator.commands.ttt_book()",
         "build",
         "-o",
         "x.json",

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from tictactoe_book import Rules, load_book
-from tictactoe_book.generator.cli import main
+from tictactoe_generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,7 +106,7 @@ def test_build_without_numpy_says_what_to_install(tmp_path: Path, options: list[
     # numpy is a build-time tool (the ``build`` extra): hide it from a fresh process
     args = ["build", "-o", str(tmp_path / "x.json"), *options]
     code = "import sys\nsys.modules['numpy'] = None\n"
-    code += f"from tictactoe_book.generator.cli import run\nrun({args!r})"
+    code += f"from tictactoe_generator.cli import run\nrun({args!r})"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 1, done.stderr
     assert "needs numpy" in done.stderr and "-m pip install -e '.[build]'" in done.stderr  # (from ROOT)
@@ -202,3 +202,40 @@ def test_help_and_version() -> None:
     assert code == 0 and "build" in out and "query" in out
     code, out = run("--version")
     assert code == 0 and "ttt-book" in out
+
+
+def test_a_book_larger_than_readers_take_is_one_line_not_a_usage_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build --rules 1x16:3`` solved for 20 s, then said "--output and --vectors both name
+    b.json" (status 2): its 70 MB book failed the readers' 64 MiB limit as a ValueError, taken
+    for the same file twice (issue 41, item 4). The limit lowered here to below the 3x3 book."""
+    import tictactoe_generator.writer as writer
+
+    monkeypatch.setattr(writer, "MAX_BOOK_BYTES", 10_000)
+    result = CliRunner().invoke(main, ["build", "-o", str(tmp_path / "b.json")])
+    assert result.exit_code == 3, result.output
+    (line,) = result.output.splitlines()
+    assert line.startswith("Error: the book for 3x3 k=3 would be ") and "larger than the 10,000" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_same_file_twice_is_still_a_usage_error(tmp_path: Path) -> None:
+    code, out = run("build", "-o", str(tmp_path / "b.json"), "--vectors", str(tmp_path / "." / "b.json"))
+    assert code == 2 and "--output and --vectors both name" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_json_output_numbers_cells_from_0_and_says_so(tmp_path: Path) -> None:
+    """One numbering for machines (docs/book-format.md, "Boards and cells"): the transcript of
+    ttt-play --json numbered cells from 1, query --json and the engine from 0 (issue 42, item 5)."""
+    from tictactoe_book.apps.cli import main as play_cli
+    from tictactoe_book.apps.engine import Engine
+
+    # X takes the centre (typed 5); the transcript says cell 4, as the book and the engine do
+    played = CliRunner().invoke(play_cli, ["--moves", "5", "--json", "--seed", "1"])
+    transcript = json.loads(played.output)
+    assert transcript["cells_from"] == 0 and transcript["moves"][0] == {"by": "human", "cell": 4, "mark": "X"}
+    code, out = run("query", "--json", "....X....")
+    assert code == 0 and json.loads(out)["cells_from"] == 0
+    assert Engine(load_book()).handle({"op": "rules"})["cells_from"] == 0

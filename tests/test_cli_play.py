@@ -67,8 +67,9 @@ def test_scripted_json_transcript(book: Book) -> None:
     assert code == 0, out
     transcript = json.loads(out)
     assert transcript["seed"] == 5 and transcript["human"] == "X" and transcript["level"] == "perfect"
-    assert transcript["cells_from"] == 1  # as typed, and said so
-    assert [m["cell"] for m in transcript["moves"] if m["by"] == "human"] == moves
+    # from 0 as every JSON output numbers cells (the moves were typed from 1), and said so
+    assert transcript["cells_from"] == 0 and transcript["version"] == 2
+    assert [m["cell"] + 1 for m in transcript["moves"] if m["by"] == "human"] == moves
     assert transcript["result"] in ("draw", "O wins")
     assert transcript["outcome"] in ("draw", "loss")
     assert len(transcript["board"]) == 9
@@ -80,11 +81,11 @@ def test_against_random_answers_an_edge_from_the_centre() -> None:
     # . . .      against a random player the centre (5): 866/945 rather than 50/63 as O
     code, out = invoke(["--moves", "2", "--seed", "3", "--json", "--against", "random"])
     transcript = json.loads(out)
-    assert code == 1 and transcript["moves"][1] == {"by": "computer", "cell": 5, "mark": "O"}
+    assert code == 1 and transcript["moves"][1] == {"by": "computer", "cell": 4, "mark": "O"}
     assert transcript["against"] == "random"
     code, out = invoke(["--moves", "2", "--seed", "3", "--json"])
     transcript = json.loads(out)
-    assert code == 1 and transcript["moves"][1]["cell"] in (1, 3) and transcript["against"] == "novice"
+    assert code == 1 and transcript["moves"][1]["cell"] in (0, 2) and transcript["against"] == "novice"
 
 
 def test_the_hint_against_random_after_an_edge_opening() -> None:
@@ -129,7 +130,7 @@ def test_against_on_a_board_the_packaged_books_do_not_cover(book_3x4_path: Path,
     assert code == 2
     assert "ranks its moves against novice, not random" in out
     assert "(ttt-book build --rules 3x4:3 --against random -o FILE writes one)" in out
-    from tictactoe_book.generator.writer import build_book, encode
+    from tictactoe_generator.writer import build_book, encode
 
     ranked = tmp_path / "3x4-random.json"
     ranked.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))
@@ -138,7 +139,7 @@ def test_against_on_a_board_the_packaged_books_do_not_cover(book_3x4_path: Path,
     )
     transcript = json.loads(out)
     assert code == 1 and transcript["against"] == "random" and len(transcript["moves"]) == 2
-    reply = transcript["moves"][1]["cell"] - 1
+    reply = transcript["moves"][1]["cell"]
     assert reply in load_book(ranked).evaluate("X" + "." * 11).tiers[0]
 
 
@@ -153,7 +154,7 @@ def test_watch_against_random_plays_both_sides_from_the_book_ranked_against_rand
     ranked, novice = load_book(against="random"), load_book()
     board = "." * 9
     for ply, move in enumerate(transcript["moves"]):
-        cell = move["cell"] - 1
+        cell = move["cell"]
         assert cell in ranked.evaluate(board).tiers[0], (board, cell)
         if ply == 2:
             assert cell not in novice.evaluate(board).tiers[0], board
@@ -248,7 +249,7 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
 
 def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
     from tictactoe_book.game import Rules
-    from tictactoe_book.generator.writer import write_book
+    from tictactoe_generator.writer import write_book
 
     other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))
@@ -665,4 +666,4 @@ def test_a_seeded_game_plays_the_moves_its_seed_draws(seed: int, levels: dict[st
     code, out = invoke(["--watch", *options], stdout_only=True)
     transcript = json.loads(out)
     assert code == 0 and transcript["seed"] == seed
-    assert [move["cell"] - 1 for move in transcript["moves"]] == seeded_game(seed, levels)
+    assert [move["cell"] for move in transcript["moves"]] == seeded_game(seed, levels)

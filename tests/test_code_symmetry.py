@@ -1,5 +1,5 @@
-"""Position codes and their symmetry tables over arrays (generator/codes.py) agree with the board
-strings, with the codes of ``tictactoe_book.codes.board_codes`` and with
+"""Position codes and their symmetry tables over arrays (generator/tictactoe_generator/codes.py) agree with
+the board strings, with the codes of ``tictactoe_book.codes.board_codes`` and with
 ``tictactoe_book.codes.canonical``."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from tictactoe_book import Rules
 from tictactoe_book.codes import board_codes, canonical
 from tictactoe_book.game import transform
-from tictactoe_book.generator.codes import (
+from tictactoe_generator.codes import (
     CODE,
     canonical_codes,
     code_symmetries,

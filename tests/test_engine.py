@@ -71,8 +71,8 @@ def test_choose_with_a_seed_is_the_librarys_choice(engine: Engine, book: Book, l
 
 
 #: Positions worked out by hand, not by asking the code under test: the moves each level may
-#: make there (docs/engine.md, "choose"; the levels in player/play.py's docstring). Each is asked
-#: with every seed of SEEDS, and the moves made must be exactly the set: a choice among several
+#: make there (docs/engine.md, "choose"; the levels in player/tictactoe_book/play.py's docstring). Each is
+#: asked with every seed of SEEDS, and the moves made must be exactly the set: a choice among several
 #: must make each of them (the seeds are fixed, so the draws are; other draws would miss one of
 #: 9 equal moves in 100 about once in 15,000).
 SEEDS = range(100)

@@ -35,10 +35,10 @@ from oracles.negamax import Negamax
 from test_exports import SANITIZED, compile_rust, write
 
 from tictactoe_book import load_book
-from tictactoe_book.generator.cli import main
-from tictactoe_book.generator.export.c import c_book, c_strategy
-from tictactoe_book.generator.export.rust import rust_book
-from tictactoe_book.generator.export.tables import full_table, strategy_table
+from tictactoe_generator.cli import main
+from tictactoe_generator.export.c import c_book, c_strategy
+from tictactoe_generator.export.rust import rust_book
+from tictactoe_generator.export.tables import full_table, strategy_table
 
 pytestmark = pytest.mark.exports
 

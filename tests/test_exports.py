@@ -22,11 +22,11 @@ from oracles.negamax import Negamax
 
 from tictactoe_book import Book, load_book, parse_book
 from tictactoe_book.errors import BoardError
-from tictactoe_book.generator.cli import main
-from tictactoe_book.generator.export import tables as export_tables
-from tictactoe_book.generator.export.c import c_book, c_strategy, strategy_names
-from tictactoe_book.generator.export.rust import rust_book
-from tictactoe_book.generator.export.tables import full_table, strategy_table
+from tictactoe_generator.cli import main
+from tictactoe_generator.export import tables as export_tables
+from tictactoe_generator.export.c import c_book, c_strategy, strategy_names
+from tictactoe_generator.export.rust import rust_book
+from tictactoe_generator.export.tables import full_table, strategy_table
 
 pytestmark = pytest.mark.exports
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tictactoe_book import Book, Rules
 from tictactoe_book.codes import canonical
-from tictactoe_book.generator.solve import Retrograde
+from tictactoe_generator.solve import Retrograde
 
 Reachable = tuple[set[str], set[str]]
 

@@ -38,9 +38,9 @@ from faultkit import (
 
 from tictactoe_book import Rules
 from tictactoe_book.errors import OutputError
-from tictactoe_book.generator import atomic
-from tictactoe_book.generator.atomic import write_files
-from tictactoe_book.generator.writer import write_book
+from tictactoe_generator import atomic
+from tictactoe_generator.atomic import write_files
+from tictactoe_generator.writer import write_book
 
 TINY = ["--rules", "2x3:2"]
 OLD_BOOK, OLD_VECTORS = b"old book\n", b"old vectors\n"
@@ -377,7 +377,7 @@ WRITE_THREE = """
 import sys
 from pathlib import Path
 from tictactoe_book.errors import OutputError
-from tictactoe_book.generator.atomic import write_files
+from tictactoe_generator.atomic import write_files
 try:
     write_files({Path(name): b"new " + name.encode() for name in ("a", "b", "c")})
 except KeyboardInterrupt:
@@ -744,7 +744,7 @@ def test_export_refuses_a_folder_it_cannot_make_before_any_work(tmp_path: Path) 
 def test_export_help_calls_the_option_a_folder() -> None:
     from click.testing import CliRunner
 
-    from tictactoe_book.generator.cli import main as book_cli
+    from tictactoe_generator.cli import main as book_cli
 
     result = CliRunner().invoke(book_cli, ["export", "--help"])
     assert "-o, --output FOLDER" in result.output and "created if missing" in result.output

@@ -27,9 +27,9 @@ from faultkit import (
     unreadable_preamble,
 )
 
-from tictactoe_book.generator import cli as book_cli
-from tictactoe_book.generator.reports import levels as levels_table
-from tictactoe_book.generator.reports.levels import END, START
+from tictactoe_generator import cli as book_cli
+from tictactoe_generator.reports import levels as levels_table
+from tictactoe_generator.reports.levels import END, START
 
 # name: (program, arguments before the book option, after it, standard input)
 BOOK_PATHS: dict[str, tuple[str, list[str], bytes]] = {

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from faultkit import BOOK_CLI, PLAY, assert_usage_error, run
 
 from tictactoe_book.apps.cli import main as play
-from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_generator.cli import main as book_cli
 
 
 def invoke(*args: str, stdin: str | None = None) -> tuple[int, str]:
@@ -53,6 +53,8 @@ def test_bad_delays(delay: str) -> None:
 
 
 NOT_SECONDS = ["nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-1", "-0.5", "0", "601", "1e400", "x", ""]
+#: float() takes these; a person typing seconds means none of them (issue 41, item 13)
+NOT_SECONDS += ["1_0", "\u0661\u0660", " 1", "1 ", "+1", "1e1", "0x1", "1.5.0"]
 
 
 @pytest.mark.parametrize("value", NOT_SECONDS)

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from tictactoe_book import Book, BookError, load_book, parse_book
 from tictactoe_book.apps.lines import run_session
-from tictactoe_book.generator.cli import main as book_cli
 from tictactoe_book.reader import parse_json
+from tictactoe_generator.cli import main as book_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

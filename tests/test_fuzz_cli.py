@@ -25,7 +25,7 @@ from tictactoe_book.apps.cli import main as play_cli
 from tictactoe_book.apps.options import DELAY, SeedParam
 from tictactoe_book.apps.script import parse_moves
 from tictactoe_book.errors import ScriptError
-from tictactoe_book.generator.cli import main as book_cli
+from tictactoe_generator.cli import main as book_cli
 
 pytestmark = pytest.mark.fuzz
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from tictactoe_book.apps.console import MEANINGS
-from tictactoe_book.generator.cli import main as ttt_book
+from tictactoe_generator.cli import main as ttt_book
 
 BIN = Path(sys.executable).parent  # the environment running the tests has ttt-play and ttt-book
 TIMEOUT = 300

@@ -363,3 +363,40 @@ def test_the_pettingzoo_policy_refuses_a_book_of_another_game(book_3x4_path: Pat
         ValueError, match=r"is a book for 3x3 k=3 misère, but PettingZoo's tictactoe_v3 is 3x3 k=3$"
     ):
         BookPolicy(book=load_book(rules=Rules(misere=True)))
+
+
+def observation(squares: dict[int, tuple[int, int]]) -> list[list[list[int]]]:
+    """A tictactoe_v3 observation as nested lists: action -> (observer's plane, opponent's)."""
+    return [[list(squares.get(col * 3 + row, (0, 0))) for row in range(3)] for col in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        ([[[0, 0]] * 4] * 4, "3x3x2 array"),  # a 4x4x2 array played cell 0
+        ([[0, 0, 0]] * 3, "3x3x2 array"),
+        ([[[0, 0, 0]] * 3] * 3, "3x3x2 array"),
+        ([[[2, 0]] * 3] * 3, "3x3x2 array"),
+        ([[["1", "0"]] * 3] * 3, "3x3x2 array"),
+        (None, "got None"),
+        ({"observation": 1}, "3x3x2 array"),
+        (observation({4: (1, 1)}), "square 4 of the observation is claimed by both players"),
+        (observation({0: (1, 0), 1: (1, 0), 2: (1, 0)}), "marks"),  # three X and no O: no game's
+    ],
+    ids=["4x4x2", "3x3", "3x3x3", "value-2", "strings", "none", "dict", "both-planes", "unreachable"],
+)
+def test_an_observation_that_is_not_tictactoe_v3s_is_one_value_error(given: object, words: str) -> None:
+    """The adapter checked no observation: a 4x4x2 array played 0, a square claimed by both
+    planes played 4, bad shapes raised IndexError or KeyError (issue 41, item 12)."""
+    with pytest.raises(ValueError, match=re.escape(words)) as caught:
+        board_from_observation(given)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_numpy_observation_of_another_shape_is_named_by_its_shape() -> None:
+    numpy = pytest.importorskip("numpy")
+    with pytest.raises(ValueError, match=r"got an array of shape \(4, 4, 2\)$"):
+        board_from_observation(numpy.zeros((4, 4, 2), dtype=numpy.int8))
+    square = numpy.zeros((3, 3, 2), dtype=numpy.int8)
+    square[0][1][1] = 1  # the opponent (X) on action 1, the book's cell 3
+    assert board_from_observation(square) == "...X....."

@@ -26,7 +26,7 @@ INTERRUPTS_ITS_IMPORT = "import os, signal, time\nos.kill(os.getpid(), signal.SI
 @pytest.mark.parametrize(
     "module",
     [
-        "dataclasses",  # early: player/__init__ imports tictactoe_book.game, which imports it
+        "dataclasses",  # early: player/tictactoe_book/__init__ imports tictactoe_book.game, which imports it
         "click",  # late: the command line, after the library
     ],
 )

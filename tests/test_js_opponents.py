@@ -1,5 +1,5 @@
 """The JavaScript reader's table of reference opponents (clients/js/tictactoe-book.js,
-``OPPONENTS``) is player/opponents.py's registry: the same names in the same order, the same
+``OPPONENTS``) is player/tictactoe_book/opponents.py's registry: the same names in the same order, the same
 words, and the same moves chosen on every unfinished 3x3 board under either rules, X or O to move,
 and on a sample of 3x4 boards."""
 

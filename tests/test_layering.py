@@ -1,6 +1,6 @@
 """The layout docs/architecture.md describes, checked on the code: every claim it marks
-**(checked)**, for the runtime (player/, installed as ``tictactoe_book``) and the build
-(generator/, installed as ``tictactoe_book.generator``).
+**(checked)**, for the runtime (player/tictactoe_book/, ``tictactoe_book``) and the build
+(generator/tictactoe_generator/, ``tictactoe_generator``): every folder named as it imports.
 
 Imports are read from the source, module heads and function bodies alike, as
 ../shared/tools/import_depth.py reads them: a package's ``__init__`` counts as a module
@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
+import json
 import re
 import subprocess
 import sys
@@ -22,20 +23,23 @@ import pytest
 import tictactoe_book
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Each folder, and the import name it is installed as (hatch_build.PACKAGE).
-PACKAGES = {"player": "tictactoe_book", "generator": "tictactoe_book.generator"}
+#: Each package's folder, and the import name it is installed as: the folder's own name.
+PACKAGES = {"player/tictactoe_book": "tictactoe_book", "generator/tictactoe_generator": "tictactoe_generator"}
+RUNTIME_FOLDER, BUILD_FOLDER = PACKAGES
 APPS = "tictactoe_book.apps"
 #: The longest chain of imports docs/architecture.md allows, in modules, per folder.
-MAX_DEPTH = {"player": 7, "generator": 8}
+MAX_DEPTH = {RUNTIME_FOLDER: 8, BUILD_FOLDER: 9}
+#: The commands' entry points: they import the applications (ttt-play's, ttt-book's command line).
+ENTRY_POINTS = {"tictactoe_book.commands", "tictactoe_generator.commands"}
 MAX_LINES = 520  # "about 500" (docs/architecture.md)
-WHOLE = {"player/reader.py"}
+WHOLE = {"player/tictactoe_book/reader.py"}
 #: The build's modules that may import the apps' shared pieces, and the pieces they may import.
 BUILD_APPS_USERS = {
-    "tictactoe_book.generator.cli",
-    "tictactoe_book.generator.options",
-    "tictactoe_book.generator.progress",
-    "tictactoe_book.generator.against_program",
-    "tictactoe_book.generator.reports.query",
+    "tictactoe_generator.cli",
+    "tictactoe_generator.options",
+    "tictactoe_generator.progress",
+    "tictactoe_generator.against_program",
+    "tictactoe_generator.reports.query",
 }
 BUILD_APPS_PIECES = {f"{APPS}.console", f"{APPS}.options", f"{APPS}.progress", f"{APPS}.text"}
 #: The piece any of the build's modules may import: how a stretch holds the signals that stop a
@@ -72,8 +76,8 @@ def imported(name: str, path: Path) -> set[str]:
     return names
 
 
-RUNTIME = modules("player")
-BUILD = modules("generator")
+RUNTIME = modules(RUNTIME_FOLDER)
+BUILD = modules(BUILD_FOLDER)
 EVERY = {**RUNTIME, **BUILD}
 
 
@@ -94,13 +98,13 @@ def edges(names: dict[str, Path]) -> dict[str, set[str]]:
 
 def test_the_runtime_never_imports_the_build_or_numpy() -> None:
     for name, path in RUNTIME.items():
-        found = [n for n in imported(name, path) if n.startswith("tictactoe_book.generator") or n == "numpy"]
+        found = [n for n in imported(name, path) if n.startswith("tictactoe_generator") or n == "numpy"]
         assert not found, f"{name} imports {found}"
 
 
 def test_in_the_runtime_only_the_applications_import_click_curses_or_the_applications() -> None:
     for name, path in RUNTIME.items():
-        if name.startswith(APPS):
+        if name.startswith(APPS) or name in ENTRY_POINTS:
             continue
         found = [
             n for n in imported(name, path) if n.split(".")[0] in ("click", "curses") or n.startswith(APPS)
@@ -116,7 +120,7 @@ def test_in_the_build_only_its_command_line_imports_the_apps_shared_pieces() -> 
         assert pieces <= BUILD_APPS_PIECES, f"{name} imports {sorted(pieces - BUILD_APPS_PIECES)}"
 
 
-@pytest.mark.parametrize("folder", ["player", "generator"])
+@pytest.mark.parametrize("folder", PACKAGES)
 def test_no_chain_of_imports_is_deeper_than_the_architecture_says(folder: str) -> None:
     names = modules(folder)
     graph = edges(names)
@@ -134,16 +138,16 @@ def test_no_chain_of_imports_is_deeper_than_the_architecture_says(folder: str) -
 def test_the_architecture_states_the_depth_the_code_has() -> None:
     """docs/architecture.md names the runtime's deepest chain: it is one the code has."""
     text = " ".join((ROOT / "docs" / "architecture.md").read_text().split())
-    stated = re.search(r"longer than seven \(`([^`]+)`\)", text)
+    stated = re.search(r"longer than eight \(`([^`]+)`\)", text)
     assert stated, "docs/architecture.md names no deepest chain"
     chain = [f"tictactoe_book.{part.strip()}" for part in stated.group(1).split("→")]
-    assert len(chain) == MAX_DEPTH["player"]
+    assert len(chain) == MAX_DEPTH[RUNTIME_FOLDER]
     graph = edges(RUNTIME)
     for a, b in itertools.pairwise(chain):
         assert b in graph[a], f"{a} does not import {b}"
 
 
-@pytest.mark.parametrize("folder", ["player", "generator"])
+@pytest.mark.parametrize("folder", PACKAGES)
 def test_no_module_grows_past_the_limit(folder: str) -> None:
     for path in modules(folder).values():
         relative = path.relative_to(ROOT).as_posix()
@@ -174,7 +178,7 @@ def loaded_after(statement: str) -> list[str]:
     code = (
         "import sys\n"
         f"{statement}\n"
-        "ours = ('tictactoe_book', 'click', 'curses', 'numpy')\n"
+        "ours = ('tictactoe_book', 'tictactoe_generator', 'click', 'curses', 'numpy')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ours))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -187,15 +191,58 @@ def test_importing_the_package_imports_none_of_its_modules() -> None:
     assert loaded_after("import tictactoe_book.commands") == ["tictactoe_book", "tictactoe_book.commands"]
 
 
-def test_the_editable_installs_finder_imports_nothing_when_python_starts(tmp_path: Path) -> None:
-    """Every Python started in a development environment runs the finder an editable install
-    writes (hatch_build.FINDER, through a .pth file): it imports nothing until one of our names
-    is asked for (subclassing importlib.abc's finder pulled in pathlib, typing, re and some 40
-    other modules, at every start of every Python there)."""
-    heavy = {"importlib.abc", "importlib.util", "pathlib", "typing"}
-    code = f"import sys; print(sorted({heavy!r} & set(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path)
-    assert out.stdout == "[]\n"
+def test_the_build_command_imports_only_what_catching_ctrl_c_needs() -> None:
+    """ttt-book's entry point, like ttt-play's, is imported before it can catch Ctrl-C."""
+    assert loaded_after("import tictactoe_generator.commands") == [
+        "tictactoe_book",
+        "tictactoe_book.commands",
+        "tictactoe_generator",
+        "tictactoe_generator.commands",
+    ]
+
+
+def test_every_python_folder_is_named_as_it_imports() -> None:
+    """Every folder of Python modules git holds under player/ and generator/ lies in a package
+    whose folder is its import name: the dotted name read off the path below player/ or
+    generator/ is the module Python imports from that file."""
+    tracked = subprocess.run(
+        ["git", "ls-files", "player", "generator"], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout.split()
+    sources = [Path(name) for name in tracked if name.endswith(".py")]
+    assert len(sources) == len(EVERY) > 50
+    code = (
+        "import importlib.util, json, sys\n"
+        "names = json.load(sys.stdin)\n"
+        "print(json.dumps({n: importlib.util.find_spec(n).origin for n in names}))\n"
+    )
+    names = {}
+    for source in sources:
+        parts = source.with_suffix("").parts[1:]  # below player/ or generator/
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = str((ROOT / source).resolve())
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(sorted(names)),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == names
+
+
+@pytest.mark.parametrize("folder", ["player", "generator"])
+def test_no_module_loads_a_second_time_under_another_name_from_the_repository_root(folder: str) -> None:
+    """From the repository's root, player/ and generator/ are folders, not packages: a module
+    reached through one of them (``player.tictactoe_book.game``) is refused, not loaded again
+    beside the one every import uses."""
+    package = next(name for path, name in PACKAGES.items() if path.startswith(f"{folder}/"))
+    code = f"import {package}\nimport {folder}.{package}\n"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and out.stderr.splitlines()[-1] == (
+        f"ImportError: {package} is imported as {folder}.{package}: import it as {package}"
+    ), out.stderr
+    out = subprocess.run([sys.executable, "-c", f"import {folder}.game"], capture_output=True, cwd=ROOT)
+    assert out.returncode == 1 and b"ModuleNotFoundError" in out.stderr
 
 
 def test_importing_the_reader_imports_no_application_click_or_curses() -> None:
@@ -207,7 +254,7 @@ def test_importing_the_reader_imports_no_application_click_or_curses() -> None:
 def test_importing_every_runtime_module_loads_no_build_module_or_numpy() -> None:
     names = [name for name in RUNTIME if not name.startswith("tictactoe_book.integrations.")]
     loaded = loaded_after(f"import importlib\nfor m in {names!r}: importlib.import_module(m)")
-    assert not [m for m in loaded if m.startswith("tictactoe_book.generator") or m == "numpy"], loaded
+    assert not [m for m in loaded if m.startswith("tictactoe_generator") or m == "numpy"], loaded
 
 
 def test_the_package_exposes_the_library_api() -> None:

@@ -23,9 +23,9 @@ from oracles.trap_oracle import TrapOracle
 from tictactoe_book import LEVELS, Book, Rules, choose_move, load_book
 from tictactoe_book.errors import LevelError
 from tictactoe_book.game import DRAW, EMPTY, legal_moves, other, outcome, swap_marks
-from tictactoe_book.generator.cli import main as book_cli
-from tictactoe_book.generator.reports.levels import END, START, level_rates, markdown_table
 from tictactoe_book.play import candidates
+from tictactoe_generator.cli import main as book_cli
+from tictactoe_generator.reports.levels import END, START, level_rates, markdown_table
 
 ROOT = Path(__file__).resolve().parent.parent
 Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
@@ -33,7 +33,7 @@ Rates = dict[tuple[str, str, str], tuple[Fraction, Fraction, Fraction]]
 
 @pytest.fixture(scope="module")
 def rates() -> Rates:
-    """tictactoe_book.generator.reports.levels's exact rates, computed once for the tests that read them, on a
+    """tictactoe_generator.reports.levels's exact rates, computed once for the tests that read them, on a
     book of their own."""
     return level_rates(load_book(ROOT / "book" / "tictactoe.json"), load_book(against="random"))
 
@@ -280,8 +280,8 @@ def test_the_tables_against_random_row_is_the_independent_enumerators(rates: Rat
 def test_every_levels_rates_agree_with_the_independent_enumerator(
     book: Book, rates: Rates, level: str
 ) -> None:
-    """tictactoe_book.generator.reports.levels (and, through the trap order,
-    tictactoe_book.generator.trap's novice) against the tests' own enumerator and novice,
+    """tictactoe_generator.reports.levels (and, through the trap order,
+    tictactoe_generator.trap's novice) against the tests' own enumerator and novice,
     written apart from them."""
     for side, mark in (("first", "X"), ("second", "O")):
         for opponent, player in (("novice", novice_player), ("random", random_player)):
@@ -333,8 +333,8 @@ def test_choices_are_reproducible_with_a_seeded_rng(book: Book) -> None:
 
 # ---------------------------------------------------------------- each level's choice, by hand
 
-#: The plies each level looks ahead, as player/play.py's docstring states them: typed in here, so
-#: that a changed horizon fails a test.
+#: The plies each level looks ahead, as player/tictactoe_book/play.py's docstring states them: typed in here,
+#: so that a changed horizon fails a test.
 SIGHT = {"hard": 4, "medium": 2, "easy": 1}
 ALL = ("perfect", "hard", "medium", "easy")  # typed in too: a level dropped from LEVELS still fails
 
@@ -523,8 +523,8 @@ def test_one_board_in_a_game_x_began_and_in_one_o_began(book: Book, firsts: tupl
 
 def sighted(moves: dict[int, tuple[int, int]], sight: int) -> tuple[int, ...]:
     """The moves a level that looks ``sight`` plies ahead chooses among, from each move's
-    (value, plies) as tests/oracles/negamax.py finds them (player/play.py's docstring): the fastest win it
-    sees, else every move it does not see lose, else the moves that lose latest."""
+    (value, plies) as tests/oracles/negamax.py finds them (player/tictactoe_book/play.py's docstring): the
+    fastest win it sees, else every move it does not see lose, else the moves that lose latest."""
     wins = [cell for cell, (value, plies) in moves.items() if value > 0 and plies <= sight]
     if wins:
         fastest = min(moves[cell][1] for cell in wins)

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import tictactoe_book.generator.reports
+import tictactoe_generator.reports
 from tictactoe_book import LEVELS, Book
 from tictactoe_book.apps import console
 from tictactoe_book.apps import progress as progress_bars
-from tictactoe_book.generator.cli import main as book_cli
-from tictactoe_book.generator.reports import levels as levels_table
-from tictactoe_book.generator.reports.levels import (
+from tictactoe_generator.cli import main as book_cli
+from tictactoe_generator.reports import levels as levels_table
+from tictactoe_generator.reports.levels import (
     END,
     OPPONENTS,
     SIDES,
@@ -179,7 +179,7 @@ def test_levels_of_a_book_ranked_against_a_program_shows_its_own_row(tmp_path: P
 
 
 def test_levels_refuses_a_book_too_big_to_walk(monkeypatch: pytest.MonkeyPatch, book_3x4_path: Path) -> None:
-    monkeypatch.setattr(tictactoe_book.generator.reports, "MAX_CELLS", 9)
+    monkeypatch.setattr(tictactoe_generator.reports, "MAX_CELLS", 9)
     monkeypatch.setattr(levels_table, "level_rates", fake_rates)
     code, out = run("--book", str(book_3x4_path))
     assert code == 3

@@ -11,7 +11,7 @@ from oracles.negamax import Negamax
 
 from tictactoe_book import BoardError, Book, BookError, Rules, choose_move, load_book, parse_book
 from tictactoe_book.game import STANDARD
-from tictactoe_book.generator.writer import build_book, encode
+from tictactoe_generator.writer import build_book, encode
 
 Reachable = tuple[set[str], set[str]]
 MISERE = Rules(3, 3, 3, misere=True)

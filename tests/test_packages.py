@@ -54,6 +54,8 @@ from npm_package import install, npm, pack
 from test_readme import Block, blocks, expected_lines, game_block
 from test_versions import project_version
 
+from tictactoe_book.reader import PACKAGED as PACKAGED_NAMES
+
 pytestmark = pytest.mark.packages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,7 +133,7 @@ def test_the_wheel_has_complete_metadata(dists: dict[str, Path]) -> None:
     assert sorted(required) == ["click>=8.1", "orjson>=3.9"]
     with zipfile.ZipFile(dists["wheel"]) as archive:
         names = set(archive.namelist())
-    assert {"tictactoe_book/py.typed", "tictactoe_book/generator/py.typed"} <= names
+    assert {"tictactoe_book/py.typed", "tictactoe_generator/py.typed"} <= names
     assert f"tictactoe_book-{project_version()}.dist-info/licenses/LICENSE" in names
 
 
@@ -140,14 +142,15 @@ def test_the_sdist_holds_what_a_build_needs_and_no_local_files(dists: dict[str, 
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for needed in (
         "pyproject.toml",
-        "hatch_build.py",
         "LICENSE",
         "CHANGELOG.md",
         "README.md",
-        "commands.py",
+        "player/tictactoe_book/commands.py",
+        "generator/tictactoe_generator/commands.py",
     ):
         assert needed in names
     assert {f"book/{name}" for name in BOOKS} <= names
+    assert {f"book/{name}.crc32" for name in PACKAGED_NAMES.values()} <= names
     assert not [
         n for n in names if n.startswith((".venv/", ".git/")) or "/node_modules/" in n or "__pycache__" in n
     ]
@@ -255,7 +258,8 @@ def test_a_game_with_its_own_player_and_generator_modules_uses_the_package(
         assert "Traceback" not in ran.stderr and ran.stdout, (command, ran.stderr)
     site = next((venv.parent / "lib").glob("python3*/site-packages"))
     tops = {path.name for path in site.iterdir()}
-    assert "tictactoe_book" in tops and not tops & {"player", "generator", "ttt_commands.py", "commands.py"}
+    assert {"tictactoe_book", "tictactoe_generator"} <= tops
+    assert not tops & {"player", "generator", "ttt_commands.py", "commands.py"}
 
 
 def test_the_installed_commands_say_the_projects_version(venv: Path) -> None:

@@ -1,4 +1,6 @@
-"""The wheel carries the book as package data, and the installed player uses it from any directory."""
+"""The wheel carries the packaged books and their records as package data, and the installed player
+uses them from any directory; ``make book`` proves the books and records them
+(tictactoe_generator.packaged)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from pathlib import Path
 import pytest
 from test_versions import project_version
 
-from tictactoe_book.reader import PACKAGED
+from tictactoe_book.game import Rules
+from tictactoe_book.reader import PACKAGED, parse_book
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,13 +67,19 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
         text = archive.read(entry_points).decode()
         assert (
             "ttt-play = tictactoe_book.commands:ttt_play" in text
-            and "ttt-book = tictactoe_book.commands:ttt_book" in text
+            and "ttt-book = tictactoe_generator.commands:ttt_book" in text
         )
-        # one package, with the build and the entry points inside it, and the wheel's metadata
+        # the two packages, each with its entry point, and the wheel's metadata
         tops = {name.split("/")[0] for name in names}
         dist_info = f"tictactoe_book-{project_version()}.dist-info"
-        assert tops == {"tictactoe_book", dist_info}
-        assert {"tictactoe_book/commands.py", "tictactoe_book/generator/cli.py"} <= names
+        assert tops == {"tictactoe_book", "tictactoe_generator", dist_info}
+        assert {"tictactoe_book/commands.py", "tictactoe_generator/commands.py"} <= names
+        # every packaged book the registry names, and its record (pyproject.toml lists them)
+        packaged = {
+            f"tictactoe_book/{name}{suffix}" for name in PACKAGED.values() for suffix in ("", ".crc32")
+        }
+        assert packaged <= names
+        assert not [n for n in names if n.endswith((".json", ".crc32")) and n not in packaged]
         assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
         # the licence file, where PEP 639 puts it
         assert archive.read(f"{dist_info}/licenses/LICENSE") == (ROOT / "LICENSE").read_bytes()
@@ -78,11 +87,13 @@ def test_the_wheel_carries_the_book_and_type_marker(wheel: Path) -> None:
 
 def test_the_wheel_carries_the_export_templates(wheel: Path) -> None:
     """``ttt-book export`` reads its C and Rust templates as package data."""
-    templates = sorted(p.name for p in (ROOT / "generator" / "export" / "templates").iterdir())
+    templates = sorted(
+        p.name for p in (ROOT / "generator" / "tictactoe_generator" / "export" / "templates").iterdir()
+    )
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     assert {"book.c", "lib.rs", "Cargo.toml", "state.c"} <= set(templates)
-    assert [n for n in templates if f"tictactoe_book/generator/export/templates/{n}" not in names] == []
+    assert [n for n in templates if f"tictactoe_generator/export/templates/{n}" not in names] == []
 
 
 @pytest.fixture(scope="module")
@@ -169,58 +180,66 @@ def test_the_packaged_book_skips_the_proof_only_with_its_recorded_bytes(
     assert "[entry-inconsistent]" in again.stderr
 
 
-def source_copy(tmp_path: Path) -> Path:
-    """A copy of the checkout to build a wheel from after editing its books."""
-    source = tmp_path / "src"
-    shutil.copytree(
-        ROOT,
-        source,
-        ignore=shutil.ignore_patterns(".venv", ".git", "*cache*", "node_modules", "dist", "build"),
+@pytest.mark.parametrize("key", sorted(PACKAGED), ids=lambda key: PACKAGED[key])
+def test_each_packaged_record_in_the_checkout_is_its_books_crc32_and_the_book_proves(
+    key: tuple[bool, str],
+) -> None:
+    """book/NAME.crc32 is what the wheel ships as the packaged book's record: it must be the
+    CRC-32 of the book's bytes (``make book`` writes both), and the book must prove for 3x3."""
+    misere, _ = key
+    book = ROOT / "book" / PACKAGED[key]
+    raw = book.read_bytes()
+    assert (ROOT / "book" / f"{PACKAGED[key]}.crc32").read_text() == f"{zlib.crc32(raw):08x}\n"
+    loaded = parse_book(raw, str(book), rules=Rules(3, 3, 3, misere))
+    assert loaded.rules == Rules(3, 3, 3, misere)
+
+
+def book_copy(tmp_path: Path) -> Path:
+    """The checkout's packaged books without their records, in a folder of their own."""
+    folder = tmp_path / "book"
+    folder.mkdir()
+    for name in PACKAGED.values():
+        shutil.copy(ROOT / "book" / name, folder / name)
+    return folder
+
+
+def record(folder: Path) -> subprocess.CompletedProcess[str]:
+    """``make book``'s last step on ``folder``."""
+    return subprocess.run(
+        [sys.executable, "-m", "tictactoe_generator.packaged", str(folder)], capture_output=True, text=True
     )
-    return source
 
 
-def failed_build(source: Path, out: Path, code: str) -> None:
-    """Building a wheel from ``source`` fails naming the reason ``code``, and leaves no wheel,
-    and no folder of the build's own in the temporary directory."""
-    temporary = out / "tmp"
-    temporary.mkdir()
-    build = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-w",
-            str(out),
-            str(source),
-        ],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "TMPDIR": str(temporary)},
-    )
-    assert build.returncode != 0
-    assert f"[{code}]" in build.stdout + build.stderr
-    assert not list(out.glob("*.whl"))
-    assert not [p.name for p in temporary.iterdir() if p.name.startswith("ttt-book-record-")]
+def test_make_book_records_each_packaged_book_once(tmp_path: Path) -> None:
+    folder = book_copy(tmp_path)
+    done = record(folder)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"recorded {folder / name}.crc32" for name in PACKAGED.values()]
+    for name in PACKAGED.values():
+        assert (folder / f"{name}.crc32").read_text() == f"{zlib.crc32((folder / name).read_bytes()):08x}\n"
+    assert record(folder).stdout == ""  # nothing changed: nothing written
 
 
-def test_a_book_that_does_not_prove_fails_the_build(tmp_path: Path) -> None:
-    source = source_copy(tmp_path)
-    book = source / "book" / "tictactoe.json"
+def test_a_book_that_does_not_prove_is_not_recorded(tmp_path: Path) -> None:
+    folder = book_copy(tmp_path)
+    book = folder / "tictactoe.json"
     data = json.loads(book.read_bytes())
     data["entries"]["........X"] = "0 0"
     book.write_text(json.dumps(data))
-    failed_build(source, tmp_path, "entry-inconsistent")
+    done = record(folder)
+    assert done.returncode == 1 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("Error: ") and "[entry-inconsistent]" in line and str(book) in line
+    assert not list(folder.glob("*.crc32"))
 
 
-def test_a_misere_book_for_other_rules_fails_the_build(tmp_path: Path) -> None:
-    source = source_copy(tmp_path)
+def test_a_misere_book_for_other_rules_is_not_recorded(tmp_path: Path) -> None:
+    folder = book_copy(tmp_path)
     # the normal book where the misère one belongs: it proves, but for the wrong rules
-    shutil.copy(source / "book" / "tictactoe.json", source / "book" / "tictactoe-misere.json")
-    failed_build(source, tmp_path, "rules")
+    shutil.copy(folder / "tictactoe.json", folder / "tictactoe-misere.json")
+    done = record(folder)
+    assert done.returncode == 1 and "[rules]" in done.stderr and "tictactoe-misere.json" in done.stderr
+    assert not (folder / "tictactoe-misere.json.crc32").exists()
 
 
 def test_the_npm_package_ships_the_books_the_wheel_ships() -> None:

@@ -129,7 +129,7 @@ def test_4x4_scripted_games_near_the_end_play_the_best_moves_by_an_independent_s
     solver = Negamax(4, 4, 4)
     board, checked = "." * 16, 0
     for move in transcript["moves"]:
-        cell = move["cell"] - 1
+        cell = move["cell"]
         if move["by"] == "computer" and board.count(".") <= SEARCHED_FROM:
             results = solver.moves(board)
             assert preference(results[cell]) == max(map(preference, results.values())), (board, cell)

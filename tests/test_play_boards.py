@@ -60,7 +60,7 @@ def replay_checked(transcript: dict[str, object], solver: Negamax, cols: int) ->
     moves = transcript["moves"]
     assert isinstance(moves, list)
     for move in moves:
-        cell = move["cell"] - 1
+        cell = move["cell"]
         if move["by"] == "computer":
             results = solver.moves(board)
             best = max(map(preference, results.values()))
@@ -179,7 +179,8 @@ def test_a_hint_too_costly_to_count_shows_the_outcomes_and_says_so(
 
 
 def test_the_player_novice_agrees_with_the_build_trap_rates_on_3x4(book_3x4: Book) -> None:
-    """The hint's chances (player/hints.py) against the build's (generator/trap.py):
+    """The hint's chances (player/tictactoe_book/hints.py) against the build's
+    (generator/tictactoe_generator/trap.py):
     the first player's top tier wins trap_rates.first.novice of games from the empty board."""
     check_first_trap_rates(book_3x4)
 

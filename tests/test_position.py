@@ -173,3 +173,46 @@ def test_a_board_that_cannot_arise_is_not_a_position(board: str, first: str) -> 
     with pytest.raises(BoardError) as caught:
         Position(board, Rules(), first)
     assert caught.value.code == "unreachable"
+
+
+# Each check below isolated, so that dropping it fails a test (issue 41, item 14's mutants).
+
+
+@pytest.mark.parametrize("cell", [True, False, 1.0, "1", None, -1, 9])
+def test_a_cell_that_is_no_whole_number_on_the_board_is_an_illegal_move(cell: object) -> None:
+    # True == 1 and False == 0 as numbers, but a flag is no cell
+    with pytest.raises(IllegalMoveError, match="off the board"):
+        Position(".........").play(cell)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("mark", [".", "x", "o", "", "XO", 0, None])
+def test_only_x_and_o_are_marks(mark: object) -> None:
+    with pytest.raises(ValueError, match="first must be 'X' or 'O'"):
+        Position(".........", first=mark)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", ["misere", "misère", ":misere", "3x3:3:3", "3:misere", "x3", "3x", ""])
+def test_rules_text_without_a_shape_is_refused_in_one_sentence(text: str) -> None:
+    with pytest.raises(RulesError, match="rules must look like 3x3"):
+        Rules.parse(text)
+
+
+@pytest.mark.parametrize("rules", ["3x3", None, 3, (3, 3, 3)])
+def test_rules_that_are_not_a_rules_value_are_a_type_error_that_names_rules_parse(rules: object) -> None:
+    with pytest.raises(TypeError, match=r"rules must be a tictactoe_book\.Rules \(Rules\.parse reads"):
+        Position(".........", rules)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("text", [None, 3, b"3x3", ["3x3"]])
+def test_rules_parse_takes_text_only(text: object) -> None:
+    with pytest.raises(TypeError, match="rules text must be a str"):
+        Rules.parse(text)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", [["novice"], {"novice": 1}, None, 1, "Novice", "novice "])
+def test_an_opponent_that_is_not_a_registered_name_is_an_opponent_error(name: object) -> None:
+    from tictactoe_book import OpponentError
+    from tictactoe_book.opponents import opponent
+
+    with pytest.raises(OpponentError, match=r"unknown opponent .*; choose one of novice, random"):
+        opponent(name)  # type: ignore[arg-type]

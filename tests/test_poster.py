@@ -17,8 +17,8 @@ from oracles import oracle
 
 from tictactoe_book import Book
 from tictactoe_book.game import EMPTY, play
-from tictactoe_book.generator.cli import main
-from tictactoe_book.generator.reports.poster import (
+from tictactoe_generator.cli import main
+from tictactoe_generator.reports.poster import (
     BOARD_TAG,
     Node,
     count_boards,
@@ -223,7 +223,7 @@ def test_the_command_follows_the_exit_table(
     for name, path in where.items():
         argv = [a.replace(name, str(path)) for a in argv]
     done = subprocess.run(
-        [sys.executable, "-c", "from tictactoe_book.generator.cli import run; run()", *argv],
+        [sys.executable, "-c", "from tictactoe_generator.cli import run; run()", *argv],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -1,5 +1,5 @@
-"""Progress of a long build (generator/progress.py): the project's bar, one per solver stage, on
-a terminal only."""
+"""Progress of a long build (generator/tictactoe_generator/progress.py): the project's bar, one per solver
+stage, on a terminal only."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from tictactoe_book import Rules
 from tictactoe_book.apps import progress as progress_bars
-from tictactoe_book.generator.progress import stage_bars
-from tictactoe_book.generator.solve import solve
-from tictactoe_book.generator.trap import trap_arrays
+from tictactoe_generator.progress import stage_bars
+from tictactoe_generator.solve import solve
+from tictactoe_generator.trap import trap_arrays
 
 
 class Terminal(io.StringIO):
@@ -57,7 +57,7 @@ def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> N
 def test_the_builds_proof_of_a_big_book_has_its_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     """A book over 1 MB is proven before it is written: most of a 4x4 build, shown as nothing
     before. The 3x3 book padded over the line stands in for it."""
-    from tictactoe_book.generator.writer import prove_for_record
+    from tictactoe_generator.writer import prove_for_record
 
     raw = (Path(__file__).resolve().parent.parent / "book" / "tictactoe.json").read_bytes()
     big = raw.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)

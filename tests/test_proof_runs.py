@@ -21,7 +21,7 @@ from oracles import book_oracle
 
 from tictactoe_book import BookError, Rules, reader
 from tictactoe_book.game import EMPTY, transform
-from tictactoe_book.generator.writer import build_book, encode
+from tictactoe_generator.writer import build_book, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOKS = {

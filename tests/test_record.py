@@ -1,4 +1,4 @@
-"""The record of proven books (player/trust.py): a book larger than 1 MB is proven at most once
+"""The record of proven books (player/tictactoe_book/trust.py): a book larger than 1 MB is proven at most once
 per machine; only its exact bytes skip the proof; the record never breaks a load."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from tictactoe_book import BookError, Rules, load_book, parse_book, reader, trust
-from tictactoe_book.generator.cli import main as book_cli
-from tictactoe_book.generator.writer import prove_for_record, write_book
+from tictactoe_generator.cli import main as book_cli
+from tictactoe_generator.writer import prove_for_record, write_book
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()
@@ -60,7 +60,7 @@ def forge(record_file: Path, raw: bytes) -> None:
 
 
 def crc_beside(book: Path) -> None:
-    """A record of ``book``'s CRC-32 beside it, as the package build writes one (hatch_build.py):
+    """A record of ``book``'s CRC-32 beside it, as ``make book`` writes one (tictactoe_generator.packaged):
     8 lowercase hex digits and a newline."""
     Path(f"{book}.crc32").write_text(f"{zlib.crc32(book.read_bytes()):08x}\n")
 
@@ -194,13 +194,44 @@ def test_a_fifo_record_is_not_waited_on(
     assert outcome == ["proven"]
 
 
-def test_a_damaged_record_keeps_only_digests(record_file: Path, big_book: Path) -> None:
+def test_a_file_that_is_no_record_is_neither_trusted_nor_overwritten(
+    record_file: Path, big_book: Path
+) -> None:
+    """TTT_PROVEN_RECORD naming someone's notes (or a damaged record): a line that is not a
+    digest makes the file no record; its digests are not trusted and it is never rewritten."""
     digest = hashlib.sha256(BIG).hexdigest()
     record_file.parent.mkdir(parents=True)
-    record_file.write_bytes(b"\xff\xfe garbage\n" + digest.upper().encode() + b"\n" + b"0" * 64)
-    assert not trust.is_proven(digest)  # upper case is not the record's spelling
+    notes = b"\xff\xfe my notes\n" + digest.encode() + b"\n" + b"0" * 64
+    record_file.write_bytes(notes)
+    assert not trust.is_proven(digest)
     assert load_book(big_book).trust == "proven"
-    assert record_file.read_text() == "0" * 64 + "\n" + digest + "\n"
+    assert load_book(big_book).trust == "proven"
+    assert record_file.read_bytes() == notes
+    record_file.write_bytes(digest.upper().encode() + b"\n")  # upper case is not the record's spelling
+    assert load_book(big_book).trust == "proven"
+    assert record_file.read_bytes() == digest.upper().encode() + b"\n"
+
+
+def test_a_record_larger_than_a_record_grows_is_no_record(record_file: Path, big_book: Path) -> None:
+    digest = hashlib.sha256(BIG).hexdigest()
+    record_file.parent.mkdir(parents=True)
+    lines = (digest + "\n") * (trust.MAX_RECORD_BYTES // 65 + 1)
+    record_file.write_text(lines)
+    assert load_book(big_book).trust == "proven"
+    assert record_file.read_text() == lines
+
+
+def test_a_record_reached_through_a_link_stays_a_link(
+    tmp_path: Path, big_book: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "shared" / "proven-sha256.txt"
+    target.parent.mkdir()
+    target.write_text("")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    monkeypatch.setenv("TTT_PROVEN_RECORD", str(link))
+    assert load_book(big_book).trust == "proven"
+    assert link.is_symlink() and target.read_text() == hashlib.sha256(BIG).hexdigest() + "\n"
     assert load_book(big_book).trust == "recorded"
 
 

@@ -1,5 +1,5 @@
-"""The solver (generator/solve.py) against the project's facts and two independent minimaxes
-(tests/oracles/oracle.py, tests/oracles/negamax.py).
+"""The solver (generator/tictactoe_generator/solve.py) against the project's facts and two independent
+minimaxes (tests/oracles/oracle.py, tests/oracles/negamax.py).
 
 3x3: 5,478 reachable positions (4,520 unfinished, 958 finished), 765 up to symmetry (627 and
 138), 549,946 game-tree nodes, 255,168 games (131,184 / 77,904 / 46,080), a draw. 3x4 with
@@ -21,8 +21,9 @@ from oracles.negamax import Negamax, Result
 from tictactoe_book import Rules
 from tictactoe_book.codes import canonical
 from tictactoe_book.game import EMPTY, decode_score
-from tictactoe_book.generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
-from tictactoe_book.generator.solve import (
+from tictactoe_book.opponents import NOVICE
+from tictactoe_generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
+from tictactoe_generator.solve import (
     FIRST_LINE,
     FULL,
     OCCUPIED,
@@ -32,8 +33,7 @@ from tictactoe_book.generator.solve import (
     Retrograde,
     solve,
 )
-from tictactoe_book.generator.writer import build_book, encode
-from tictactoe_book.opponents import NOVICE
+from tictactoe_generator.writer import build_book, encode
 
 Reachable = tuple[set[str], set[str]]
 

@@ -15,8 +15,8 @@ from oracles.negamax import Negamax, Result
 
 from tictactoe_book import Rules
 from tictactoe_book.game import transform
-from tictactoe_book.generator.codes import decode
-from tictactoe_book.generator.solve import Retrograde, solve
+from tictactoe_generator.codes import decode
+from tictactoe_generator.solve import Retrograde, solve
 
 pytestmark = pytest.mark.big
 

@@ -1,4 +1,5 @@
-"""Trap order over arrays (generator/trap.py) against an independent oracle (tests/oracles/trap_oracle.py),
+"""Trap order over arrays (generator/tictactoe_generator/trap.py) against an independent oracle
+(tests/oracles/trap_oracle.py),
 exact and in floating point.
 
 3x3: the policy wins 89/96 as the first player and 82/315 as the second against novice, 379/384
@@ -18,10 +19,10 @@ from limits_doc import documented_limits
 from oracles.trap_oracle import TrapOracle
 
 from tictactoe_book import Rules
-from tictactoe_book.generator import trap as module
-from tictactoe_book.generator.codes import decode
-from tictactoe_book.generator.solve import Retrograde, solve
-from tictactoe_book.generator.trap import BOOK_FIRST, BOOK_SECOND, Rate, TrapArrays, tier_ranks, trap_arrays
+from tictactoe_generator import trap as module
+from tictactoe_generator.codes import decode
+from tictactoe_generator.solve import Retrograde, solve
+from tictactoe_generator.trap import BOOK_FIRST, BOOK_SECOND, Rate, TrapArrays, tier_ranks, trap_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -13,7 +13,7 @@ import pytest
 from oracles.enumerate_games import match, novice_player, random_player
 
 from tictactoe_book import Book
-from tictactoe_book.generator.trap import TrapArrays
+from tictactoe_generator.trap import TrapArrays
 
 OPPONENTS = {"novice": novice_player, "random": random_player}
 

@@ -1,7 +1,7 @@
 """The library API is typed for its users: code calling ``tictactoe_book`` passes ``mypy
 --strict``, and a wrong use is caught (so the names are not typed ``object`` or ``Any``). mypy
-reads the package as a wheel holds it, laid out as links to the checkout (hatch_build.link_tree:
-mypy cannot see through an editable install's import finder)."""
+finds the package as installed (an editable install: the checkout's folders on the path), and
+``make lint``'s mypy reports an error in the package at its real path in the checkout."""
 
 from __future__ import annotations
 
@@ -38,12 +38,6 @@ name: str = tictactoe_book.load_book()
 
 
 def test_user_code_is_type_checked_against_the_real_signatures(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
-    try:
-        from hatch_build import link_tree
-    finally:
-        sys.path.remove(str(ROOT))
-    link_tree(str(ROOT), str(tmp_path / "site"))
     (tmp_path / "right.py").write_text(USER_CODE)
     (tmp_path / "wrong.py").write_text(WRONG)
     result = subprocess.run(
@@ -51,10 +45,35 @@ def test_user_code_is_type_checked_against_the_real_signatures(tmp_path: Path) -
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**os.environ, "MYPYPATH": str(tmp_path / "site")},
+        env={k: v for k, v in os.environ.items() if k != "MYPYPATH"},
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert errors == [
         'wrong.py:3: error: Incompatible types in assignment (expression has type "Book", '
         'variable has type "str")  [assignment]'
     ], result.stdout
+
+
+def test_make_lint_reports_an_error_in_the_package_at_its_real_path(tmp_path: Path) -> None:
+    """A type error put in player/tictactoe_book/play.py (through mypy's --shadow-file, so the
+    checkout is untouched) is reported at that path, as ``make lint`` runs mypy (pyproject.toml)."""
+    real = ROOT / "player" / "tictactoe_book" / "play.py"
+    shadow = tmp_path / "play.py"
+    shadow.write_text(real.read_text() + "\nWRONG: int = 'not a number'\n")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--shadow-file",
+            "player/tictactoe_book/play.py",
+            str(shadow),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and errors[0].startswith("player/tictactoe_book/play.py:"), result.stdout

@@ -372,7 +372,7 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
 
 
 def test_a_book_is_read_by_its_own_rules_unless_the_caller_names_others(tmp_path: Path) -> None:
-    from tictactoe_book.generator.writer import write_book
+    from tictactoe_generator.writer import write_book
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))
@@ -411,9 +411,11 @@ def test_an_evaluation_cannot_be_changed_by_its_caller(book: Book) -> None:
     assert choose_move(book, "XX.OO....", "hard") == 2
 
 
-def test_the_packaged_book_in_a_checkout_is_proven(book: Book) -> None:
-    """In a checkout (editable install) nothing recorded a hash, so the book is proven."""
-    assert load_book().trust == "proven"
+def test_the_packaged_book_in_a_checkout_is_trusted_by_its_record_in_book(tmp_path: Path) -> None:
+    """In a checkout (editable install) the packaged book is book/'s, with the record ``make book``
+    wrote beside it: the bytes match it, so the proof is skipped; a book passed by path is proven."""
+    assert load_book().trust == "packaged"
+    assert load_book(ROOT / "book" / "tictactoe.json").trust == "proven"
 
 
 def test_files_that_are_not_files_are_refused_without_blocking(tmp_path: Path) -> None:

@@ -16,11 +16,11 @@ from vector_check import failures, js_failures
 
 from tictactoe_book import BoardError, load_book, parse_book
 from tictactoe_book.game import VALUE_WORDS
-from tictactoe_book.generator.cli import main as book_cli
-from tictactoe_book.generator.solve import Retrograde
-from tictactoe_book.generator.trap import trap_arrays
-from tictactoe_book.generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
-from tictactoe_book.generator.writer import book_document, encode
+from tictactoe_generator.cli import main as book_cli
+from tictactoe_generator.solve import Retrograde
+from tictactoe_generator.trap import trap_arrays
+from tictactoe_generator.vectors import RANDOM_ORIENTATIONS, SAMPLE, build_vectors
+from tictactoe_generator.writer import book_document, encode
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = {
@@ -163,7 +163,7 @@ def test_tiny_boards_vectors_name_the_documented_first_failure_and_both_readers_
     spec: str, tmp_path: Path
 ) -> None:
     from tictactoe_book import Rules
-    from tictactoe_book.generator.writer import write_book
+    from tictactoe_generator.writer import write_book
 
     rules = Rules.parse(spec)
     book_path, vectors_path = tmp_path / "book.json", tmp_path / "book.vectors.json"

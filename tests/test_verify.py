@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from tictactoe_book import BookError, load_book
-from tictactoe_book.generator.cli import main
+from tictactoe_generator.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"
@@ -92,7 +92,7 @@ def test_verify_with_no_path_proves_a_packaged_book_whose_record_matches(
     (tmp_path / "tictactoe.json").write_bytes(forged)
     for name in tictactoe_book.reader.PACKAGED.values():
         raw = (tmp_path / name).read_bytes()
-        (tmp_path / f"{name}.crc32").write_text(f"{zlib.crc32(raw):08x}\n")  # as hatch_build.py writes it
+        (tmp_path / f"{name}.crc32").write_text(f"{zlib.crc32(raw):08x}\n")  # as make book writes it
     assert load_book().trust == "packaged"  # the record matches: the player would play it unproven
     result = CliRunner().invoke(main, ["verify"])
     assert result.exit_code == 1, result.output
@@ -261,7 +261,7 @@ def test_verify_rebuilds_the_ranking_a_book_names(tmp_path: Path) -> None:
 
 def test_verify_a_3x4_book_ranked_against_random(tmp_path: Path) -> None:
     from tictactoe_book import Rules
-    from tictactoe_book.generator.writer import build_book, encode
+    from tictactoe_generator.writer import build_book, encode
 
     path = tmp_path / "3x4-random.json"
     path.write_bytes(encode(build_book(Rules(3, 4, 3), against="random")))

@@ -1,4 +1,4 @@
-"""The page's hint (web/hints.js) says what ttt-play's says (player/hints.py): the same book's
+"""The page's hint (web/hints.js) says what ttt-play's says (player/tictactoe_book/hints.py): the same book's
 moves and the same sentence of why, on every unfinished 3x3 position (normal and misère, X or O
 moving first) and on a sample of 3x4 positions. The page's float and number formatting,
 which the sentence's percentages go through, against Python's own ``float(Fraction)`` and

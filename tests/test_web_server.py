@@ -7,6 +7,7 @@ import contextlib
 import importlib.util
 import io
 import re
+import select
 import shutil
 import socket
 import struct
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -301,15 +303,78 @@ def test_an_idle_connection_is_dropped() -> None:
             assert data == b""
 
 
+def test_a_request_trickled_byte_by_byte_is_closed_at_its_deadline(tmp_path: Path) -> None:
+    """A request trickled a byte every 3 s stayed open for ever: each read's idle time-out
+    was met (issue 41, item 9). Its line and headers must be whole REQUEST_TIMEOUT (the README's
+    10 s) after the first byte, here --request-timeout's 1 s, with an idle time-out of 60 s that
+    a byte every 0.2 s never meets. The client gives up after 150 bytes (30 s), a wide margin on
+    a loaded machine."""
+    assert load_serve().Handler.request_timeout == 10
+    log = tmp_path / "stderr.txt"
+    with running("--port", "0", "--idle-timeout", "60", "--request-timeout", "1", log=log) as (url, _):
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as client:
+            for _ in range(150):
+                try:
+                    client.sendall(b"G")
+                    ready, _, _ = select.select([client], [], [], 0.2)
+                    if ready and client.recv(1024) == b"":
+                        break
+                except ConnectionError:  # a reset: the server closed with bytes unread
+                    break
+            else:
+                pytest.fail("the server held a request trickled for 30 s: its 1 s deadline not applied")
+        assert get(url + "/web/")[0] == 200  # and it goes on serving
+    assert (
+        "Request timed out: TimeoutError('the request was not whole 1 s after its first byte')"
+        in log.read_text()
+    )
+
+
+def test_a_requests_deadline_runs_from_its_first_byte_to_its_headers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline, on a clock the test moves: none before a request's first byte (an idle
+    connection has the idle time-out), REQUEST_TIMEOUT after it, none once the headers are read
+    (the answer is sent at the client's pace)."""
+    serve = load_serve()
+    now = [0.0]
+    monkeypatch.setattr(serve, "time", types.SimpleNamespace(monotonic=lambda: now[0]))
+    server, client = socket.socketpair()
+    with server, client:
+        reader = serve.RequestReader(server, 60.0, 10.0)
+        buffer = bytearray(16)
+        reader.start()
+        now[0] = 1000.0  # waiting for a request counts for nothing
+        client.sendall(b"GET")
+        assert reader.readinto(memoryview(buffer)) == 3
+        now[0] = 1009.9
+        client.sendall(b" /")
+        assert reader.readinto(memoryview(buffer)) == 2
+        now[0] = 1010.0  # 10 s after the first byte
+        client.sendall(b" HTTP/1.0")
+        with pytest.raises(TimeoutError, match=r"^the request was not whole 10 s after its first byte$"):
+            reader.readinto(memoryview(buffer))
+        assert server.gettimeout() == 60.0
+        reader.stop()  # the headers read
+        now[0] = 5000.0
+        assert reader.readinto(memoryview(buffer)) == 9
+        reader.start()  # the next request: a deadline of its own from its own first byte
+        client.sendall(b"G")
+        assert reader.readinto(memoryview(buffer)) == 1
+        now[0] = 5009.0
+        client.sendall(b"E")
+        assert reader.readinto(memoryview(buffer)) == 1
+
+
+@pytest.mark.parametrize("option", ["--idle-timeout", "--request-timeout"])
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan", "inf", "soon"])
-def test_a_bad_idle_timeout_is_one_line_and_status_2(seconds: str) -> None:
+def test_a_bad_timeout_is_one_line_and_status_2(option: str, seconds: str) -> None:
     done = subprocess.run(
-        [sys.executable, str(SERVE), "--port", "0", "--idle-timeout", seconds],
+        [sys.executable, str(SERVE), "--port", "0", option, seconds],
         capture_output=True,
         text=True,
         timeout=30,
     )
-    assert done.returncode == 2 and "--idle-timeout" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2 and option in done.stderr and "Traceback" not in done.stderr
 
 
 def test_the_log_shows_a_hostile_request_line_escaped(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, OPPONENTS, loadBookCached, opponentNamed, opponentPlays } from '../clients/js/tictactoe-book.js';
+import { BookError, OPPONENTS, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
 import { PACKAGED_BOOKS } from '../clients/js/packaged.js';
 import { analyse, cellList, chart, forYou, other, resultWords, standing, turningPoints, VALUE_WORDS } from './analysis.js';
 import { moveHints, why } from './hints.js';
@@ -33,7 +33,7 @@ const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.ra
 
 const state = {
   book: null,
-  rankings: {}, // opponent -> the book ranked against it: state.book's own, and its twin once loaded
+  rankings: new Map(), // opponent -> the book ranked against it: state.book's own, and its twin once loaded
   against: OPPONENTS[0].name, // whom the perfect level plays to beat
   board: '',
   moves: [],
@@ -60,7 +60,7 @@ const who = (mark) => (mark === state.human ? 'you' : 'the computer');
 const emptyBoard = () => state.book.rules.empty.repeat(state.book.cells);
 // The book the computer plays from: the one ranked against the opponent chosen (its moves, and
 // the hint's, which marks the move the computer would play in your place).
-const playing = () => state.rankings[state.against] ?? state.book;
+const playing = () => state.rankings.get(state.against) ?? state.book;
 const isOver = () => standing(state.book, state.board).over;
 
 function place(cell) {
@@ -476,25 +476,15 @@ async function download(url) {
     throw new BookError('unreadable', `${url}: the server answered HTTP ${reason} [unreadable]`);
   }
   // The bytes, not response.text(): that would drop a byte-order mark and patch invalid UTF-8,
-  // which the book format refuses (docs/book-format.md, step 3).
-  const total = Number(response.headers.get('Content-Length')) || 0;
-  if (!response.body || total < 1_000_000) return new Uint8Array(await response.arrayBuffer());
-  const chunks = [];
-  let received = 0;
-  for (const reader = response.body.getReader(); ; ) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.length;
-    loading(`Downloading the book: ${MB(received)} of ${MB(total)} MB…`);
-  }
-  const bytes = new Uint8Array(received);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
+  // which the book format refuses (docs/book-format.md, step 3); and no more of them than a book
+  // may have: a longer body is cancelled at 64 MiB, not held whole first (issue 41, item 9).
+  return readBookResponse(response, {
+    source: url,
+    progress: (received, total) => {
+      if (total >= 1_000_000) loading(`Downloading the book: ${MB(received)} of ${MB(total)} MB…`);
+      else if (received >= 1_000_000) loading(`Downloading the book: ${MB(received)} MB…`);
+    },
+  });
 }
 
 // The browser's storage for the proven-book record, wrapped to see whether these bytes were
@@ -537,11 +527,11 @@ function twinUrl(against) {
 /** The opponent the perfect level plays to beat: the twin book loaded when first chosen. */
 async function chooseOpponent(against, started) {
   const select = $('against');
-  if (!state.rankings[against]) {
+  if (!state.rankings.has(against)) {
     select.disabled = true;
     try {
       const bytes = await download(twinUrl(against));
-      state.rankings[against] = await loadBookCached(bytes, { storage: provenRecord().storage, rules: state.book.rules, source: twinUrl(against) });
+      state.rankings.set(against, await loadBookCached(bytes, { storage: provenRecord().storage, rules: state.book.rules, source: twinUrl(against) }));
     } catch (error) {
       select.value = state.against;
       select.disabled = false;
@@ -637,7 +627,7 @@ async function start() {
     $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';
   }
   state.against = state.book.against;
-  state.rankings = { [state.book.against]: state.book };
+  state.rankings = new Map([[state.book.against, state.book]]);
   const others = OPPONENTS.map((o) => o.name).filter((name) => name !== state.book.against && twinUrl(name));
   // The choice is offered where the book has a twin ranked against the other opponent (the
   // packaged books); another book plays as it is ranked.

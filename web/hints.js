@@ -1,5 +1,5 @@
-// The hint as ttt-play gives it, mirrored from player/hints.py (and the play-outs of
-// player/rates.py, against the reader's OPPONENTS): every free cell's outcome, the book's move (the top
+// The hint as ttt-play gives it, mirrored from player/tictactoe_book/hints.py (and the play-outs of
+// player/tictactoe_book/rates.py, against the reader's OPPONENTS): every free cell's outcome, the book's move (the top
 // tier of the trap order, what the perfect level plays) and one sentence of why, word for word
 // the terminal's. tests/test_web_hints.py compares this sentence with tictactoe_book.hints.why on every
 // position of the 3x3 books and of 3x4; change the two together.
@@ -12,7 +12,7 @@
 import { OPPONENTS, Position, opponentMoves, opponentNamed, ranking as rankingOf } from '../clients/js/tictactoe-book.js';
 import { cellsAnd, other, words } from './analysis.js';
 
-/** New positions each opponent's walk may visit for one hint (player/hints.py HINT_BUDGET). */
+/** New positions each opponent's walk may visit for one hint (player/tictactoe_book/hints.py HINT_BUDGET). */
 export const HINT_BUDGET = 10_000;
 /** Why a hint gives no chances against `opponent` (early on a big board). */
 export const uncounted = (opponent) =>

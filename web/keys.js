@@ -30,10 +30,14 @@ export function keysHelp(cells, cols) {
   return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).`;
 }
 
+// A Map, not an object: an object would also answer for the names it inherits ('toString').
+const ARROWS = new Map([['ArrowUp', [-1, 0]], ['ArrowDown', [1, 0]], ['ArrowLeft', [0, -1]], ['ArrowRight', [0, 1]]]);
+
 /** The cell an arrow key moves to from `cell` on a rows × cols board (it stops at the edges), or null for another key. */
 export function arrowTarget(key, cell, rows, cols) {
-  const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key] ?? [0, 0];
-  if (!dr && !dc) return null;
+  const step = ARROWS.get(key);
+  if (!step) return null;
+  const [dr, dc] = step;
   const r = Math.min(rows - 1, Math.max(0, Math.floor(cell / cols) + dr));
   const c = Math.min(cols - 1, Math.max(0, (cell % cols) + dc));
   return r * cols + c;

@@ -21,7 +21,10 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
 Anything else is 404, and so is a symbolic link that leads out of the folder its file is served
 from (web/, book/, clients/js/, docs/posters/): a link in web/ to a file elsewhere is not followed.
 A connection that sends no request for 5 seconds (IDLE_TIMEOUT), or takes none of an answer for
-as long, is closed; a client that hangs up early ends its connection quietly. A file is sent as
+as long, is closed, and so is one whose request (its line and headers) is not whole 10 seconds
+after its first byte (REQUEST_TIMEOUT): a client trickling a byte every 3 seconds passes every
+read's time-out, and held its connection and a thread for ever. A client that hangs up early
+ends its connection quietly. A file is sent as
 it is read, WRITE_CHUNK bytes at a time, so a connection holds no more of it than that however
 big the book (a 35 MB book to a dozen idle clients took 400 MB when each read it whole). The log
 on standard error shows what a client sent (its request line) with control characters escaped,
@@ -40,7 +43,9 @@ import http.server
 import io
 import os
 import posixpath
+import socket
 import sys
+import time
 import urllib.parse
 from pathlib import Path
 from typing import BinaryIO
@@ -50,6 +55,10 @@ WEB = ROOT / "web"
 DEFAULT_PORT = 8000
 #: Seconds a connection may stay silent (no request) or take none of an answer before it is closed.
 IDLE_TIMEOUT = 5.0
+#: Seconds a request (its line and headers) may take to arrive whole, from its first byte: each
+#: read waits at most IDLE_TIMEOUT, so without this a byte every few seconds held a connection.
+#: The answer has no such bound: a slow link takes a big book at its own pace, WRITE_CHUNK at a time.
+REQUEST_TIMEOUT = 10.0
 #: Bytes of an answer read and written at once, the most of a file a connection holds: the
 #: time-out applies to each write (a socket's time-out bounds a whole sendall), so a 35 MB book
 #: needs only 64 KiB per 5 s, not all of it in 5 s.
@@ -152,12 +161,74 @@ def content(url_path: str, book: Path | None = None) -> tuple[int, str, int, Bin
     return 404, "text/plain; charset=utf-8", len(text), io.BytesIO(text)
 
 
+class RequestReader(io.RawIOBase):
+    """A connection's bytes as the handler reads a request: each read waits at most ``idle``
+    seconds, and, once a request's first byte has come (``start`` marks where a request begins),
+    none past ``whole`` seconds after it, until ``stop`` (its headers read). Past the deadline a
+    read raises TimeoutError, which the handler logs as a time-out before closing the connection."""
+
+    def __init__(self, connection: socket.socket, idle: float, whole: float) -> None:
+        super().__init__()
+        self.connection = connection
+        self.idle = idle
+        self.whole = whole
+        self.reading = False  # a request's line and headers are being read
+        self.deadline: float | None = None  # when they must be whole, once the first byte came
+
+    def start(self) -> None:
+        self.reading, self.deadline = True, None
+
+    def stop(self) -> None:
+        self.reading, self.deadline = False, None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        late = TimeoutError(f"the request was not whole {self.whole:g} s after its first byte")
+        wait = self.idle
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise late
+            wait = min(wait, left)
+        self.connection.settimeout(wait)
+        try:
+            count = self.connection.recv_into(buffer)
+        except TimeoutError:
+            if wait < self.idle:  # the deadline's wait, not the idle one, ran out
+                raise late from None
+            raise
+        finally:
+            self.connection.settimeout(self.idle)  # the answer's writes wait the idle time-out
+        if count and self.reading and self.deadline is None:
+            self.deadline = time.monotonic() + self.whole
+        return count
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     """GET and HEAD for the fixed map; every other method gets 501 from the base class."""
 
     server_version = "tictactoe-book"
     book: Path | None = None  # the file given with --book (make_server sets it on a subclass)
     timeout = IDLE_TIMEOUT  # StreamRequestHandler.setup puts it on the socket; expiry logs one line
+    request_timeout = REQUEST_TIMEOUT  # a request whole this long after its first byte (RequestReader)
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the base class's reader; the connection stays open
+        self.reader = RequestReader(self.connection, self.timeout, self.request_timeout)
+        self.rfile = io.BufferedReader(self.reader)
+
+    def handle_one_request(self) -> None:
+        self.reader.start()
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        try:
+            return super().parse_request()  # reads the headers
+        finally:
+            self.reader.stop()
 
     def handle(self) -> None:
         try:
@@ -201,12 +272,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 
 def make_server(
-    bind: str, port: int | None, book: Path | None = None, idle_timeout: float = IDLE_TIMEOUT
+    bind: str,
+    port: int | None,
+    book: Path | None = None,
+    idle_timeout: float = IDLE_TIMEOUT,
+    request_timeout: float = REQUEST_TIMEOUT,
 ) -> http.server.ThreadingHTTPServer:
     """A server on ``port``; with None, on 8000, or on a free port when 8000 is taken.
     ``book``: a file of the user's to serve too, at :func:`user_book_path`; ``idle_timeout``:
-    the seconds a connection may wait for a request or an answer's next write."""
-    handler = type("BookHandler", (Handler,), {"book": book, "timeout": idle_timeout})
+    the seconds a connection may wait for a request or an answer's next write;
+    ``request_timeout``: the seconds a request may take to arrive whole, from its first byte."""
+    handler = type(
+        "BookHandler", (Handler,), {"book": book, "timeout": idle_timeout, "request_timeout": request_timeout}
+    )
     if port is not None:
         return http.server.ThreadingHTTPServer((bind, port), handler)
     try:
@@ -239,9 +317,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SECONDS",
         help=f"close a connection idle this long (default {IDLE_TIMEOUT:g})",
     )
+    parser.add_argument(
+        "--request-timeout",
+        type=float,
+        default=REQUEST_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection whose request is not whole this long after its first byte"
+        f" (default {REQUEST_TIMEOUT:g})",
+    )
     args = parser.parse_args(argv)
-    if not 0 < args.idle_timeout < float("inf"):
-        parser.error(f"--idle-timeout {args.idle_timeout}: a number of seconds above 0")
+    for option, seconds in (
+        ("--idle-timeout", args.idle_timeout),
+        ("--request-timeout", args.request_timeout),
+    ):
+        if not 0 < seconds < float("inf"):
+            parser.error(f"{option} {seconds}: a number of seconds above 0")
     book: Path | None = args.book
     if book is not None:
         book = book.resolve()
@@ -250,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"serve.py: --book {args.book}: no such file", file=sys.stderr)
             return 2
     try:
-        server = make_server(args.bind, args.port, book, args.idle_timeout)
+        server = make_server(args.bind, args.port, book, args.idle_timeout, args.request_timeout)
     except OSError as error:
         where = f"{args.bind}:{args.port if args.port is not None else DEFAULT_PORT}"
         print(f"serve.py: cannot listen on {where}: {error.strerror or error}", file=sys.stderr)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import http.server
 import os
 import random
 import re
@@ -31,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -592,8 +594,8 @@ PIXEL_STATS = """async (url) => {
 
 @pytest.mark.parametrize("name", sorted(POSTER_SIDES))
 def test_the_posters_render_with_every_board(browser: Browser, server: str, name: str) -> None:
-    from tictactoe_book.generator.reports.poster import count_boards, poster_tree
     from tictactoe_book.reader import load_book
+    from tictactoe_generator.reports.poster import count_boards, poster_tree
 
     expected = count_boards(poster_tree(load_book(ROOT / "book" / "tictactoe.json"), POSTER_SIDES[name]))
     context = browser.new_context(viewport={"width": 1123, "height": 1587})
@@ -933,6 +935,83 @@ def test_a_refused_book_names_its_reason_code(
     assert not page.locator("#loading").is_visible() and not page.locator("#game").is_visible()
     assert page.locator("#new-game").is_disabled()
     context.close()
+
+
+@contextlib.contextmanager
+def streaming(total: int, *, declared: bool) -> Iterator[tuple[str, dict[str, int]]]:
+    """A server of its own on a free port answering any GET with ``total`` bytes of white space
+    (``declared``: with a Content-Length saying so), sent 1 MiB at a time to any origin (CORS);
+    yields its origin and ``sent``, whose "bytes" is what it has sent once "done" is 1 (the
+    client took it all or hung up)."""
+    sent = {"bytes": 0, "done": 0}
+    finished = threading.Event()
+
+    class Stream(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Access-Control-Allow-Origin", "*")
+            if declared:
+                self.send_header("Content-Length", str(total))
+            self.end_headers()
+            part = b" " * (1 << 20)
+            try:
+                while sent["bytes"] < total:
+                    self.wfile.write(part[: total - sent["bytes"]])
+                    sent["bytes"] += min(len(part), total - sent["bytes"])
+            except (ConnectionError, TimeoutError):
+                pass  # the page cancelled the body: what it did not take is not sent
+            finally:
+                sent["done"] = 1
+                finished.set()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Stream)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", sent
+        assert finished.wait(60), "the page neither took the body nor hung up"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("declared", [False, True], ids=["no-length", "content-length"])
+def test_the_page_stops_reading_a_book_past_64_mib(browser: Browser, server: str, declared: bool) -> None:
+    """A 300 MB answer where the book should be: the page read it whole before its 64 MiB check
+    (1.3 GB held; issue 41, item 9). It cancels the body at 64 MiB (no Content-Length) or before
+    reading a byte (a Content-Length over 64 MiB), and says the book is too long ('limits'). The
+    bytes the server got out before the page hung up are at most 64 MiB and what the sockets'
+    buffers hold; the 300 MB are never all sent."""
+    total = 300_000_000
+    with streaming(total, declared=declared) as (origin, sent):
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"{server}/web/?book={origin}/big.json")
+        page.wait_for_selector("body[data-ready='error']", timeout=60_000)
+        assert page.locator("#error").get_attribute("data-code") == "limits"
+        assert "a book is at most 67108864 bytes" in page.locator("#error").inner_text()
+        context.close()
+    assert sent["done"] and sent["bytes"] < 100_000_000, sent
+    if declared:
+        assert sent["bytes"] < 64 * 1024 * 1024, sent
+
+
+def test_the_arrow_keys_table_answers_for_arrows_only(page: Page) -> None:
+    """An arrow key is looked up in a Map, so a key named as a name every object inherits
+    (toString, constructor) is no arrow (null), not a TypeError (issue 41, item 8)."""
+    found = page.evaluate(
+        """async () => {
+          const { arrowTarget } = await import('/web/keys.js');
+          return ['ArrowRight', 'ArrowUp', 'toString', 'constructor', '__proto__', 'Enter'].map((key) => {
+            try { return arrowTarget(key, 4, 3, 3); } catch (error) { return String(error); }
+          });
+        }"""
+    )
+    assert found == [5, 1, None, None, None, None]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

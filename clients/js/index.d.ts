@@ -57,9 +57,13 @@ export interface GameRules {
 }
 
 export interface LoadOptions {
-  /** The game the caller plays; left out or null, the book is read by its own rules. */
+  /**
+   * The game the caller plays; left out or null, the book is read by its own rules. Checked as a
+   * Position's rules: a member of the wrong type is a TypeError, rules of no game (over 16 cells,
+   * k longer than both sides) a RulesError.
+   */
   rules?: GameRules | null;
-  /** Names the book in messages. */
+  /** Names the book in messages (whole up to 4,096 characters, then cut and its length given). */
   source?: string;
 }
 
@@ -73,6 +77,23 @@ export type BookInput = Uint8Array | ArrayBuffer | string | object;
 
 /** Prove a book and return a reader for it; throws BookError with the first failing step's code. */
 export declare function loadBook(input: BookInput, options?: LoadOptions | null): Reader;
+
+/** The most bytes a book may have (64 MiB): loadBook refuses more, readBookResponse reads no more. */
+export declare const MAX_BOOK_BYTES: number;
+
+export interface ReadResponseOptions {
+  /** Names the book in messages, as LoadOptions.source. */
+  source?: string;
+  /** Called after each part of the body: the bytes so far, and the Content-Length (0 when unknown). */
+  progress?: ((received: number, total: number) => void) | null;
+}
+
+/**
+ * A book's bytes from a fetch Response, read no further than MAX_BOOK_BYTES: a longer
+ * Content-Length, or a body that passes it (the body cancelled there), rejects with BookError
+ * 'limits'; a body that cannot be read, 'unreadable'. Pass the bytes to loadBook or loadBookCached.
+ */
+export declare function readBookResponse(response: Response, options?: ReadResponseOptions | null): Promise<Uint8Array>;
 
 /** The storage item recording a proven book: this prefix, then the SHA-256 of its bytes in hex. */
 export declare const PROVEN_PREFIX: string;
@@ -206,7 +227,7 @@ export declare class Position {
 }
 
 /**
- * A reference opponent (player/opponents.py's registry): its name, how a sentence names it, who
+ * A reference opponent (player/tictactoe_book/opponents.py's registry): its name, how a sentence names it, who
  * it is under each rules, and its preference on sets of cells as bits (bit c for cell c): the
  * free cells, those completing a line of its own, those completing one of the other side's.
  */

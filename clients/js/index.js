@@ -4,6 +4,7 @@
 // browser finds nothing of Node's to resolve.
 
 import { loadPackaged } from './packaged.js';
+import { readBookResponse } from './tictactoe-book.js';
 
 export * from './tictactoe-book.js';
 export { PACKAGED_BOOKS } from './packaged.js';
@@ -27,8 +28,9 @@ async function fetchBook(file) {
   if (/^text\/html\b/i.test(response.headers.get('content-type') ?? '')) {
     throw new Error(`${url} answered with an HTML page, not the book`);
   }
-  // arrayBuffer(), not text(): the reader checks the bytes as the format says (UTF-8, no BOM).
-  return new Uint8Array(await response.arrayBuffer());
+  // The bytes, not text(): the reader checks them as the format says (UTF-8, no BOM); and no
+  // more of them than a book may have (a BookError 'limits').
+  return readBookResponse(response, { source: `tictactoe-book/books/${file}` });
 }
 
 /**

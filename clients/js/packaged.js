@@ -7,7 +7,7 @@
 // package keeps no record that would let a proof be skipped, and the 3x3 books take a few
 // milliseconds.
 
-import { BookError, OPPONENTS, loadBook } from './tictactoe-book.js';
+import { BookError, OPPONENTS, loadBook, opponentNamed } from './tictactoe-book.js';
 
 /**
  * The books in the package (as tictactoe_book.reader.PACKAGED in Python): 3x3, normal and misère, each
@@ -29,17 +29,17 @@ export async function loadPackaged(options, read) {
     throw new TypeError(`options must be {misere, against} or null, got ${String(JSON.stringify(options)).slice(0, 100)}`);
   }
   const { misere = false, against = OPPONENTS[0].name } = options ?? {};
-  if (misere !== true && misere !== false) throw new TypeError(`misere must be true or false, got ${JSON.stringify(misere)}`);
-  const book = PACKAGED_BOOKS.find((b) => b.misere === misere && b.against === against);
-  if (!book) {
-    const opponents = [...new Set(PACKAGED_BOOKS.map((b) => b.against))].join(', ');
-    throw new RangeError(`unknown opponent ${JSON.stringify(against)}; choose one of ${opponents}`);
-  }
+  if (misere !== true && misere !== false) throw new TypeError(`misere must be true or false, got ${String(JSON.stringify(misere)).slice(0, 100)}`);
+  // The registry names the opponents (a RangeError, the name cut as every message cuts one);
+  // the package ships a book for each (a test checks).
+  const { name } = opponentNamed(against);
+  const book = PACKAGED_BOOKS.find((b) => b.misere === misere && b.against === name);
   const source = `tictactoe-book/books/${book.file}`;
   let bytes;
   try {
     bytes = await read(book.file);
   } catch (error) {
+    if (error instanceof BookError) throw error; // read, and refused as it was read (too long)
     throw new BookError('unreadable', `${source}: cannot be read (${error.message}) [unreadable]`);
   }
   return loadBook(bytes, { rules: { rows: 3, cols: 3, k: 3, misere }, source });

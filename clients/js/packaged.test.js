@@ -80,3 +80,38 @@ test('index.js: a missing book, or a page where the book should be, is unreadabl
   assert.deepEqual((await refused(damaged)).slice(0, 2), ['BookError', 'entry-inconsistent']);
   await assert.rejects(browser.loadPackagedBook({ against: 'expert' }), RangeError);
 });
+
+test('the package ships a book for every reference opponent, normal and misère', () => {
+  for (const { name } of reader.OPPONENTS) {
+    for (const misere of [false, true]) {
+      assert.equal(browser.PACKAGED_BOOKS.filter((b) => b.against === name && b.misere === misere).length, 1, `${name} ${misere}`);
+    }
+  }
+});
+
+test('loadPackagedBook\'s messages repeat a long value cut, not whole', async () => {
+  // issue 41, item 13: the opponent's name and misere were repeated whole
+  const long = 'z'.repeat(5000);
+  await assert.rejects(browser.loadPackagedBook({ against: long }), (e) => e instanceof RangeError
+    && e.message === `unknown opponent "${'z'.repeat(100)}"... (5,000 characters); choose one of novice, random`);
+  await assert.rejects(browser.loadPackagedBook({ misere: long }), (e) => e instanceof TypeError && e.message.length < 150);
+  await assert.rejects(browser.loadPackagedBook({ against: 'constructor' }), RangeError);
+});
+
+test('index.js reads no more of a book than a book may have: a body past 64 MiB is cancelled there, refused with limits', async () => {
+  // issue 41, item 9: a server (a dev server's fallback, a proxy) answering with 100 MB was read whole
+  const made = { bytes: 0, cancelled: false };
+  const body = () => new Response(new ReadableStream({
+    pull(controller) {
+      if (made.bytes >= 100_000_000) return controller.close();
+      made.bytes += 1 << 20;
+      return controller.enqueue(new Uint8Array(1 << 20).fill(0x20));
+    },
+    cancel() {
+      made.cancelled = true;
+    },
+  }, { highWaterMark: 0 }), { headers: { 'content-type': 'application/json' } });
+  await assert.rejects(withFetch(body, () => browser.loadPackagedBook()), (e) => e instanceof reader.BookError && e.code === 'limits'
+    && e.message.startsWith('tictactoe-book/books/tictactoe.json: is more than 67108864 bytes long'));
+  assert.ok(made.bytes <= reader.MAX_BOOK_BYTES + (1 << 20) && made.cancelled, JSON.stringify(made));
+});

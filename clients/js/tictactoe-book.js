@@ -43,10 +43,15 @@ export const REASON_CODES = Object.freeze([
 ]);
 
 const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
+
+/** The most bytes a book may have (docs/book-format.md, step 2: 64 MiB); readBookResponse reads no further. */
+export const MAX_BOOK_BYTES = MAX_BYTES;
 const MAX_VALUES = 4_000_000; // step 2: '[', '{' and ',' together bound the number of values (a 4x4 book: about one ',' per entry)
 const MAX_DEPTH = 32; // step 3: the top-level object is depth 1
 const MAX_CELLS = 16; // step 7
-const HORIZON = { hard: 4, medium: 2, easy: 1 };
+// A Map, not an object: a level is the caller's name, and an object would also answer for names
+// it inherits ('constructor', 'toString', '__proto__'), each a truthy non-number.
+const HORIZON = new Map([['hard', 4], ['medium', 2], ['easy', 1]]);
 
 /** A book that cannot be used. `code` is one of REASON_CODES; the message names the source. */
 export class BookError extends Error {
@@ -78,7 +83,20 @@ const swapMarks = (board) => board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X
 
 /** Characters of a value a message repeats (as Python's tictactoe_book.errors.MAX_ECHOED). */
 const MAX_ECHOED = 100;
+/**
+ * Characters of a book's name (the `source` option) a message repeats, as Python's
+ * MAX_ECHOED_PATH: whole up to the longest path Linux opens, since a real name is worth reading
+ * in full; a longer one names no file.
+ */
+const MAX_ECHOED_SOURCE = 4096;
 const counted = (n) => `${n.toLocaleString('en-US')} characters`;
+
+/** `text` written by `form` when it is at most `limit` code points, else its first `limit` and its length. */
+function cut(text, limit, form) {
+  const chars = text.length > limit ? [...text] : null;
+  if (!chars || chars.length <= limit) return form(text);
+  return `${form(chars.slice(0, limit).join(''))}... (${counted(chars.length)})`;
+}
 
 /**
  * A value as JSON for a message (tictactoe_book.errors.echoed's mirror): whole up to MAX_ECHOED
@@ -87,11 +105,7 @@ const counted = (n) => `${n.toLocaleString('en-US')} characters`;
  */
 function show(value) {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') {
-    const chars = value.length > MAX_ECHOED ? [...value] : null;
-    if (!chars || chars.length <= MAX_ECHOED) return JSON.stringify(value);
-    return `${JSON.stringify(chars.slice(0, MAX_ECHOED).join(''))}... (${counted(chars.length)})`;
-  }
+  if (typeof value === 'string') return cut(value, MAX_ECHOED, JSON.stringify);
   let text;
   try {
     text = JSON.stringify(value) ?? String(value); // a function or symbol: its own text
@@ -99,6 +113,20 @@ function show(value) {
     text = String(value); // a BigInt, or a cycle
   }
   return text.length <= MAX_ECHOED ? text : `${text.slice(0, MAX_ECHOED)}... (${counted(text.length)})`;
+}
+
+/**
+ * The `source` option as a message names the book (as Python's BookError writes its path): its
+ * text, whole up to MAX_ECHOED_SOURCE characters, else cut there and its length given.
+ */
+function sourceName(source) {
+  let text;
+  try {
+    text = String(source);
+  } catch {
+    text = show(source); // an object without a toString
+  }
+  return cut(text, MAX_ECHOED_SOURCE, (t) => t);
 }
 
 // ---------------------------------------------------------------- strict JSON (step 3)
@@ -464,18 +492,13 @@ function checkHeader(doc, refuse) {
  */
 function checkRules(rules, wanted, refuse) {
   if (!isObject(rules)) refuse('rules', `has rules ${show(rules)}, not an object`);
-  const { rows, cols, k, cells } = rules;
-  for (const [name, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
-    if (!Number.isInteger(v) || v < 1) refuse('rules', `has rules.${name} ${show(v)}; it must be an integer of at least 1`);
-  }
-  if (rows * cols > MAX_CELLS) refuse('rules', `has a ${rows}x${cols} board; this reader reads at most ${MAX_CELLS} cells`);
-  if (k > rows && k > cols) refuse('rules', `has k = ${k}, longer than both sides of a ${rows}x${cols} board`);
+  const { rows, cols, k, cells, misere } = rules; // misere is no default here: a book states it
+  const problem = rulesProblem({ rows, cols, k, misere });
+  if (problem) refuse('rules', `has impossible rules: ${problem.member ? 'rules.' : ''}${problem.text}`);
   if (cells !== rows * cols) refuse('rules', `has rules.cells ${show(cells)}, not ${rows * cols}`);
   if (rules.first !== 'X' || rules.second !== 'O' || rules.empty !== '.') {
     refuse('rules', `uses marks ${show([rules.first, rules.second, rules.empty])}, not X, O and .`);
   }
-  const { misere } = rules;
-  if (misere !== true && misere !== false) refuse('rules', `has rules.misere ${show(misere)}, not true or false`);
   const name = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : ''}`;
   if (wanted && (rows !== wanted.rows || cols !== wanted.cols || k !== wanted.k || misere !== wanted.misere)) {
     refuse('rules', `is a book for ${name(rules)}, not ${name(wanted)}`);
@@ -730,13 +753,27 @@ const rulesName = (r) => `${r.rows}x${r.cols} k=${r.k}${r.misere ? ' misère' : 
 function gameRules(rules) {
   if (rules === null || typeof rules !== 'object') throw new RulesError(`rules must be an object {rows, cols, k, misere}, got ${show(rules)}`);
   const { rows, cols, k, misere = false } = rules;
-  for (const [name, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
-    if (!Number.isInteger(v) || v < 1) throw new RulesError(`${name} must be a positive integer, got ${show(v)}`);
-  }
-  if (misere !== true && misere !== false) throw new RulesError(`misere must be true or false, got ${show(misere)}`);
-  if (rows * cols > MAX_CELLS) throw new RulesError(`board ${rows}x${cols} has ${rows * cols} cells; at most ${MAX_CELLS}`);
-  if (k > rows && k > cols) throw new RulesError(`k=${k} does not fit on a ${rows}x${cols} board`);
+  const problem = rulesProblem({ rows, cols, k, misere });
+  if (problem) throw new RulesError(problem.text);
   return Object.freeze({ rows, cols, k, misere });
+}
+
+/**
+ * Why {rows, cols, k, misere} are the rules of no game this reader plays, or null: the one
+ * check of rules in JavaScript, tictactoe_book.game.Rules's in its order and words, shared by
+ * Position (gameRules), the caller's rules of loadBook (wantedRules) and a book's own (step 7,
+ * checkRules). Returns {member, text}: the member at fault ('rows', 'cols', 'k', 'misere'), or
+ * null when the members are each fine and the board is not (over MAX_CELLS cells, or k longer
+ * than both sides: k equal to the longer side, as 4 on 3x4, is a game).
+ */
+function rulesProblem({ rows, cols, k, misere }) {
+  for (const [member, v] of [['rows', rows], ['cols', cols], ['k', k]]) {
+    if (!Number.isInteger(v) || v < 1) return { member, text: `${member} must be a positive integer, got ${show(v)}` };
+  }
+  if (misere !== true && misere !== false) return { member: 'misere', text: `misere must be true or false, got ${show(misere)}` };
+  if (rows * cols > MAX_CELLS) return { member: null, text: `board ${rows}x${cols} has ${rows * cols} cells; at most ${MAX_CELLS}` };
+  if (k > Math.max(rows, cols)) return { member: null, text: `k=${k} does not fit on a ${rows}x${cols} board` };
+  return null;
 }
 
 /** The derived tables of a game's rules, once per rules (a position played on shares its parent's). */
@@ -876,7 +913,7 @@ function outcomeOf(board, tables) {
 // ---------------------------------------------------------------- the reference opponents
 
 /**
- * The reference opponents, player/opponents.py's registry mirrored in one table: the fallible
+ * The reference opponents, player/tictactoe_book/opponents.py's registry mirrored in one table: the fallible
  * players a book's trap order is ranked against, in the order it breaks ties (the first is the
  * one a book is ranked against unless it says otherwise). Each picks uniformly among the cells
  * its preference leaves: a function of three sets of cells as bits (bit c for cell c), the free
@@ -1199,8 +1236,9 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
 // ---------------------------------------------------------------- loading
 
 function bookRefuser(source) {
+  const name = sourceName(source);
   return (code, reason) => {
-    throw new BookError(code, `${source}: ${reason} [${code}]`);
+    throw new BookError(code, `${name}: ${reason} [${code}]`);
   };
 }
 
@@ -1225,20 +1263,20 @@ function optionsOf(options) {
 }
 
 /**
- * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else
- * {rows, cols, k} whole numbers of at least 1 and misere true, false or left out; a TypeError
- * otherwise, naming the member (as Python's Rules refuses rows '3'), never a book's refusal.
+ * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else the rules
+ * of a game ({rows, cols, k}, misere true, false or left out), checked as a Position's
+ * (rulesProblem): a member of the wrong type or below 1 is a TypeError naming it (as Python's
+ * Rules refuses rows '3'), a board no reader plays (over 16 cells, k longer than both sides) a
+ * RulesError; never a book's refusal.
  */
 function wantedRules(rules) {
   if (rules === undefined || rules === null) return null;
   if (!isObject(rules)) throw new TypeError(`rules must be {rows, cols, k, misere} or null, got ${show(rules)}`);
-  for (const name of ['rows', 'cols', 'k']) {
-    const v = rules[name];
-    if (!Number.isInteger(v) || v < 1) throw new TypeError(`rules.${name} must be a whole number of at least 1, got ${show(v)}`);
-  }
-  const { misere = false } = rules;
-  if (misere !== true && misere !== false) throw new TypeError(`rules.misere must be true, false or left out, got ${show(misere)}`);
-  return { rows: rules.rows, cols: rules.cols, k: rules.k, misere };
+  const { rows, cols, k, misere = false } = rules;
+  const problem = rulesProblem({ rows, cols, k, misere });
+  if (problem?.member) throw new TypeError(`rules.${problem.text}`);
+  if (problem) throw new RulesError(problem.text);
+  return { rows, cols, k, misere };
 }
 
 /** loadBook, or with `proven` (loadBookCached, for bytes recorded as proven) without the proof of the entries. */
@@ -1262,6 +1300,55 @@ function againstOf(doc) {
   return typeof against === 'string' ? against : OPPONENTS[0].name;
 }
 
+/**
+ * The bytes of a book from a fetch Response (`response.ok` is the caller's to check), read no
+ * further than a book may be long (MAX_BOOK_BYTES): a Content-Length over it is refused before
+ * any byte is read, and a body that passes it as it streams (no length given, a wrong one, a
+ * compressed one) is cancelled there. Either is a BookError 'limits', as loadBook refuses such
+ * bytes, so a page holds at most about 64 MiB of a book whatever the server sends (a 300 MB
+ * stream was read whole first). `progress(received, total)`, if given, is called after each
+ * part (total: the Content-Length, or 0 when there is none or the body is compressed). A body
+ * that cannot be read is a BookError 'unreadable'. `source` names the book, as in loadBook.
+ */
+export async function readBookResponse(response, options) {
+  const { source = 'book', progress = null } = optionsOf(options);
+  const refuse = bookRefuser(source);
+  const encoding = response.headers.get('Content-Encoding');
+  const length = encoding && encoding !== 'identity' ? 0 : Number(response.headers.get('Content-Length')) || 0;
+  const body = response.body;
+  if (length > MAX_BYTES) {
+    await body?.cancel().catch(() => {});
+    refuse('limits', `is ${length} bytes long (its Content-Length); a book is at most ${MAX_BYTES} bytes`);
+  }
+  if (!body) return new Uint8Array(0); // a response without a body (a HEAD, a 204)
+  const reader = body.getReader();
+  const chunks = [];
+  let received = 0;
+  for (;;) {
+    let part;
+    try {
+      part = await reader.read();
+    } catch (error) {
+      refuse('unreadable', `cannot be read (${error?.message ?? error})`);
+    }
+    if (part.done) break;
+    received += part.value.length;
+    if (received > MAX_BYTES) {
+      await reader.cancel().catch(() => {});
+      refuse('limits', `is more than ${MAX_BYTES} bytes long (reading stopped there); a book is at most ${MAX_BYTES} bytes`);
+    }
+    chunks.push(part.value);
+    if (progress) progress(received, length);
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 /** The storage item that records a proven book: the prefix, then the SHA-256 of its bytes in lowercase hex. */
 export const PROVEN_PREFIX = 'tictactoe-book:proven-sha256:';
 
@@ -1281,14 +1368,19 @@ export async function sha256Hex(bytes) {
  * game being played. Otherwise the book is proven exactly as loadBook does and, when it passes
  * and is larger than `recordAbove` bytes (1 MB, as the Python record: smaller books prove in
  * milliseconds), its hash is recorded. A record only ever skips the proof for those exact bytes;
- * any other bytes are proven. `input` that is not bytes is proven and never recorded. A storage
- * that throws (full, or refused by the browser) only loses the record. Resolves to a reader;
- * rejects with BookError.
+ * any other bytes are proven. The bytes are copied when called, and the copy is what is hashed,
+ * proven and read: a caller changing its bytes while the promise is pending changes nothing.
+ * `input` that is not bytes is proven and never recorded. A storage that throws (full, or
+ * refused by the browser) only loses the record. Resolves to a reader; rejects with BookError.
  */
 export async function loadBookCached(input, cacheOptions) {
   const { storage, recordAbove = 1_000_000, ...options } = optionsOf(cacheOptions);
-  const bytes = asBytes(input);
-  if (!bytes || !storage) return loadBook(input, options);
+  const given = asBytes(input);
+  if (!given || !storage) return loadBook(input, options);
+  // A copy, taken before the first await: the caller's bytes may change while the hash is
+  // computed, and the record then vouches for bytes it never saw. The copy is the one snapshot
+  // hashed, looked up, proven and read (issue 41, item 7).
+  const bytes = given.slice();
   const item = PROVEN_PREFIX + (await sha256Hex(bytes));
   let recorded = false;
   try {
@@ -1354,7 +1446,7 @@ class Reader {
       throw new RulesError(`a position of ${rulesName(game)}, but the book is for ${rulesName(this.rules)}`);
     }
     if (options.first !== undefined && options.first !== position.first) {
-      throw new TypeError(`first ${JSON.stringify(options.first)} is not the position's (${position.first} moved first)`);
+      throw new TypeError(`first ${show(options.first)} is not the position's (${position.first} moved first)`);
     }
     return { first: position.first };
   }
@@ -1419,11 +1511,11 @@ class Reader {
     return this.evaluate(board, options).optimal;
   }
 
-  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/play.py). */
+  /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/tictactoe_book/play.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
-    const horizon = HORIZON[level];
-    if (!horizon) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);
+    const horizon = HORIZON.get(level);
+    if (horizon === undefined) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);
     const moves = evaluation.scores.flatMap((s, c) => (s === null ? [] : [{ c, s, ...evaluation.outcome(c) }]));
     const wins = moves.filter((m) => m.value > 0 && m.plies <= horizon);
     if (wins.length) {

@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, PROVEN_PREFIX, REASON_CODES, deriveLines, deriveSymmetries, loadBook, loadBookCached,
-  parseStrictJSON, sha256Hex,
+  BoardError, BookError, LEVELS, MAX_BOOK_BYTES, PROVEN_PREFIX, Position, REASON_CODES, RulesError, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  parseStrictJSON, readBookResponse, sha256Hex,
 } from './tictactoe-book.js';
 import { checkVectors } from './check-vectors.mjs';
 import { makeBook, solve } from './make-v2-book.mjs';
@@ -601,6 +601,7 @@ test('misère 3x3: a draw, and the centre is the only first move that does not l
 const SIZES = [
   [1, 1, 1, false], [1, 1, 1, true], [1, 3, 2, false], [1, 3, 2, true], [2, 2, 2, false], [2, 2, 2, true],
   [2, 4, 3, false], [2, 4, 3, true], [4, 3, 3, true], [3, 4, 3, false],
+  [2, 4, 4, false], [4, 2, 4, true], // k the longer side, longer than the shorter: a game (issue 41, item 14)
 ];
 for (const [rows, cols, k, misere] of SIZES) {
   const rules = { rows, cols, k, misere };
@@ -611,6 +612,59 @@ for (const [rows, cols, k, misere] of SIZES) {
     assert.deepEqual(readerFacts(reader, facts.map(([key]) => key)), facts);
   });
 }
+
+test('Position, the caller\'s rules and a book\'s rules accept the same games, those Python\'s Rules accepts', () => {
+  // issue 41, item 14: three checks of rules could drift apart (a JavaScript Position refusing
+  // 3x4 with k = 4, which Python plays, went unseen). Python's rule (tictactoe_book.game.Rules):
+  // at most 16 cells, and k no longer than the longer side.
+  const python = (rows, cols, k) => rows * cols <= 16 && k <= Math.max(rows, cols);
+  const header = (rows, cols, k) => JSON.stringify({
+    format: 'tictactoe-book', version: 2, canonical: 'min-image',
+    rules: { rows, cols, k, cells: rows * cols, misere: false, first: 'X', second: 'O', empty: '.', lines: [] },
+  });
+  let games = 0;
+  for (let rows = 1; rows <= 17; rows++) {
+    for (let cols = 1; cols <= 17; cols++) {
+      for (let k = 1; k <= 18; k++) {
+        const rules = { rows, cols, k };
+        const expected = python(rows, cols, k);
+        const name = `${rows}x${cols} k=${k}`;
+        let position = true;
+        try {
+          Position.empty(rules);
+        } catch (error) {
+          assert.ok(error instanceof RulesError, name);
+          position = false;
+        }
+        let caller = true; // a book for another game is refused with 'rules'; rules of no game throw RulesError
+        try {
+          loadBook(bookBytes, { rules });
+        } catch (error) {
+          caller = error instanceof BookError;
+          assert.ok(caller || error instanceof RulesError, name);
+        }
+        let book = true; // a header past step 7 fails at step 8 (no lines), one refused at 7 with 'rules'
+        try {
+          loadBook(header(rows, cols, k));
+        } catch (error) {
+          book = error.code !== 'rules';
+        }
+        assert.deepEqual([position, caller, book], [expected, expected, expected], name);
+        games += expected;
+      }
+    }
+  }
+  assert.ok(games > 200, `${games}`);
+  // 3x4, four in a row: the top row completed by X wins; three in a row do not
+  // X X X X
+  // O O O .
+  // . . . .
+  let game = Position.empty({ rows: 3, cols: 4, k: 4 });
+  for (const cell of [0, 4, 1, 5, 2, 6]) game = game.play(cell);
+  assert.equal(game.outcome(), null);
+  assert.deepEqual(game.play(3).outcome(), { winner: 'X', line: [0, 1, 2, 3] });
+  assert.throws(() => Position.empty({ rows: 3, cols: 4, k: 5 }), (e) => e instanceof RulesError && e.message === 'k=5 does not fit on a 3x4 board');
+});
 
 test('3x4: the empty board is a first-player win, and the book has the documented size', () => {
   const text = makeBook({ rows: 3, cols: 4, k: 3 }, solution({ rows: 3, cols: 4, k: 3, misere: false }));
@@ -698,6 +752,52 @@ test('loadBookCached: one changed byte of a recorded valid book is proven and re
   assert.equal(storage.items.size, 1);
 });
 
+test('loadBookCached reads the bytes as they were when called: changed while it hashes, they are neither opened as proven nor recorded', async () => {
+  // issue 41, item 7: the hash was awaited, then the caller's bytes (changed meanwhile) were
+  // read. The entry of X in a corner, O to move: "0 4", only the centre holds the draw; "0 3"
+  // (an edge, which loses) has the same length.
+  // . . .
+  // . . .
+  // . . X
+  const losing = Buffer.from(bookBytes);
+  const at = losing.indexOf('"........X":"0 4"') + 15;
+  losing[at] = '3'.charCodeAt(0);
+  assert.throws(() => loadBook(losing), (e) => e.code === 'entry-inconsistent');
+  // Recorded bytes, changed as soon as the call returns: the recorded snapshot is what is read.
+  const storage = memoryStorage();
+  await loadBookCached(bookBytes, { storage, recordAbove: 0 });
+  const caller = Buffer.from(bookBytes);
+  const pending = loadBookCached(caller, { storage, recordAbove: 0 });
+  caller[at] = '3'.charCodeAt(0);
+  const reader = await pending;
+  assert.deepEqual(reader.bestMoves('........X'), [4]);
+  assert.deepEqual(answers(reader), REAL);
+  // Damaged bytes, made valid as soon as the call returns: the damaged snapshot is proven and
+  // refused, and its hash is not recorded (a later load of those bytes would skip the proof).
+  const fresh = memoryStorage();
+  const damagedCaller = Buffer.from(losing);
+  const refused = loadBookCached(damagedCaller, { storage: fresh, recordAbove: 0 });
+  damagedCaller[at] = '4'.charCodeAt(0);
+  await assert.rejects(refused, (e) => e instanceof BookError && e.code === 'entry-inconsistent');
+  assert.equal(fresh.items.size, 0);
+  await assert.rejects(loadBookCached(losing, { storage: fresh, recordAbove: 0 }), (e) => e.code === 'entry-inconsistent');
+});
+
+test('loadBookCached records a book larger than recordAbove (1,000,000 bytes by default), not one of exactly that size, as Python\'s RECORD_ABOVE', async () => {
+  // issue 41, item 14: a book of exactly recordAbove bytes being recorded went unseen
+  const padded = (length) => Buffer.concat([bookBytes, Buffer.alloc(length - bookBytes.length, 0x20)]); // trailing white space: valid
+  for (const [bytes, options, recorded] of [
+    [padded(1_000_000), {}, false],
+    [padded(1_000_001), {}, true],
+    [bookBytes, { recordAbove: bookBytes.length }, false],
+    [bookBytes, { recordAbove: bookBytes.length - 1 }, true],
+  ]) {
+    const storage = memoryStorage();
+    await loadBookCached(bytes, { storage, ...options });
+    assert.equal(storage.items.size, recorded ? 1 : 0, `${bytes.length} bytes, ${JSON.stringify(options)}`);
+  }
+});
+
 test('loadBookCached: a record does not change the rules a player accepts, nor what refuses before the proof', async () => {
   const storage = memoryStorage();
   await loadBookCached(bookBytes, { storage, recordAbove: 0 });
@@ -719,6 +819,81 @@ test('loadBookCached: small books are not recorded by default; text is proven, n
   assert.deepEqual(answers(await loadBookCached(bookBytes)), REAL); // no storage: proven
 });
 
+// ---------------------------------------------------------------- reading a book from a response
+
+/**
+ * A body of `total` bytes (Infinity: endless) in parts of `part` bytes, made as they are pulled
+ * (highWaterMark 0: none before a read asks), counting what was made and whether it was cancelled.
+ */
+function fakeBody(total, part = 1 << 20) {
+  const made = { bytes: 0, cancelled: false };
+  const stream = new ReadableStream({
+    pull(controller) {
+      const size = Math.min(part, total - made.bytes);
+      if (size <= 0) {
+        controller.close();
+        return;
+      }
+      made.bytes += size;
+      controller.enqueue(new Uint8Array(size).fill(0x20));
+    },
+    cancel() {
+      made.cancelled = true;
+    },
+  }, { highWaterMark: 0 });
+  return { stream, made };
+}
+
+test('readBookResponse stops reading a body at 64 MiB and cancels it: an endless one, or one longer than its Content-Length says', async () => {
+  // issue 41, item 9: the page read any size before its 64 MiB check (a 300 MB stream: 1.3 GB held)
+  assert.equal(MAX_BOOK_BYTES, MAX_BYTES);
+  for (const headers of [{}, { 'Content-Length': '1000' }, { 'Content-Length': String(MAX_BOOK_BYTES + 1), 'Content-Encoding': 'gzip' }]) {
+    const { stream, made } = fakeBody(Infinity);
+    await assert.rejects(readBookResponse(new Response(stream, { headers }), { source: 'endless.json' }), (e) => e instanceof BookError
+      && e.code === 'limits' && e.message === `endless.json: is more than ${MAX_BYTES} bytes long (reading stopped there); a book is at most ${MAX_BYTES} bytes [limits]`);
+    assert.ok(made.bytes <= MAX_BOOK_BYTES + (1 << 20), `${made.bytes} bytes made`);
+    assert.ok(made.cancelled, JSON.stringify(headers));
+  }
+});
+
+test('readBookResponse refuses a Content-Length over 64 MiB before reading a byte', async () => {
+  const { stream, made } = fakeBody(300_000_000);
+  const response = new Response(stream, { headers: { 'Content-Length': '300000000' } });
+  await assert.rejects(readBookResponse(response), (e) => e instanceof BookError && e.code === 'limits'
+    && e.message === `book: is 300000000 bytes long (its Content-Length); a book is at most ${MAX_BYTES} bytes [limits]`);
+  assert.deepEqual(made, { bytes: 0, cancelled: true });
+});
+
+test('readBookResponse reads a body of exactly 64 MiB whole, and the book in parts as it was sent', async () => {
+  const { stream, made } = fakeBody(MAX_BOOK_BYTES, 3_000_001);
+  const bytes = await readBookResponse(new Response(stream, { headers: { 'Content-Length': String(MAX_BOOK_BYTES) } }));
+  assert.equal(bytes.length, MAX_BOOK_BYTES);
+  assert.ok(!made.cancelled && bytes.every((b) => b === 0x20));
+  const parts = [];
+  for (let at = 0; at < bookBytes.length; at += 1000) parts.push(bookBytes.subarray(at, at + 1000));
+  const seen = [];
+  const sent = new ReadableStream({ pull: (controller) => (parts.length ? controller.enqueue(parts.shift()) : controller.close()) });
+  const read = await readBookResponse(new Response(sent, { headers: { 'Content-Length': String(bookBytes.length) } }), {
+    progress: (received, total) => seen.push([received, total]),
+  });
+  assert.deepEqual(Buffer.from(read), bookBytes);
+  assert.deepEqual(seen.at(-1), [bookBytes.length, bookBytes.length]);
+  assert.deepEqual(answers(loadBook(read)), REAL);
+  assert.equal((await readBookResponse(new Response(null))).length, 0);
+});
+
+test('readBookResponse: a body that fails as it is read is unreadable', async () => {
+  let pulls = 0;
+  const failing = new ReadableStream({
+    pull(controller) {
+      if (pulls++) controller.error(new TypeError('network error'));
+      else controller.enqueue(new Uint8Array(10));
+    },
+  });
+  await assert.rejects(readBookResponse(new Response(failing), { source: 'x.json' }), (e) => e instanceof BookError
+    && e.code === 'unreadable' && e.message === 'x.json: cannot be read (network error) [unreadable]');
+});
+
 // ---------------------------------------------------------------- playing
 
 test('levels: everyone takes a win; medium and hard block; unknown levels are refused', () => {
@@ -729,6 +904,17 @@ test('levels: everyone takes a win; medium and hard block; unknown levels are re
   assert.deepEqual(book.candidates(book.evaluate('XX.O.....'), 'hard'), [2]);
   assert.equal(book.candidates(book.evaluate('XX.O.....'), 'easy').length, 6);
   assert.throws(() => book.chooseMove('.........', { level: 'expert' }), RangeError);
+});
+
+test('a level is a name of LEVELS, never one every object inherits (constructor, toString, __proto__)', () => {
+  // issue 41, item 8: the levels were looked up through the prototype, so 'constructor' played
+  // a random move
+  const inherited = [...Object.getOwnPropertyNames(Object.prototype), 'hasOwnProperty', '__proto__'];
+  assert.ok(inherited.includes('constructor') && inherited.includes('toString'));
+  for (const level of inherited) {
+    assert.throws(() => book.chooseMove('XX.O.....', { level, random: () => 0 }), /^RangeError: unknown level/, level);
+    assert.throws(() => book.candidates(book.evaluate('XX.O.....'), level), /^RangeError: unknown level/, level);
+  }
 });
 
 test('chooseMove is reproducible with an injected random and varies among ties', () => {
@@ -772,13 +958,16 @@ test('options given as null are no options, as Python\'s None; others are a Type
 test('the caller\'s rules are checked as Python\'s Rules checks them: a clear TypeError naming the member', () => {
   // issue 32, item 9: misere 'no' was taken as misère; rows '3' said "a book for 3x3 k=3, not 3x3 k=3"
   const cases = [
-    [{ rows: 3, cols: 3, k: 3, misere: 'no' }, /^TypeError: rules\.misere must be true, false or left out, got "no"$/],
-    [{ rows: '3', cols: 3, k: 3 }, /^TypeError: rules\.rows must be a whole number of at least 1, got "3"$/],
-    [{ rows: 3, cols: 3.5, k: 3 }, /^TypeError: rules\.cols must be a whole number of at least 1, got 3\.5$/],
-    [{ rows: 3, cols: 3 }, /^TypeError: rules\.k must be a whole number of at least 1, got nothing$/],
+    [{ rows: 3, cols: 3, k: 3, misere: 'no' }, /^TypeError: rules\.misere must be true or false, got "no"$/],
+    [{ rows: '3', cols: 3, k: 3 }, /^TypeError: rules\.rows must be a positive integer, got "3"$/],
+    [{ rows: 3, cols: 3.5, k: 3 }, /^TypeError: rules\.cols must be a positive integer, got 3\.5$/],
+    [{ rows: 3, cols: 3 }, /^TypeError: rules\.k must be a positive integer, got nothing$/],
     ['3x3', /^TypeError: rules must be \{rows, cols, k, misere\} or null, got "3x3"$/],
   ];
   for (const [rules, message] of cases) assert.throws(() => loadBook(bookBytes, { rules }), message, JSON.stringify(rules));
+  // Rules of no game are the caller's mistake, as a Position's are (RulesError), not the book's.
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 5, cols: 4, k: 3 } }), (e) => e instanceof RulesError && e.message === 'board 5x4 has 20 cells; at most 16');
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 4 } }), (e) => e instanceof RulesError && e.message === 'k=4 does not fit on a 3x3 board');
   assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: true } }), /\[rules\]$/);
   assert.equal(loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: false } }).rules.misere, false);
   assert.equal(loadBook(bookBytes, { rules: null }).cells, 9);
@@ -789,6 +978,28 @@ test('a message repeats a long value cut to 100 characters and its length, as Py
     && error.message === `board "${'X'.repeat(100)}"... (100,000 characters) has 100000 cells; the book needs 9`);
   assert.throws(() => book.chooseMove('.........', { level: 'z'.repeat(5000) }), /^RangeError: unknown level "z{100}"\.\.\. \(5,000 characters\)/);
   assert.throws(() => loadBook(damaged((d) => { d.format = 'f'.repeat(1000); })), /format "f{100}"\.\.\. \(1,000 characters\)\) \[format\]$/);
+});
+
+test('a message names the book by its source cut to 4,096 characters and its length, as Python\'s BookError names a path', () => {
+  // issue 41, item 13: a source of a million characters made a message of a million characters
+  const refusal = (source) => {
+    try {
+      loadBook('[]', { source });
+    } catch (error) {
+      assert.ok(error instanceof BookError && error.code === 'format', String(error));
+      return error.message;
+    }
+    return assert.fail('loaded');
+  };
+  const tail = ': is not a book: its top level is [], not an object [format]';
+  assert.equal(refusal('b'.repeat(1_000_000)), `${'b'.repeat(4096)}... (1,000,000 characters)${tail}`);
+  assert.equal(refusal('b'.repeat(4096)), `${'b'.repeat(4096)}${tail}`);
+  assert.equal(refusal('b'.repeat(4097)), `${'b'.repeat(4096)}... (4,097 characters)${tail}`);
+  assert.equal(refusal('😀'.repeat(4097)), `${'😀'.repeat(4096)}... (4,097 characters)${tail}`); // code points, as Python counts
+  assert.equal(refusal(7), `7${tail}`);
+  assert.equal(refusal(undefined), `book${tail}`);
+  const position = new Position('O........', undefined, 'O');
+  assert.throws(() => book.evaluate(position, { first: 'X'.repeat(5000) }), /^TypeError: first "X{100}"\.\.\. \(5,000 characters\) is not the position's/);
 });
 
 test('the tables a caller sees cannot be changed', () => {

@@ -1,6 +1,6 @@
 """The never-losing player that beats a given 3x3 opponent most often, worked out apart from
-player/rates.py: tests/oracles/oracle.py's minimax says which moves are optimal, Fractions carry the
-chances. An opponent maps a board (X moved first) to the cells it picks uniformly among; None
+player/tictactoe_book/rates.py: tests/oracles/oracle.py's minimax says which moves are optimal, Fractions
+carry the chances. An opponent maps a board (X moved first) to the cells it picks uniformly among; None
 among them is a forfeit (a program's failure, as the audit counts it): the game is won there."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Exact match-up rates by enumerating every line of play (no sampling), for the tests.
 
-Written apart from ``generator/trap.py``: its own novice (from ``oracle.LINES``) and its own walk.
-A policy maps a board (book notation, X moved first) to the cells it picks uniformly among.
+Written apart from ``generator/tictactoe_generator/trap.py``: its own novice (from ``oracle.LINES``) and its
+own walk. A policy maps a board (book notation, X moved first) to the cells it picks uniformly among.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """An independent trap order for any m,n,k-game, normal or misère: every line of play, exactly.
 
-Written apart from generator/trap.py: move values from
+Written apart from generator/tictactoe_generator/trap.py: move values from
 tests/oracles/negamax.py, its own novice, its own walk over board strings, and Fractions. It follows the
-definition in docs/book-format.md "Trap order", with the misère novice of generator/trap.py
+definition in docs/book-format.md "Trap order", with the misère novice of
+generator/tictactoe_generator/trap.py
 (a free cell that does not complete its own line, if there is one, else any free cell).
 ``against="random"`` ranks by the chance against random first, then against novice: its top
 tier is the never-losing policy that wins most often against a random player.

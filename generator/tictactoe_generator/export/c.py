@@ -1,0 +1,224 @@
+"""The book as C99 source (``ttt-book export --lang c``): static const tables and a few functions,
+no allocation, nothing beyond the C standard library.
+
+``c_book(table)`` writes ``tictactoe_book.h`` and ``tictactoe_book.c`` from the full table;
+``c_strategy(table)`` writes ``tictactoe_x.h`` and ``tictactoe_x.c`` (or ``_o``) from a
+strategy table, for a microcontroller that plays one side. With ``single_header=True`` either
+writes the header alone, the implementation inside it behind ``TICTACTOE_BOOK_IMPLEMENTATION``
+(or ``TICTACTOE_X_IMPLEMENTATION``), stb style. Both are pure: tables in, file texts out
+(generator/tictactoe_generator/export/tables.py computes the tables from a proven book), the C itself in
+generator/tictactoe_generator/export/templates/: the declarations (``book.h``, ``strategy.h``), the
+implementations
+(``book.c``, ``strategy.c``, and the pieces they share: ``flash.c``, ``rules.c``, ``board.c``,
+``lookup.c``), and how they are put together (``source.c`` for a .c file, ``single.h`` for a
+single header).
+
+On AVR the tables go to flash (``PROGMEM``) and are read with ``pgm_read_*``; everywhere else
+they are plain ``static const`` arrays, which linkers put in read-only memory.
+"""
+
+from __future__ import annotations
+
+from tictactoe_book.game import Rules
+from tictactoe_book.play import HORIZON, LEVELS
+from tictactoe_generator.export.tables import FullTable, StrategyTable
+from tictactoe_generator.export.text import (
+    c_string,
+    describe_against,
+    describe_rules,
+    fill,
+    key_bits,
+    packed_moves,
+    win_score,
+    wrapped,
+)
+
+BOOK_HEADER = "tictactoe_book.h"
+BOOK_SOURCE = "tictactoe_book.c"
+
+#: The board errors, in the order a board is checked (docs/book-format.md, "Reading the book");
+#: the last two are the tables' own.
+ERRORS = (
+    ("LENGTH", "length", "the board does not have TTT_CELLS characters (or is NULL)"),
+    ("CHARACTER", "character", "a character other than X, O and ."),
+    ("COUNTS", "counts", "X has neither as many marks as O nor one more"),
+    ("UNREACHABLE", "unreachable", "both marks own a line, or the owner of a line did not move last"),
+    ("OVER", "over", "the game is over: a line is owned, or no cell is free"),
+    ("TURN", "turn", "a strategy table only: it is not the table's side to move"),
+    ("NOT_IN_TABLE", "not-in-table", "a strategy table only: a position its side never faces"),
+    ("ILLEGAL_MOVE", "illegal-move", "ttt_play: the cell is off the board or taken"),
+    ("LEVEL", "level", "ttt_candidates, ttt_choose: no such level (a strategy table: any but perfect)"),
+)
+
+#: The game's standing, as ttt_outcome answers it (tictactoe_book.game.Position.outcome's cases).
+OUTCOMES = (
+    ("IN_PROGRESS", "the game goes on"),
+    ("X_WINS", "X has won, by the rules"),
+    ("O_WINS", "O has won, by the rules"),
+    ("DRAW", "the board is full and no line is complete"),
+)
+
+#: The functions every export has, under these names in every header (docs/porting.md, "Exports"):
+#: the full book's own; a strategy's are macros naming its own (``ttt_x_play``, ...).
+SHARED = ("outcome", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
+
+
+def strategy_names(side: str) -> tuple[str, str]:
+    """The header and source file names of a strategy export for ``side``."""
+    stem = f"tictactoe_{side.lower()}"
+    return f"{stem}.h", f"{stem}.c"
+
+
+def implementation_macro(header: str) -> str:
+    """The macro a single header's one implementing file defines: ``TICTACTOE_BOOK_IMPLEMENTATION``
+    for ``tictactoe_book.h``."""
+    return header.removesuffix(".h").upper() + "_IMPLEMENTATION"
+
+
+def c_book(table: FullTable, *, single_header: bool = False) -> dict[str, str]:
+    """``{file name: text}`` of the full export: a header and a source, or a single header."""
+    rules = table.rules
+    command = "ttt-book export --lang c" + (" --single-header" if single_header else "")
+    header = fill(
+        "book.h",
+        header=BOOK_HEADER,
+        command=command,
+        rules=describe_rules(rules),
+        count=len(table.keys),
+        against=c_string(table.against),
+        against_words=describe_against(table.against),
+        rules_macros=_rules_macros(rules),
+        shared_macros=_shared_macros(),
+        undefine_shared="\n".join(f"#undef ttt_{name}" for name in SHARED),
+        state_declarations=fill("state.h", api="ttt_"),
+    )
+    implementation = fill(
+        "book.c",
+        **_shared(rules, "TTT_ENTRIES", "ttt_"),
+        keys=wrapped(table.keys),
+        bests=wrapped(table.bests),
+        tops=wrapped(table.tops),
+        horizons=", ".join(str(HORIZON.get(level, 0)) for level in LEVELS),
+    )
+    return _put_together(BOOK_HEADER, BOOK_SOURCE, command, header, implementation, single_header)
+
+
+def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str, str]:
+    """``{file name: text}`` of a strategy export for ``table.side``: a header and a source, or
+    a single header."""
+    rules, side = table.rules, table.side
+    header_name, source_name = strategy_names(side)
+    command = f"ttt-book export --lang c --strategy {side}" + (" --single-header" if single_header else "")
+    header = fill(
+        "strategy.h",
+        header=header_name,
+        command=command,
+        side=side,
+        lower=side.lower(),
+        rules=describe_rules(rules),
+        role="moving first" if side == "X" else "moving second",
+        count=len(table.keys),
+        guard=f"TICTACTOE_{side}_H",
+        against=c_string(table.against),
+        against_words=describe_against(table.against),
+        rules_macros=_rules_macros(rules),
+        shared_macros=_shared_macros(),
+        aliases=_aliases(f"ttt_{side.lower()}_"),
+        state_declarations=fill("state.h", api=f"ttt_{side.lower()}_"),
+    )
+    implementation = fill(
+        "strategy.c",
+        side=side,
+        lower=side.lower(),
+        **_shared(rules, f"TTT_{side}_POSITIONS", f"ttt_{side.lower()}_"),
+        keys=wrapped(table.keys),
+        moves=wrapped(packed_moves(table.moves)),
+    )
+    return _put_together(header_name, source_name, command, header, implementation, single_header)
+
+
+def _put_together(
+    header_name: str, source_name: str, command: str, header: str, implementation: str, single_header: bool
+) -> dict[str, str]:
+    """The header and the source that includes it, or one header holding both."""
+    if single_header:
+        single = fill(
+            "single.h",
+            header=header_name,
+            command=command,
+            macro=implementation_macro(header_name),
+            declarations=header,
+            implementation=implementation,
+        )
+        return {header_name: single}
+    source = fill(
+        "source.c", source=source_name, header=header_name, command=command, implementation=implementation
+    )
+    return {header_name: header, source_name: source}
+
+
+def _shared(rules: Rules, count: str, api: str) -> dict[str, object]:
+    """The pieces every source shares: reading the tables, the rules' tables, the board's
+    checks and canonical form, the search of the sorted keys (``count`` of them), and the game
+    state's functions, named ``api`` + ``play``, ...."""
+    perms = "\n".join(f"    {{{', '.join(map(str, s.perm))}}}, /* {s.name} */" for s in rules.symmetries)
+    lines = "\n".join(f"    {{{', '.join(map(str, line))}}}," for line in rules.lines)
+    bits = key_bits(rules)
+    return {
+        "key_bits": bits,
+        "flash_macros": fill("flash.c"),
+        "rule_tables": fill(
+            "rules.c",
+            symmetries=len(rules.symmetries),
+            line_count=len(rules.lines),
+            perms=perms,
+            lines=lines,
+            win_score=win_score(rules),
+        ),
+        "board_functions": fill("board.c", read_key="TTT_READ_U16" if bits == 16 else "TTT_READ_U32"),
+        "lookup_function": fill("lookup.c", keys="ttt_keys", count=count),
+        "state_functions": fill(
+            "state.c",
+            api=api,
+            error_name_cases="\n".join(
+                f'    case TTT_ERR_{name}:\n        return "{code}";' for name, code, _ in ERRORS
+            ),
+        ),
+    }
+
+
+def _rules_macros(rules: Rules) -> str:
+    return "\n".join(
+        [
+            f"#define TTT_ROWS {rules.rows}",
+            f"#define TTT_COLS {rules.cols}",
+            f"#define TTT_K {rules.k}",
+            f"#define TTT_CELLS {rules.cells}",
+            f"#define TTT_MISERE {int(rules.misere)}",
+        ]
+    )
+
+
+def _shared_macros() -> str:
+    """The error codes, the outcomes and the levels, guarded so that a full export and strategy
+    exports can be included together (their values are the same in every export)."""
+    lines = ["/* Errors, negative, in the order they are checked. */", "#ifndef TTT_ERR_LENGTH"]
+    for number, (name, _, meaning) in enumerate(ERRORS, start=1):
+        lines.append(f"#define TTT_ERR_{name} (-{number}) /* {meaning} */")
+    lines += ["#endif", "", "/* How a game stands (ttt_outcome). */", "#ifndef TTT_IN_PROGRESS"]
+    for number, (name, meaning) in enumerate(OUTCOMES):
+        lines.append(f"#define TTT_{name} {number} /* {meaning} */")
+    lines += ["#endif", "", "/* The levels, strongest first (ttt_candidates, ttt_choose). */"]
+    lines.append("#ifndef TTT_LEVELS")
+    for number, level in enumerate(LEVELS):
+        lines.append(f"#define TTT_{level.upper()} {number}")
+    lines += [f"#define TTT_LEVELS {len(LEVELS)}", "#endif"]
+    return "\n".join(lines) + "\n"
+
+
+def _aliases(api: str) -> str:
+    """A strategy header's macros giving its functions the names every export shares, unless
+    the full book's header or another strategy's gave them first."""
+    lines = ["#if !defined(TICTACTOE_BOOK_H) && !defined(ttt_play)"]
+    lines += [f"#define ttt_{name} {api}{name}" for name in SHARED]
+    return "\n".join([*lines, "#endif"])

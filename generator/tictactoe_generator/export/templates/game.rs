@@ -1,0 +1,158 @@
+//! Generated with the crate by `ttt-book export --lang rust`; do not edit. The game walked from
+//! the empty board through `legal_moves` and `play`, every position against the book's scores,
+//! perfect play against every opposing line, the generator, the levels and the errors.
+
+use std::collections::{HashMap, HashSet};
+use std::error::Error;
+
+use tictactoe_book::*;
+
+fn empty() -> String {
+    ".".repeat(CELLS)
+}
+
+fn mover(board: &str) -> Mark {
+    if board.matches('X').count() == board.matches('O').count() { Mark::X } else { Mark::O }
+}
+
+/// Every position reachable from the empty board, each once.
+fn reachable() -> Vec<String> {
+    let mut seen = HashSet::new();
+    let mut frontier = vec![empty()];
+    seen.insert(empty());
+    let mut found = Vec::new();
+    while let Some(board) = frontier.pop() {
+        for cell in legal_moves(&board).unwrap() {
+            let child = play(&board, cell).unwrap();
+            if seen.insert(child.clone()) {
+                frontier.push(child);
+            }
+        }
+        found.push(board);
+    }
+    found
+}
+
+#[test]
+fn every_position_played_agrees_with_the_books_scores() {
+    let mut finished = 0;
+    for board in reachable() {
+        let moves = legal_moves(&board).unwrap();
+        if let Some(ended) = outcome(&board).unwrap() {
+            finished += 1;
+            assert!(moves.is_empty(), "{}", board);
+            assert_eq!(value(&board), Err(BoardError::Over));
+            assert_eq!(ended.line.len(), if ended.winner.is_some() { K } else { 0 }, "{}", board);
+            continue;
+        }
+        assert!(!moves.is_empty(), "{}", board);
+        let scores = move_scores(&board).unwrap();
+        let free: Vec<usize> = (0..CELLS).filter(|&c| scores[c].is_some()).collect();
+        assert_eq!(moves, free, "{}", board);
+        for cell in moves {
+            let child = play(&board, cell).unwrap();
+            let score = scores[cell].unwrap();
+            match outcome(&child).unwrap() {
+                // the move ends the game: the book scores a win or a loss in 1 ply, or a draw
+                Some(ended) => {
+                    let expected = match ended.winner {
+                        None => 0,
+                        Some(winner) if winner == mover(&board) => CELLS as i32,
+                        Some(_) => -(CELLS as i32),
+                    };
+                    assert_eq!(score, expected, "{} at {}", board, cell);
+                }
+                // one ply on, the child's value from the other side
+                None => {
+                    let after = value(&child).unwrap();
+                    let expected = match after.value {
+                        0 => 0,
+                        1 => -(CELLS as i32 + 1 - (after.plies as i32 + 1)),
+                        _ => CELLS as i32 + 1 - (after.plies as i32 + 1),
+                    };
+                    assert_eq!(score, expected, "{} at {}", board, cell);
+                }
+            }
+        }
+    }
+    assert!(finished > 0);
+}
+
+/// The worst result (1, 0, -1) for `side` playing every perfect candidate against every line.
+fn worst(board: &str, side: Mark, seen: &mut HashMap<String, i32>) -> i32 {
+    if let Some(&known) = seen.get(board) {
+        return known;
+    }
+    let result = match outcome(board).unwrap() {
+        Some(ended) => match ended.winner {
+            None => 0,
+            Some(winner) if winner == side => 1,
+            Some(_) => -1,
+        },
+        None => {
+            let moves = if mover(board) == side {
+                candidates(board, Level::Perfect).unwrap()
+            } else {
+                legal_moves(board).unwrap()
+            };
+            moves.iter().map(|&cell| worst(&play(board, cell).unwrap(), side, seen)).min().unwrap()
+        }
+    };
+    seen.insert(board.to_string(), result);
+    result
+}
+
+#[test]
+fn perfect_play_holds_the_games_value_against_every_line() {
+    let start = value(&empty()).unwrap().value; // for X, who moves first
+    assert_eq!(worst(&empty(), Mark::X, &mut HashMap::new()), start);
+    assert_eq!(worst(&empty(), Mark::O, &mut HashMap::new()), -start);
+}
+
+#[test]
+fn the_generator_is_mulberry32() {
+    // the first numbers of Tommy Ettinger's published mulberry32 from these seeds
+    for (seed, numbers) in [(0, [1144304738, 1416247, 958946056]), (1, [2693262067, 11749833, 2265367787])] {
+        let mut rng = Rng::new(seed);
+        assert_eq!([rng.next_u32(), rng.next_u32(), rng.next_u32()], numbers);
+    }
+}
+
+#[test]
+fn choose_plays_a_candidate_and_repeats_itself_from_one_seed() {
+    for level in LEVELS {
+        let (mut one, mut again) = (Rng::new(7), Rng::new(7));
+        let mut seen = HashSet::new();
+        for _ in 0..50 {
+            let cell = choose(&empty(), level, &mut one).unwrap();
+            assert!(candidates(&empty(), level).unwrap().contains(&cell));
+            assert_eq!(choose(&empty(), level, &mut again).unwrap(), cell);
+            seen.insert(cell);
+        }
+        assert_eq!(seen.len(), candidates(&empty(), level).unwrap().len(), "{}", level.name());
+        assert_eq!(level.name().parse::<Level>(), Ok(level));
+    }
+    assert_eq!(candidates(&empty(), Level::Perfect), best_moves(&empty()));
+}
+
+#[test]
+fn errors_say_what_was_wrong() {
+    let start = empty();
+    assert_eq!(play(&start, CELLS), Err(MoveError::OffBoard(CELLS)));
+    let after = play(&start, 0).unwrap();
+    assert_eq!(play(&after, 0), Err(MoveError::Taken(0)));
+    let second = play(&after, 1).unwrap(); // XO...: a cell O holds is taken too
+    assert_eq!(play(&second, 1), Err(MoveError::Taken(1)));
+    assert_eq!(play("X", 0), Err(MoveError::Board(BoardError::Length)));
+    let mut board = start;
+    while let Some(&cell) = legal_moves(&board).unwrap().first() {
+        board = play(&board, cell).unwrap();
+    }
+    assert!(outcome(&board).unwrap().is_some());
+    let over = play(&board, 0).unwrap_err();
+    assert_eq!((over, over.code()), (MoveError::Board(BoardError::Over), "over"));
+    let boxed: Box<dyn Error> = Box::new(over);
+    assert_eq!(boxed.source().map(|e| e.to_string()), Some("bad board: over".to_string()));
+    assert_eq!(MoveError::Taken(0).code(), "illegal-move");
+    assert_eq!("expert".parse::<Level>(), Err(UnknownLevel("expert".to_string())));
+}

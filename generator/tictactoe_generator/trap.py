@@ -1,0 +1,353 @@
+"""Trap order: rank each position's optimal moves by how often they win against fallible players.
+
+The definition is docs/book-format.md "Trap order": the optimal moves of a position fall into
+tiers, best first, by the chance of winning against each reference opponent in turn
+(``tictactoe_book.opponents``: *novice*, then *random*, unless the book is ranked against
+another one first), when the book's side keeps choosing uniformly within the top tier
+afterwards. This module computes it over the canonical positions of a
+``tictactoe_generator.solve.Retrograde`` result, one layer of marks at a time from the
+full board back to the empty one, with arrays. The chances do not change under the board's
+symmetries, so a move's chance is read from its successor's canonical row.
+
+For every row and both books (the book plays X, or the book plays O) it keeps the chance that
+the book wins from there, against each opponent. Where the book is to move, the chance is the
+top tier's (their mean, which in exact arithmetic is each of them); where the opponent is to
+move, the average over the opponent's candidates: the cells its preference
+(``tictactoe_book.opponents.Opponent.preference``, under the book's rules) leaves of the row's free
+cells, its own completing cells and the other side's (``tictactoe_generator.codes.completing_cells``).
+A move into a finished position scores 1 if the book won by it, else 0.
+
+Two kinds of arithmetic, one pass (``Method``):
+
+* ``"exact"``: integers over a common denominator per opponent, layer and book: an opponent
+  divides by its count of candidates, between 1 and the free cells ``e``, so layer ``m``'s
+  denominator is the next layer's times the least common multiple of the counts met in the
+  layer where the opponent is to move, and the next layer's where the book is. All of a
+  position's moves lead into one layer, so comparing chances is comparing integers: ties are
+  exact. Chosen whenever every denominator stays below ``EXACT_LIMIT`` (int64 arithmetic):
+  every board this project solves does (3x3, 3x4, 4x3, 4x4 with k = 3 or 4, normal and misère:
+  the largest, 4x4, needs denominators below 5e7).
+* ``"float"``: float64 probabilities, for larger boards. Every chance is a mean of
+  non-negative numbers, so its rounding error is relative: at most about ``(cells + 1) * 2^-53``
+  per mean and ``cells`` means in a line of play, 3e-14 of the value on 16 cells (measured on
+  4x4 against the exact method: 6e-16). Two chances ``a``, ``b`` are tied when
+  ``|a - b| <= TOLERANCE * max(|a|, |b|)``, ``TOLERANCE = 1e-9``: far above that error, and far
+  below the closest distinct chances of one position's optimal moves on 4x4 (2e-5 apart,
+  relatively; docs/scaling.md). Tiers are cut on the sorted chances wherever two neighbours
+  are not tied (by the first opponent; then, within its tier, by the next, and so on). On 3x3, 3x4 and 4x4 the
+  float tiers equal the exact ones at every position.
+
+Tiers are built for every position of a layer at once, by one ``np.lexsort`` of all their
+optimal moves with the position as the first key (``tier_ranks``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from tictactoe_book.game import MAX_CELLS, Cell
+from tictactoe_book.opponents import DEFAULT, OPPONENTS, Opponent, ranking
+from tictactoe_generator.codes import (
+    EMPTY_DIGIT,
+    FIRST_DIGIT,
+    SECOND_DIGIT,
+    completing_cells,
+    digits_at,
+)
+from tictactoe_generator.solve import FIRST_LINE, SECOND_LINE, UNFINISHED, Progress, Retrograde
+
+Method = Literal["exact", "float"]
+#: A chance: exact, or a float64 (``Method``).
+Rate = Fraction | float
+
+#: Float chances ``a``, ``b`` are tied when ``|a - b| <= TOLERANCE * max(|a|, |b|)``; the text is
+#: what a book states (its ``trap_order`` member).
+TOLERANCE_TEXT = "1e-9"
+TOLERANCE = float(TOLERANCE_TEXT)
+#: The exact method keeps every denominator below this, so no int64 sum can overflow (a chance
+#: is at most 1: every numerator is at most its denominator, and so is every partial sum).
+EXACT_LIMIT = 2**62
+
+#: The book's side, as the first index of each of ``TrapArrays.chances``.
+BOOK_FIRST = 0  # the book plays X
+BOOK_SECOND = 1  # the book plays O
+
+Values = npt.NDArray[np.int64] | npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, eq=False)
+class TrapArrays:
+    """The trap order of every unfinished row of ``result``, and the chances behind it."""
+
+    result: Retrograde
+    method: Method
+    #: the opponent the tiers are ranked against first; the others break ties, in order
+    against: str
+    #: the tie tolerance (relative), 0 for the exact method
+    tolerance: float
+    #: ``tier[i, c]``: the tier of move ``c`` of row ``i`` (0 the top), -1 for a move that is
+    #: not optimal, an occupied cell, or a finished row
+    tier: npt.NDArray[np.int8]
+    #: per opponent's name, in the registry's order: ``chances[name][b, i]``, the chance that
+    #: book ``b`` (BOOK_FIRST, BOOK_SECOND) wins from row ``i`` against it, whoever is to move:
+    #: a probability (float), or a numerator over ``denominators[name][b][marks]`` (exact)
+    chances: dict[str, Values]
+    #: per opponent's name, book and layer; all 1 for the float method
+    denominators: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
+
+    def rates(self, book: int, row: int) -> dict[str, Rate]:
+        """Book ``book``'s chance from ``row`` against each opponent: Fractions when exact."""
+        marks = int(self.result.marks[row])
+        if self.method == "exact":
+            return {
+                name: Fraction(int(values[book, row]), self.denominators[name][book][marks])
+                for name, values in self.chances.items()
+            }
+        return {name: float(values[book, row]) for name, values in self.chances.items()}
+
+    def probabilities(self, book: int) -> dict[str, npt.NDArray[np.float64]]:
+        """Book ``book``'s chances from every row against each opponent, as float64: for the
+        exact method, each fraction to within a few units in the last place."""
+        marks = self.result.marks
+        return {
+            name: values[book] / np.array(self.denominators[name][book], dtype=np.float64)[marks]
+            for name, values in self.chances.items()
+        }
+
+    @property
+    def first_player_rates(self) -> dict[str, Rate]:
+        """The book's chances as the first player, from the empty board."""
+        return self.rates(BOOK_FIRST, 0)
+
+    @property
+    def second_player_rates(self) -> dict[str, Rate]:
+        """The book's chances when the opponent moves first from the empty board."""
+        return self.rates(BOOK_SECOND, 0)
+
+    def tiers(self, row: int) -> tuple[tuple[Cell, ...], ...]:
+        """Row ``row``'s optimal moves in tiers, best first, each tier in increasing order."""
+        ranks = self.tier[row].tolist()
+        return tuple(tuple(c for c, r in enumerate(ranks) if r == t) for t in range(max(ranks) + 1))
+
+
+def trap_arrays(
+    result: Retrograde,
+    *,
+    method: Method | None = None,
+    against: str = DEFAULT,
+    progress: Progress | None = None,
+) -> TrapArrays:
+    """The trap order of every position of ``result``, ranked against the reference opponent
+    ``against`` first (the others break ties, in the registry's order: ``ranking``): against
+    random, the top tier is the never-losing policy that wins most often against a random
+    player.
+
+    ``method`` defaults to ``"exact"`` when its denominators fit (``EXACT_LIMIT``), else
+    ``"float"``; asking for ``"exact"`` where they do not fit raises ValueError.
+    ``progress("trap", done, total)`` is called after each layer.
+    """
+    cells = result.rules.cells
+    marks = result.marks
+    opponents = ranking(against)
+    candidates = {foe.name: _candidates(result, foe) for foe in opponents}
+    denominators = {name: _denominators(result, _lcms(result, chosen)) for name, chosen in candidates.items()}
+    fits = max(d for books in denominators.values() for den in books for d in den) <= EXACT_LIMIT
+    if method is None:
+        method = "exact" if fits else "float"
+    elif method == "exact" and not fits:
+        raise ValueError(f"{result.rules}: exact trap-order chances need denominators beyond int64")
+    exact = method == "exact"
+    if not exact:
+        ones = (1,) * (cells + 1)
+        denominators = dict.fromkeys(denominators, (ones, ones))
+    dtype = np.int64 if exact else np.float64
+    chances = {name: _finished_values(result, den, dtype) for name, den in denominators.items()}
+    tolerance = 0.0 if exact else TOLERANCE
+    tier = np.full((len(marks), cells), -1, dtype=np.int8)
+    starts = result.layer_starts
+    for m in range(cells - 1, -1, -1):
+        start, stop = starts[m], starts[m + 1]
+        rows = start + np.flatnonzero(result.status[start:stop] == UNFINISHED)
+        if len(rows):
+            table = result.successors[rows]
+            children = np.maximum(table, 0)
+            book, other = m % 2, 1 - m % 2  # the book that is to move here, and the other one
+            # the other book waits: its opponent moves, among its candidates
+            for name, values in chances.items():
+                den = denominators[name][other]
+                values[other, rows] = _mean(
+                    values[other][children], _members(candidates[name][rows], cells), den[m] // den[m + 1]
+                )
+            # this book moves: rank its optimal moves, one entry per (row, optimal move)
+            position, cell = np.nonzero(result.scores[rows] == result.best[rows, None])
+            child = table[position, cell]
+            by = {name: values[book][child] for name, values in chances.items()}
+            ranks = tier_ranks(position, [by[name] for name in chances], tolerance)
+            tier[rows[position], cell] = ranks
+            top = ranks == 0
+            for name, values in chances.items():
+                values[book, rows] = _top(position[top], by[name][top], len(rows), exact)
+        if progress is not None:
+            progress("trap", cells - m, cells)
+    tier.setflags(write=False)
+    for values in chances.values():
+        values.setflags(write=False)
+    in_order = {name: chances[name] for name in OPPONENTS if name in chances}  # the registry's order
+    return TrapArrays(result, method, opponents[0].name, tolerance, tier, in_order, denominators)
+
+
+def tier_ranks(position: npt.NDArray[np.intp], keys: list[Values], tolerance: float) -> npt.NDArray[np.int8]:
+    """The tier (0 the best) of each candidate move, for many positions at once.
+
+    Entry ``j`` is a move of position ``position[j]`` (entries grouped by position, positions
+    in increasing order) with chances ``keys[0][j]``, ``keys[1][j]``, ... against the opponents
+    in ranking order. Tiers go by the first chance, then within a tier by the second, and so
+    on, higher first: sort, then start a tier wherever two neighbours are not tied (``_same``:
+    equal, for a tolerance of 0). Sorting all entries together, the group as the first key,
+    costs far less than a sort per position (16 moves at most each).
+    """
+    if not len(position):
+        return np.zeros(0, dtype=np.int8)
+    # the groups so far, numbered across all positions in order: at first, one per position
+    group = position.astype(np.int64)
+    order = np.arange(len(position))
+    for key in keys:
+        order = np.lexsort((-key, group))
+        ranked, before = key[order], group[order]
+        steps = np.ones(len(order), dtype=np.int64)
+        steps[1:] = (before[1:] != before[:-1]) | ~_same(ranked[:-1], ranked[1:], tolerance)
+        group = np.empty(len(order), dtype=np.int64)
+        group[order] = np.cumsum(steps)
+    # a tier number restarts at 0 for each position: less the first group of its position, in
+    # the last sort's order (where a position's groups ascend)
+    where = position[order]
+    firsts = np.flatnonzero(np.concatenate(([True], where[1:] != where[:-1])))
+    start = np.zeros(int(position.max()) + 1, dtype=np.int64)
+    start[where[firsts]] = group[order][firsts]
+    ranks: npt.NDArray[np.int8] = (group - start[position]).astype(np.int8)
+    return ranks
+
+
+def _same(a: Values, b: Values, tolerance: float) -> npt.NDArray[np.bool_]:
+    """Tied chances: equal, or within ``tolerance`` of the larger one."""
+    if tolerance == 0:
+        equal: npt.NDArray[np.bool_] = a == b
+        return equal
+    close: npt.NDArray[np.bool_] = np.abs(a - b) <= tolerance * np.maximum(np.abs(a), np.abs(b))
+    return close
+
+
+def _mean(values: Values, chosen: npt.NDArray[np.bool_], scale: int) -> Values:
+    """Each row's mean of ``values`` over ``chosen``: in units of a denominator ``scale`` times
+    the values' (exact), or plainly (float: ``scale`` is 1)."""
+    total = (values * chosen).sum(axis=1)  # faster than np.where; a taken cell's value is finite
+    count = chosen.sum(axis=1)
+    if values.dtype == np.float64:
+        mean: Values = total / count
+        return mean
+    assert np.all(scale % count == 0)
+    exact: Values = total * (scale // count)
+    return exact
+
+
+def _top(position: npt.NDArray[np.intp], values: Values, positions: int, exact: bool) -> Values:
+    """Per position, the chance of the policy that picks uniformly within the top tier: the
+    mean of the top tier's ``values`` (exact: they are equal, so any of them)."""
+    if exact:
+        found = np.zeros(positions, dtype=np.int64)
+        found[position] = values
+        return found
+    mean: Values = np.bincount(position, values, positions) / np.bincount(position, None, positions)
+    return mean
+
+
+def _candidates(result: Retrograde, foe: Opponent) -> npt.NDArray[np.uint32]:
+    """Per row, the cells ``foe`` (to move there) chooses among, as a bit set (cell ``c`` is
+    bit ``c``); 0 on finished rows: its preference under the rules
+    (``tictactoe_book.opponents.Opponent.preference``, the one definition of it), applied to the bit
+    sets of every row's free cells and of the cells completing a line of each side."""
+    rules = result.rules
+    rows = result.unfinished()
+    codes = result.codes[rows]
+    free = _bit_sets([digits_at(codes, rules.cells, c) == EMPTY_DIGIT for c in range(rules.cells)])
+    completes = {d: _bit_sets(list(completing_cells(rules, codes, d).T)) for d in (FIRST_DIGIT, SECOND_DIGIT)}
+    first_to_move = result.first_to_move[rows]
+    own = np.where(first_to_move, completes[FIRST_DIGIT], completes[SECOND_DIGIT])
+    other = np.where(first_to_move, completes[SECOND_DIGIT], completes[FIRST_DIGIT])
+    choose = np.frompyfunc(foe.preference(rules), 3, 1)
+    chosen = np.zeros(len(result.codes), dtype=np.uint32)
+    chosen[rows] = choose(free.tolist(), own.tolist(), other.tolist()).astype(np.uint32)
+    return chosen
+
+
+def _bit_sets(columns: list[npt.NDArray[np.bool_]]) -> npt.NDArray[np.uint32]:
+    """Per row, the set of cells ``c`` where ``columns[c]`` holds, as bits (cell ``c`` is bit ``c``)."""
+    found = np.zeros(len(columns[0]), dtype=np.uint32)
+    for cell, column in enumerate(columns):
+        found |= column.astype(np.uint32) << np.uint32(cell)
+    return found
+
+
+def _members(sets: npt.NDArray[np.uint32], cells: int) -> npt.NDArray[np.bool_]:
+    """The bit sets as a (rows, cells) boolean array."""
+    bits: npt.NDArray[np.bool_] = (sets[:, None] >> np.arange(cells, dtype=np.uint32)) & 1 == 1
+    return bits
+
+
+def _sizes(sets: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
+    """How many cells each bit set holds (at most MAX_CELLS = 16 bits: one table look-up)."""
+    assert MAX_CELLS <= 16
+    sizes: npt.NDArray[np.int64] = _POPCOUNT[sets & 0xFFFF]
+    return sizes
+
+
+_POPCOUNT = sum(((np.arange(1 << 16) >> bit) & 1 for bit in range(16)), np.zeros(1 << 16, dtype=np.int64))
+
+
+def _lcms(result: Retrograde, chosen: npt.NDArray[np.uint32]) -> tuple[int, ...]:
+    """Per layer, the least common multiple of an opponent's candidate counts (1 if none)."""
+    counts = _sizes(chosen)
+    starts = result.layer_starts
+    lcms = []
+    for m in range(result.rules.cells + 1):
+        found = counts[starts[m] : starts[m + 1]]
+        lcms.append(math.lcm(*np.unique(found[found > 0]).tolist()) if found.any() else 1)
+    return tuple(lcms)
+
+
+def _denominators(result: Retrograde, divisors: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per book and layer, the common denominator of the book's chances (exact method).
+
+    Where the book's opponent is to move (layer ``m`` with ``m % 2 != book``), a chance is a
+    mean with a divisor dividing ``divisors[m]``; where the book is, it is a successor's chance.
+    """
+    cells = result.rules.cells
+    books = []
+    for book in (BOOK_FIRST, BOOK_SECOND):
+        den = [1] * (cells + 1)
+        for m in range(cells - 1, -1, -1):
+            den[m] = den[m + 1] * (divisors[m] if m % 2 != book else 1)
+        books.append(tuple(den))
+    return books[0], books[1]
+
+
+def _finished_values(
+    result: Retrograde, denominators: tuple[tuple[int, ...], tuple[int, ...]], dtype: type[np.generic]
+) -> Values:
+    """Both books' chances, set on the finished rows: 1 where the book won (its own line, or
+    under misère its opponent's), else 0."""
+    marks = result.marks
+    line = (result.status == FIRST_LINE) | (result.status == SECOND_LINE)
+    values = np.zeros((2, len(marks)), dtype=dtype)
+    for book in (BOOK_FIRST, BOOK_SECOND):
+        moved_in = (marks - 1) % 2 == book  # the book made the move that ended the game
+        won = line & (moved_in != result.misere)
+        one = np.array(denominators[book], dtype=dtype)[marks]
+        values[book] = np.where(won, one, 0)
+    return values

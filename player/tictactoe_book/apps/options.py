@@ -1,0 +1,107 @@
+"""What the commands read from their options: marks, levels, seeds, seconds (``ttt-play
+--delay``; ``ttt-book audit --timeout``, ``--startup``), and whether to colour.
+
+Types click checks a value with (one clear line, status 2, for a bad one) and the colours of
+the board's words on a terminal.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any
+
+import click
+
+from tictactoe_book.apps.console import is_terminal
+from tictactoe_book.errors import echoed
+from tictactoe_book.game import FIRST, SECOND
+from tictactoe_book.play import LEVELS, MAX_SEED
+
+MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
+LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
+#: Styles by kind; a kind of several words (``"draw book"``) takes each word's style. Win, draw
+#: and loss are the page's green, grey and red (web/style.css).
+COLOURS: dict[str, dict[str, Any]] = {
+    "X": {"fg": "cyan", "bold": True},
+    "O": {"fg": "yellow", "bold": True},
+    "free": {"dim": True},
+    "win": {"fg": "green"},
+    "draw": {"fg": "bright_black"},
+    "loss": {"fg": "red"},
+    "book": {"bold": True, "underline": True},
+}
+MAX_DELAY = 10.0
+
+
+class SeedParam(click.ParamType):  # type: ignore[type-arg]
+    """A whole number from 0 to 2**64 - 1, checked by its digits before any conversion (a
+    5,000-digit number would hit Python's int() limit)."""
+
+    name = "INTEGER"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_SEED:
+            return value
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_SEED)) or int(text) > MAX_SEED:
+            self.fail(f"{echoed(text)} is not a whole number from 0 to {MAX_SEED}", param, ctx)
+        return int(text)
+
+
+#: A number of seconds as people type it: ASCII digits, a decimal point with digits on at least
+#: one side (``2``, ``0.5``, ``.5``, ``2.``).
+_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
+
+
+class Seconds(click.ParamType):  # type: ignore[type-arg]
+    """A number of seconds from ``low`` to ``high``, finite: every option that takes a time
+    (``nan`` passes click's FloatRange, since no comparison with it is true, so it is named)."""
+
+    name = "SECONDS"
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low = low
+        self.high = high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        # typed: decimal ASCII digits only (float() also takes "1_0", "١٠", "1e1" and " 1 ")
+        if isinstance(value, str) and _DECIMAL.fullmatch(value) is None:
+            self.fail(f"{echoed(value)} is not a number of seconds", param, ctx)
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{echoed(value)} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or not self.low <= seconds <= self.high:
+            self.fail(
+                f"{echoed(value)} is not a number of seconds from {self.low:g} to {self.high:g}", param, ctx
+            )
+        return seconds
+
+
+#: ``ttt-play --delay``: the pause after each watched move.
+DELAY = Seconds(0, MAX_DELAY)
+
+
+def colour_wanted(stream: object, forced: bool | None) -> bool:
+    """Colour only on a terminal, never with NO_COLOR set (https://no-color.org) or TERM=dumb."""
+    if forced is not None:
+        return forced
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return is_terminal(stream)
+
+
+def painter(enabled: bool):  # type: ignore[no-untyped-def]
+    """``paint(text, kind)`` colouring X, O and free cells when ``enabled``."""
+    if not enabled:
+        return lambda text, kind: text
+
+    def paint(text: str, kind: str) -> str:
+        style: dict[str, Any] = {}
+        for word in kind.split():
+            style.update(COLOURS.get(word, {}))
+        return click.style(text, **style)
+
+    return paint
