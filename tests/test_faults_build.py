@@ -244,6 +244,182 @@ def test_ctrl_c_before_the_renames_changes_nothing(tmp_path: Path) -> None:
     assert snapshot(tmp_path) == before
 
 
+def at_call(function: str, condition: str, count: int, action: str) -> str:
+    """An injection: ``action`` (a statement) run as the ``count``-th call of ``os.function``
+    whose arguments (``args``) meet ``condition`` returns or fails."""
+    return f"""
+import os, stat
+_real_{function}, _calls_{function} = os.{function}, []
+def _at_{function}(*args, **kwargs):
+    try:
+        return _real_{function}(*args, **kwargs)
+    finally:
+        if {condition}:
+            _calls_{function}.append(1)
+            if len(_calls_{function}) == {count}:
+                {action}
+os.{function} = _at_{function}
+"""
+
+
+def signal_at(function: str, condition: str, count: int, signum: int) -> str:
+    """``signum`` sent by the command to itself (a real signal: its handler runs where the
+    command is, as one from outside would) at that call (``at_call``)."""
+    return at_call(function, condition, count, f"os.kill(os.getpid(), {int(signum)})")
+
+
+A_TEMPORARY = "'.ttt-tmp-' in os.fspath(args[0])"
+# Each moment of a write of two files: (the call, its condition, which one). Each "old" moment
+# comes before the first rename: the command stops, nothing changed. Each "new" one comes after:
+# the files are new, and the command says so.
+MOMENTS: dict[str, tuple[str, str, str, int]] = {
+    "temporary-made": ("old", "open", f"{A_TEMPORARY} and args[1] & os.O_CREAT", 1),
+    "second-temporary-made": ("old", "open", f"{A_TEMPORARY} and args[1] & os.O_CREAT", 2),
+    "temporary-written": ("old", "fsync", "stat.S_ISREG(os.fstat(args[0]).st_mode)", 1),
+    "old-file-kept": ("old", "link", "'.ttt-tmp-' in os.fspath(args[1])", 1),
+    "first-rename": ("new", "replace", A_TEMPORARY, 1),
+    "last-rename": ("new", "replace", A_TEMPORARY, 2),
+    "cleaning-up": ("new", "unlink", A_TEMPORARY, 1),
+    "folder-synced": ("new", "fsync", "stat.S_ISDIR(os.fstat(args[0]).st_mode)", 1),
+}
+STOPPING = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP}
+
+
+def assert_stopped(process: subprocess.CompletedProcess[bytes], signum: int) -> None:
+    """Stopped as docs/reliability.md says: Ctrl-C one line and 130, SIGTERM and SIGHUP nothing
+    said and ended by the signal; nothing on standard output either way."""
+    if signum == signal.SIGINT:
+        assert_one_line(process, 130, "Interrupted.")
+    else:
+        assert (process.returncode, text(process.stderr)) == (-signum, "")
+    assert text(process.stdout) == ""
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_a_signal_at_any_moment_of_a_write_leaves_the_old_pair_or_the_new_one(
+    tmp_path: Path, moment: str, name: str
+) -> None:
+    """A build over an old book and vectors, signalled the moment a target changed, left an old
+    book beside new vectors, and temporaries (issue 41, item 2): only Ctrl-C was held, and
+    SIGTERM and SIGHUP were raised between a rename and its record, inside the clean-up, or
+    between a temporary's making and its record; one just after the renames ended the command
+    with no report. At each moment, each signal: the old pair and the command stopped, or the
+    new pair and its report, status 0; never a temporary left."""
+    signum = STOPPING[name]
+    files, function, condition, count = MOMENTS[moment]
+    expected, signalled = tmp_path / "expected", tmp_path / "signalled"
+    for folder in (expected, signalled):
+        folder.mkdir()
+    before = old_pair(signalled)
+    old_pair(expected)
+    done = run(BOOK_CLI, *BUILD_PAIR, cwd=expected)
+    assert done.returncode == 0, text(done.stderr)
+    injection = signal_at(function, condition, count, signum)
+    process = run(BOOK_CLI, *BUILD_PAIR, preamble=injection, cwd=signalled)
+    assert temporaries(signalled) == []
+    if files == "old":
+        assert_stopped(process, signum)
+        assert snapshot(signalled) == before
+    else:
+        assert (process.returncode, text(process.stderr)) == (0, ""), text(process.stdout)
+        shown = [
+            re.sub(r"in [0-9.]+ s$", "in T s", text(p.stdout), flags=re.MULTILINE) for p in (done, process)
+        ]
+        assert shown[0] == shown[1] and "replaced b.json" in shown[1]
+        assert snapshot(signalled) == snapshot(expected) != before
+
+
+# A signal the moment the command has returned: its files written and its report printed.
+SIGNAL_AFTER_THE_COMMAND = """
+import os, click.core
+_main = click.core.Command.main
+def _main_(self, *args, **kwargs):
+    result = _main(self, *args, **kwargs)
+    os.kill(os.getpid(), {signum})
+    return result
+click.core.Command.main = _main_
+"""
+WRITING_COMMANDS = {
+    "build": BUILD_PAIR,
+    **{name: INTERRUPTED_ONCE_WRITTEN[name][0] for name in ("poster", "export", "levels-update")},
+}
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+@pytest.mark.parametrize("command", sorted(WRITING_COMMANDS))
+def test_a_signal_just_after_the_report_leaves_the_command_done(
+    tmp_path: Path, command: str, name: str
+) -> None:
+    """Ctrl-C just after an export's report exited 130 after "wrote ..." (issue 41, item 11),
+    and SIGTERM ended it by the signal: the files written and reported, the command said it
+    failed. Once a command's files are renamed into place its work is done, and the signals
+    held from then on stay held to its end: the report, status 0, whatever comes after it."""
+    args = WRITING_COMMANDS[command]
+    expected, signalled = tmp_path / "expected", tmp_path / "signalled"
+    reports = []
+    for folder, preamble in (
+        (expected, ""),
+        (signalled, SIGNAL_AFTER_THE_COMMAND.format(signum=STOPPING[name])),
+    ):
+        folder.mkdir()
+        readme_pair(folder)
+        process = run(BOOK_CLI, *args, preamble=preamble, cwd=folder)
+        assert (process.returncode, text(process.stderr)) == (0, ""), (folder.name, text(process.stdout))
+        reports.append(re.sub(r"in [0-9.]+ s$", "in T s", text(process.stdout), flags=re.MULTILINE))
+    assert reports[0] == reports[1] and reports[1].strip()
+    assert snapshot(signalled) == snapshot(expected) != readme_pair(tmp_path)
+
+
+# The library writes three files; the third rename fails. Ctrl-C is the caller's to report, and
+# SIGTERM and SIGHUP keep their default action (the library installs no handler of its own).
+WRITE_THREE = """
+import sys
+from pathlib import Path
+from tictactoe_book.errors import OutputError
+from tictactoe_generator.atomic import write_files
+try:
+    write_files({Path(name): b"new " + name.encode() for name in ("a", "b", "c")})
+except KeyboardInterrupt:
+    sys.exit(130)
+except OutputError:
+    sys.exit(4)
+"""
+THIRD_RENAME_FAILS = EIO_ON_SECOND_RENAME.replace("== 2", "== 3")
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+def test_a_signal_while_a_failed_write_rolls_back_still_restores_everything(
+    tmp_path: Path, name: str
+) -> None:
+    """The third of three renames fails, and a signal comes as the first two are rolled back:
+    SIGTERM ended the rollback half-way (one file new, two old). The rollback and the clean-up
+    run to their end, then the signal is delivered: the old files, no temporary."""
+    signum = STOPPING[name]
+    for file in ("a", "b", "c"):
+        (tmp_path / file).write_bytes(b"old " + file.encode())
+    before = snapshot(tmp_path)
+    # a, b renamed; c's rename fails; then b's rename is undone: the fourth, and a's is left
+    injection = THIRD_RENAME_FAILS + signal_at("replace", A_TEMPORARY, 4, signum)
+    process = run(WRITE_THREE, preamble=injection, cwd=tmp_path)
+    assert process.returncode == (130 if signum == signal.SIGINT else -signum), text(process.stderr)
+    assert snapshot(tmp_path) == before and temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", sorted(STOPPING))
+def test_a_signal_held_over_a_failed_write_is_delivered(tmp_path: Path, name: str) -> None:
+    """The build's second rename fails and a signal comes as the first is rolled back: the
+    files are the old ones, so the command's work was not done, and the signal stops it as it
+    documents (before, Ctrl-C held there was dropped, and the failure reported as done)."""
+    signum = STOPPING[name]
+    before = old_pair(tmp_path)
+    # the book renamed, the vectors' rename failing, then the book's rename undone: the third
+    injection = EIO_ON_SECOND_RENAME + signal_at("replace", A_TEMPORARY, 3, signum)
+    process = run(BOOK_CLI, *BUILD_PAIR, preamble=injection, cwd=tmp_path)
+    assert_stopped(process, signum)
+    assert snapshot(tmp_path) == before and temporaries(tmp_path) == []
+
+
 # ---------------------------------------------------------------- targets that are not files
 
 
@@ -323,6 +499,41 @@ def test_a_link_to_a_fifo_or_a_loop_is_refused(tmp_path: Path) -> None:
     process = build(tmp_path, *TINY, "-o", "loop.json", "--no-vectors")
     assert_one_line(process, 4, "cannot write loop.json", "symbolic links")
     assert snapshot(tmp_path) == before
+
+
+# The vectors' target made a FIFO or a link (to another file) while the build writes: once both
+# temporaries are written, or once the old files are kept to roll back to, just before the renames.
+TARGET_CHANGES = {
+    "written": ("fsync", "stat.S_ISREG(os.fstat(args[0]).st_mode)", 2),
+    "kept": ("link", "'.ttt-tmp-' in os.fspath(args[1])", 2),
+}
+BECOMES = {
+    "fifo": "os.unlink('v.json'); os.mkfifo('v.json')",
+    "link": "os.unlink('v.json'); os.symlink('elsewhere.json', 'v.json')",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BECOMES))
+@pytest.mark.parametrize("moment", sorted(TARGET_CHANGES))
+def test_a_target_that_changes_into_a_fifo_or_a_link_meanwhile_is_left_alone(
+    tmp_path: Path, moment: str, kind: str
+) -> None:
+    """A target is checked before the solve, and again just before its rename: one that became
+    a FIFO or a link in between was overwritten when the second check was dropped, and the
+    suite did not see it (issue 41, item 14). One that became a FIFO before the old files were
+    kept hung the build (it opened the FIFO's new link to read it), and a link left its link
+    behind. Now it is refused (one line, 4), left as it is, the book's rename rolled back."""
+    (tmp_path / "elsewhere.json").write_bytes(b"another file")
+    old_pair(tmp_path)
+    function, condition, count = TARGET_CHANGES[moment]
+    process = build(
+        tmp_path, *BUILD_PAIR[1:], preamble=at_call(function, condition, count, BECOMES[kind]), timeout=20
+    )
+    assert_one_line(process, 4, "cannot write v.json", "named pipe" if kind == "fifo" else "symbolic link")
+    after = snapshot(tmp_path)
+    assert after["b.json"][0] == OLD_BOOK and after["elsewhere.json"][0] == b"another file"
+    assert (stat.S_ISFIFO if kind == "fifo" else stat.S_ISLNK)(after["v.json"][1])
+    assert temporaries(tmp_path) == []
 
 
 # ---------------------------------------------------------------- two outputs, names, values

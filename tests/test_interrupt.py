@@ -7,7 +7,9 @@ of the one the command imports, and interrupts its own process there, as a Ctrl-
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -78,3 +80,35 @@ def test_the_entry_points_report_an_interrupt_with_the_tables_status() -> None:
     from tictactoe_book.apps import console
 
     assert tictactoe_book.commands.INTERRUPTED == console.INTERRUPTED == 130
+
+
+@pytest.mark.parametrize(
+    "signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT], ids=["SIGHUP", "SIGTERM", "SIGINT"]
+)
+def test_a_signal_ignored_at_start_stays_ignored(signum: int) -> None:
+    """``nohup ttt-play --engine`` starts the engine with SIGHUP ignored, so that it outlives the
+    terminal: a signal ignored when a command starts is left ignored (POSIX's convention, which
+    nohup relies on), never caught, however the command handles it otherwise (issue 41, item
+    14: catching it anyway went unseen). The shell's ``trap ''`` ignores it before the exec, as
+    nohup does; the engine answers a request, gets the signal, and answers the next one."""
+    ignoring = f"trap '' {signal.Signals(signum).name.removeprefix('SIG')}; exec \"$@\""
+    with subprocess.Popen(
+        ["sh", "-c", ignoring, "sh", str(BIN / "ttt-play"), "--engine"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    ) as engine:
+        assert engine.stdin and engine.stdout and engine.stderr
+        answers = []
+        for request in ('{"op": "rules", "id": 1}', '{"op": "rules", "id": 2}'):
+            engine.stdin.write(request + "\n")
+            engine.stdin.flush()
+            answers.append(json.loads(engine.stdout.readline() or "null"))
+            if len(answers) == 1:  # the engine runs its command, and waits for the next line
+                engine.send_signal(signum)
+        engine.stdin.close()
+        assert engine.wait(TIMEOUT) == 0, engine.stderr.read()
+        assert engine.stderr.read() == ""
+    assert [answer and answer["id"] for answer in answers] == [1, 2]

@@ -12,10 +12,13 @@
    rename fails, the targets already replaced get their old content back (each old file was
    hard-linked to a temporary name first), so the caller sees all or nothing.
 
-From the first rename to the end, Ctrl-C (SIGINT) is held: the renames are not split by it,
-and it is delivered once they are done (the files are then all new). A command that reports
-what it wrote runs the write and the report inside ``finish_once_written()``, which holds it
-to the end of the report and then drops it: the work is done, and the command says so.
+The signals that stop a command (Ctrl-C's SIGINT, SIGTERM, SIGHUP:
+``tictactoe_book.apps.signals.STOPPING``) are held over every stretch that must not be split,
+and delivered at its end: a temporary made and recorded (else no clean-up would know it), the
+renames and their record (from the first rename to the end: the files are then all new), a
+rollback, the clean-up of the temporaries. A command that reports what it wrote runs the write
+and the report inside ``finish_once_written()``, which holds them from the first rename to the
+end of the report and then drops them: the work is done, and the command says so.
 
 A writer holds an exclusive ``flock`` on each temporary while it lives; the next write to the
 same target removes the temporaries of ours nobody holds (left by a build killed with SIGKILL).
@@ -35,15 +38,12 @@ import errno
 import fcntl
 import os
 import secrets
-import signal
 import stat
-import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
+from tictactoe_book.apps.signals import Held, held
 from tictactoe_book.errors import InputFileError, OutputError, SameFileError
 
 TEMP_MARK = ".ttt-tmp-"
@@ -61,6 +61,7 @@ def describe_kind(mode: int) -> str:
         (stat.S_ISBLK, "a block device"),
         (stat.S_ISFIFO, "a named pipe (FIFO)"),
         (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISLNK, "a symbolic link"),  # (the target as it is renamed onto: not followed)
     )
     return next((words for test, words in kinds if test(mode)), "not a regular file")
 
@@ -188,7 +189,8 @@ class _Temporary:
             old = None
         self.existed = old is not None
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        self.path, self.fd = _locked_temporary(self.real, lambda path: os.open(path, flags, 0o600))
+        with held():  # made and recorded as one: else the clean-up would not know it
+            self.path, self.fd = _locked_temporary(self.real, lambda path: os.open(path, flags, 0o600))
         view = memoryview(data)
         while view:
             view = view[os.write(self.fd, view) :]
@@ -216,12 +218,23 @@ class _Temporary:
                     return -1
                 raise
             try:
-                return os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+                mode = os.lstat(backup).st_mode  # (the file linked: no name of it can change)
+            except FileNotFoundError:  # removed by another writer's clean-up already
+                return -1
+            if not stat.S_ISREG(mode):
+                # The target became a FIFO or a link since it was checked: opening the FIFO's
+                # link hung the build, and a link's was left behind. Refused, nothing changed.
+                with contextlib.suppress(OSError):
+                    os.unlink(backup)
+                raise OutputError(self.shown, f"it is {describe_kind(mode)}, not a regular file")
+            try:
+                return os.open(backup, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
             except FileNotFoundError:  # removed by another writer's clean-up already
                 return -1
 
         try:
-            self.backup, self.backup_fd = _locked_temporary(self.real, link)
+            with held():  # made and recorded as one
+                self.backup, self.backup_fd = _locked_temporary(self.real, link)
         except OSError as error:
             if error.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
                 return  # no hard links here: this file cannot be rolled back
@@ -268,78 +281,57 @@ def _sync_folder(folder: Path) -> None:
             os.close(fd)
 
 
-class _HeldInterrupts:
-    """Ctrl-C (SIGINT) noted instead of raised, from ``hold()`` until ``release()``."""
-
-    def __init__(self) -> None:
-        self.previous: Any = None
-        self.holding = False
-        self.arrived = False
-
-    def hold(self) -> None:
-        if self.holding or threading.current_thread() is not threading.main_thread():
-            return  # only the main thread sets handlers, and only it gets KeyboardInterrupt
-        previous = signal.getsignal(signal.SIGINT)
-        if previous is None or previous == signal.SIG_IGN:
-            return  # ignored anyway, or a handler installed outside Python: left alone
-        signal.signal(signal.SIGINT, self._note)
-        self.previous, self.holding = previous, True
-
-    def _note(self, signum: int, frame: FrameType | None) -> None:
-        self.arrived = True
-
-    def release(self) -> bool:
-        """Put the previous handler back; whether Ctrl-C came while it was held."""
-        if self.holding:
-            signal.signal(signal.SIGINT, self.previous)
-            self.holding = False
-        return self.arrived
-
-
-_finishing: ContextVar[_HeldInterrupts | None] = ContextVar("_finishing", default=None)
+_finishing: ContextVar[Held | None] = ContextVar("_finishing", default=None)
 
 
 @contextlib.contextmanager
 def finish_once_written() -> Iterator[None]:
     """A command's writing and its report of what it wrote, as one block: once a
-    ``write_files`` in the block begins its renames, Ctrl-C (SIGINT) is held to the end of the
-    block and then dropped. The files are in place, so the work Ctrl-C would have stopped is
-    done: the block runs to its end (the report) and the command ends as if it had not come.
-    Before the first rename, Ctrl-C stops the block at once and the old files stay.
+    ``write_files`` in the block begins its renames, the signals that stop a command (Ctrl-C,
+    SIGTERM, SIGHUP) are held to the end of the block and then dropped. The files are in place,
+    so the work a signal would have stopped is done: the block runs to its end (the report) and
+    the command ends as if it had not come; in a command run as a process they stay held to its
+    end (``Held.drop``), so that one just after the report cannot say otherwise either. Before
+    the first rename, a signal stops the block at once and the old files stay; one held when
+    the block fails anyway (the files rolled back, the report not written) is delivered.
     """
-    held = _HeldInterrupts()
-    token = _finishing.set(held)
+    holding = Held()
+    token = _finishing.set(holding)
     try:
         yield
-    finally:
+    except BaseException:
         _finishing.reset(token)
-        held.release()
+        holding.release()
+        raise
+    _finishing.reset(token)
+    holding.drop()
 
 
 def write_files(files: Mapping[Path, bytes]) -> None:
     """Replace every ``path`` with its ``data``, all or none (see the module docstring).
 
     Raises OutputError naming the file that could not be written, or ValueError if two paths
-    are the same file; either way no target has changed and no temporary is left. Ctrl-C
-    before the renames raises KeyboardInterrupt at once, nothing changed; during them it is
-    held, and raised once the files are all in place (inside ``finish_once_written``, dropped).
+    are the same file; either way no target has changed and no temporary is left. A signal
+    that stops a command (Ctrl-C, SIGTERM, SIGHUP) before the renames acts at once (Ctrl-C's
+    KeyboardInterrupt), nothing changed; from the first rename on it is held, and delivered
+    once the files are all in place (inside ``finish_once_written``, dropped).
     """
     shown = [Path(path) for path in files]
     reals = check_targets(shown)
-    held = _finishing.get()
-    if held is not None:
-        _transaction(shown, reals, list(files.values()), held)
+    finishing = _finishing.get()
+    if finishing is not None:
+        _transaction(shown, reals, list(files.values()), finishing)
         return
-    held = _HeldInterrupts()
+    renaming = Held()
     try:
-        _transaction(shown, reals, list(files.values()), held)
+        _transaction(shown, reals, list(files.values()), renaming)
     finally:
-        if held.release():
-            signal.raise_signal(signal.SIGINT)  # to the handler it was meant for, now
+        renaming.release()  # to the handler it was meant for, now
 
 
-def _transaction(shown: list[Path], reals: list[Path], contents: list[bytes], held: _HeldInterrupts) -> None:
-    """``write_files``'s steps 2 and 3, its targets checked; ``held`` from the first rename on."""
+def _transaction(shown: list[Path], reals: list[Path], contents: list[bytes], renaming: Held) -> None:
+    """``write_files``'s steps 2 and 3, its targets checked; ``renaming`` holds the signals
+    from the first rename on, and each rollback and clean-up holds them to its end."""
     for real in reals:
         remove_stale_temporaries(real)
     temporaries: list[_Temporary] = []
@@ -356,23 +348,25 @@ def _transaction(shown: list[Path], reals: list[Path], contents: list[bytes], he
                 for temporary in temporaries:
                     current = temporary.shown
                     temporary.keep_old()
-            held.hold()
+            renaming.hold()
             for temporary in temporaries:
                 current = temporary.shown
                 temporary.install()
                 installed.append(temporary)
         except BaseException:
-            for temporary in reversed(installed):
-                with contextlib.suppress(OSError):
-                    temporary.roll_back()
+            with held():
+                for temporary in reversed(installed):
+                    with contextlib.suppress(OSError):
+                        temporary.roll_back()
             raise
     except OutputError:
         raise
     except OSError as error:
         raise OutputError(current, _reason(error)) from None
     finally:
-        for temporary in temporaries:
-            temporary.close()
+        with held():
+            for temporary in temporaries:
+                temporary.close()
     for folder in {real.parent for real in reals}:
         _sync_folder(folder)
 
@@ -415,15 +409,17 @@ def write_into(folder: str | Path, files: Mapping[str, bytes]) -> None:
         try:
             for path in [*reversed(missing), *(Path(folder) / inner for inner in within)]:
                 if not os.path.lexists(path):
-                    os.mkdir(path)
-                    made.append(path)
+                    with held():  # made and recorded as one
+                        os.mkdir(path)
+                        made.append(path)
         except OSError as error:
             raise OutputError(folder, _reason(error)) from None
         write_files({Path(folder) / name: data for name, data in files.items()})
     except BaseException:
-        for path in reversed(made):
-            with contextlib.suppress(OSError):
-                os.rmdir(path)
+        with held():
+            for path in reversed(made):
+                with contextlib.suppress(OSError):
+                    os.rmdir(path)
         raise
 
 

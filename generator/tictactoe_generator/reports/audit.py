@@ -120,8 +120,10 @@ def audit(program: Program, book: Book, *, repeat: int = 1) -> Report:
     try:
         for mark in (FIRST, SECOND):
             walk(Position.empty(book.rules), mark, [])
-    finally:
-        program.close()
+    except BaseException:
+        program.close(at_once=True)  # stopped or failed: the program is not waited for
+        raise
+    program.close()
     report = Report(asked=len(answers), repeat=repeat, cells=book.rules.cells)
     judge(report, book, answers, lines)
     for mark in (FIRST, SECOND):

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from tictactoe_book.apps.signals import held
 from tictactoe_book.errors import ProgramWontRun, echoed
 from tictactoe_book.game import EMPTY, Cell
 from tictactoe_generator.reports import STARTUP
@@ -55,7 +56,7 @@ Answer = Cell | Failure
 class Program(Protocol):
     def ask(self, board: str) -> Answer: ...
 
-    def close(self) -> None: ...
+    def close(self, *, at_once: bool = False) -> None: ...
 
 
 def escaped(text: str) -> str:
@@ -131,23 +132,29 @@ class ProcessProgram:
         self.answered = 0
 
     def _start(self) -> subprocess.Popen[bytes]:
-        try:
-            process = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=True,  # its own process group (and no terminal to draw on)
-                env={**os.environ, MARK: self.mark},
-            )
-        except OSError as error:
-            raise ProgramWontRun(f"cannot start {echoed(self.argv[0])}: {error.strerror or error}") from None
-        self.starts += 1
-        self.fresh = True
-        self.pending = b""
-        self.errors = b""
-        self.process = process
+        # Held from before the fork until the process is recorded: a signal between the two
+        # (raised inside Popen, the child forked and perhaps not yet running the program, whose
+        # mark is set only by its exec) left a process that nothing would end (issue 41, item 1).
+        # Delivered once it is recorded, the signal ends it as any other time (``_stop``).
+        with held():
+            try:
+                process = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    bufsize=0,
+                    start_new_session=True,  # its own process group (and no terminal to draw on)
+                    env={**os.environ, MARK: self.mark},
+                )
+            except OSError as error:
+                reason = error.strerror or error
+                raise ProgramWontRun(f"cannot start {echoed(self.argv[0])}: {reason}") from None
+            self.process = process
+            self.starts += 1
+            self.fresh = True
+            self.pending = b""
+            self.errors = b""
         return process
 
     def _read_errors(self, fd: int) -> bool:
@@ -233,6 +240,10 @@ class ProcessProgram:
         return None
 
     def _stop(self) -> None:
+        with held():  # ended whole: a signal half-way would leave what it started running
+            self._end()
+
+    def _end(self) -> None:
         process = self.process
         if process is None:
             return
@@ -256,12 +267,23 @@ class ProcessProgram:
                 stream.close()
         self.process = None
 
-    def close(self) -> None:
-        if self.process is not None and self.process.stdin is not None:
-            with contextlib.suppress(OSError):  # it may have gone already
-                self.process.stdin.close()
-            self._wait()
-        self._stop()
+    def close(self, *, at_once: bool = False) -> None:
+        """End the program: its standard input closed and its own end waited for (``timeout``
+        seconds), or ``at_once`` (the audit stopped or failed: a SIGTERM waited ``--timeout``,
+        up to 600 s, for a program that would not end); then ended with what it started,
+        whatever stops the wait."""
+        try:
+            if not at_once and self.process is not None and self.process.stdin is not None:
+                with contextlib.suppress(OSError):  # it may have gone already
+                    self.process.stdin.close()
+                self._wait()
+        finally:
+            self._stop()
+
+
+#: How many times ``end_marked`` looks for marked processes at most: each look ends every one
+#: it sees, so only those started meanwhile by one not yet ended are left for the next.
+END_ROUNDS = 100
 
 
 def end_marked(mark: str) -> int:
@@ -273,13 +295,13 @@ def end_marked(mark: str) -> int:
     environment and left the program's session is not found.
     """
     wanted = f"{MARK}={mark}".encode()
-    ended = 0
-    for _ in range(100):  # each round ends the processes it sees; a killed one cannot fork
+    ended: set[int] = set()  # (one still dying when looked at again is seen twice)
+    for _ in range(END_ROUNDS):  # each round ends the processes it sees; a killed one cannot fork
         found = [pid for pid in _process_ids() if _end_if_marked(pid, wanted)]
         if not found:
             break
-        ended += len(found)
-    return ended
+        ended.update(found)
+    return len(ended)
 
 
 def _process_ids() -> list[int]:
@@ -344,7 +366,7 @@ class CallableProgram:
             return Failure("unreadable", echoed(answer, lambda value: escaped(repr(value))))
         return read_answer(str(answer), board)
 
-    def close(self) -> None:
+    def close(self, *, at_once: bool = False) -> None:
         pass
 
 

@@ -93,8 +93,10 @@ def target_program(program: Program, rules: Rules, name: str, *, repeat: int = 1
             for mark in (SECOND, FIRST)  # the program as X first: its first board is the empty one
         }
         best = {mark: response.win(empty) for mark, response in responses.items()}
-    finally:
-        program.close()
+    except BaseException:
+        program.close(at_once=True)  # stopped or failed: the program is not waited for
+        raise
+    program.close()
     moves: dict[str, Cell] = {}  # canonical key -> the cell of its top tier, in the key's orientation
     conflicts = sum(_choose(book, response, opponent, moves) for response in responses.values())
     entries = dict(base["entries"])
