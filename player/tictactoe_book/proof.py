@@ -150,16 +150,17 @@ def first_failure(rules: Rules, texts: dict[str, Any]) -> tuple[str, str] | None
         problem = misshapen(text, rules.cells)
         if problem is not None:
             return "entry-shape", f"entry {key!r}: {problem}"
+    inconsistent = None  # (steps 14 and 15 in one pass: a missing successor comes first)
     for key in texts:
         problem = missing(rules, texts, key)
         if problem is not None:
             return "missing-entry", problem
+        if inconsistent is None:
+            inconsistent = inconsistency(rules, texts, key)
     if EMPTY * rules.cells not in texts:
         return "missing-entry", _NO_EMPTY_BOARD
-    for key in texts:
-        problem = inconsistency(rules, texts, key)
-        if problem is not None:
-            return "entry-inconsistent", problem
+    if inconsistent is not None:
+        return "entry-inconsistent", inconsistent
     return None
 
 
