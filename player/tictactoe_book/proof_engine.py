@@ -1,27 +1,19 @@
-"""The proof's accelerator: steps 12 to 15 over whole runs of entries, in one process, finding
+"""The proof's accelerator: steps 12 to 15 over whole runs of entries (``_EntryProof``), finding
 the first failing step and the first entry in file order that fails it, as the definition
 (tictactoe_book.proof) would, at a fraction of its cost (docs/benchmarks.md; docs/scaling.md, "The
 proof"). It writes no message: tictactoe_book.reader has the definition write the one of the entry
-it names (``proof.explain``), and tests/test_proof_definition.py holds the two to the same
-findings on every damaged book of the tests and on runs of every size.
-
-Every image of every key goes into one table indexed by the board's rank (its digits in base
-3), then every move is one look-up there; the moves' scores are held against the entries' best
-scores and tiers a byte a move, a run of entries at a time, with byte strings and integers
-standing for columns of them.
+it names (``proof.explain``); tests/test_proof_definition.py holds the two to the same findings
+on every damaged book of the tests and on runs of every size.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import re
 import sys
 from array import array
-from bisect import bisect_right
 from collections import deque
 from functools import cache, cached_property, reduce
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, pairwise, repeat
 from operator import add, and_, floordiv, itemgetter, mod, ne, xor
 from typing import TYPE_CHECKING, Any
 
@@ -69,10 +61,15 @@ _VERDICT = bytes(0 if byte < _LEVEL else 1 if byte == _LEVEL else 2 for byte in 
 _BEST = {best: _LEVEL + best for best in range(-_NEAR, _NEAR + 1)}
 
 
-def _onto(best: int) -> int:
-    """The byte of a move onto an entry whose best score is ``best``: its score one ply back,
+class _Onto(dict[int, int]):
+    """Per best score, the byte of a move onto an entry holding it: the score one ply back,
     held within ``_NEAR + 1`` of 0."""
-    return _LEVEL + max(-_NEAR - 1, min(_NEAR + 1, one_ply_back(best)))
+
+    def __missing__(self, best: int) -> int:
+        return _LEVEL + max(-_NEAR - 1, min(_NEAR + 1, one_ply_back(best)))
+
+
+_ONTO = _Onto({best: _LEVEL + one_ply_back(best) for best in range(-_NEAR - 1, _NEAR + 2)})
 
 
 @cache
@@ -92,16 +89,17 @@ def first_failing(
     tell = progress or (lambda done: None)
     cells = rules.cells
     keys = list(texts)
-    malformed = next(
-        (place for place, key in enumerate(keys) if len(key) != cells or key.translate(_NOT_MARKS)), None
-    )
-    with _collector_paused():
-        if malformed is None:
-            return _EntryProof(rules, texts, run).finding(tell)
-        # the first failing key is this one, or one before it failing another check of step 12
-        before = _EntryProof(rules, dict(zip(keys[:malformed], repeat(""))), run).first_pass(None, None)
-        tell(len(keys))
-        return "entry-key", keys[min(before, default=malformed)]
+    malformed = None
+    if not all(map(cells.__eq__, map(len, keys))) or "".join(keys).translate(_NOT_MARKS):
+        malformed = next(
+            place for place, key in enumerate(keys) if len(key) != cells or key.translate(_NOT_MARKS)
+        )
+    if malformed is None:
+        return _EntryProof(rules, texts, run).finding(tell)
+    # the first failing key is this one, or one before it failing another check of step 12
+    before = _EntryProof(rules, dict(zip(keys[:malformed], repeat(""))), run).first_pass(None, None)
+    tell(len(keys))
+    return "entry-key", keys[min(before, default=malformed)]
 
 
 class _EntryProof:
@@ -252,7 +250,7 @@ class _EntryProof:
         bests = list(map(itemgetter(0), parsed))
         tiers = list(map(itemgetter(1), parsed))
         masks = list(map(sum, map(map, repeat(_TierMasks().__getitem__), tiers)))
-        onto, best = map(_onto, bests), map(_BEST.get, bests, repeat(_LEVEL))
+        onto, best = map(_ONTO.__getitem__, bests), map(_BEST.get, bests, repeat(_LEVEL))
         scores = map(bytes, zip(onto, best, strict=True))
         rows = map(bytes.__add__, scores, map(_TierRows(cells).__getitem__, masks))
         self.facts = dict(zip(texts, rows, strict=True))
@@ -318,26 +316,21 @@ class _EntryProof:
         wanted = (int.from_bytes(marked.translate(_NONZERO)) & keep).to_bytes(len(marked))
         wanted = wanted.translate(_FROM_NONZERO, b"\0")
 
+        # a finding names the first entry in file order: of each kind, the first row a cell shows
         starts = list(accumulate(map(len, scores), initial=0))
-        free_rows: dict[int, list[int]] = {}  # per cell, the rows on which it is free
 
-        def rows(at: list[int]) -> set[int]:
-            """The rows of the moves at places ``at`` of ``moves``."""
-            found = set()
-            for place in at:
-                cell = bisect_right(starts, place) - 1
-                if cell not in free_rows:
-                    free_rows[cell] = list(compress(range(count), frees[cell]))
-                found.add(free_rows[cell][place - starts[cell]])
-            return found
+        def rows(data: bytes, byte: int | None) -> set[int]:
+            """Per cell, the first of the entries whose move onto it ``data`` marks."""
+            return {list(compress(range(count), frees[cell]))[at] for cell, at in _firsts(data, byte, starts)}
 
-        gaps = rows(_places(moves, _NO_ENTRY))
+        gaps = rows(moves, _NO_ENTRY)
         wrong: set[int] = set()
         off_board = int.from_bytes(marked) & ~keep  # a tier on an occupied cell
         if off_board:
-            wrong.update(at % count for at in _places(off_board.to_bytes(len(marked)), None))
+            segments = list(range(0, len(marked) + 1, count))  # (a cell's tiers' bytes each)
+            wrong.update(at for _, at in _firsts(off_board.to_bytes(len(marked)), None, segments))
         if seen != wanted:
-            wrong |= rows(_places((int.from_bytes(seen) ^ int.from_bytes(wanted)).to_bytes(len(moves)), None))
+            wrong |= rows((int.from_bytes(seen) ^ int.from_bytes(wanted)).to_bytes(len(moves)), None)
         return gaps, wrong
 
 
@@ -458,6 +451,22 @@ class _Images:
         return images
 
 
+_ANY_BYTE = re.compile(rb"[^\x00]")
+
+
+def _firsts(data: bytes, byte: int | None, starts: list[int]) -> Iterator[tuple[int, int]]:
+    """Per segment ``data[starts[i] : starts[i + 1]]``, where it first holds ``byte`` (None: any
+    byte but 0): ``(i, offset in the segment)``; nothing for a segment that does not."""
+    for segment, (start, stop) in enumerate(pairwise(starts)):
+        if byte is None:
+            match = _ANY_BYTE.search(data, start, stop)
+            at = -1 if match is None else match.start()
+        else:
+            at = data.find(byte, start, stop)
+        if at >= 0:
+            yield segment, at - start
+
+
 def _places(data: bytes, byte: int | None) -> list[int]:
     """Where ``data`` holds ``byte`` (None: any byte but 0)."""
     if byte is None:
@@ -500,16 +509,3 @@ def _parsed(text: str, cells: int) -> tuple[int, Tiers] | None:
 #: A move: its cell, the board it makes, that board's canonical key (None if the game ends
 #: there), and its score (None if that key is no entry).
 Move = tuple[Cell, str, str | None, int | None]
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused. The proof makes lists and strings by the run and no
-    cycle; the collector's passes over them are time for nothing."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
