@@ -10,12 +10,13 @@ import statistics
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tools import BIN, BOOK, JS_BENCH, PYTHON, ROOT, alternate_calls, child_cpu_seconds, clean_env
 
-from tictactoe_book import reader
+from tictactoe_book import BookError, reader
 from tictactoe_book.game import STANDARD
 from tictactoe_book.reader import parse_book
 
@@ -91,6 +92,7 @@ def proof_costs_3x4(deadline: float) -> dict[str, Any]:
     rounds: list[dict[str, float]] = []
     while not rounds or (len(rounds) < 3 and time.perf_counter() < deadline):
         rounds.append(alternate_calls(fns, 1))
+    damaged = damaged_costs(json.loads(text))
     return {
         "rules": RULES_3X4,
         "build_s": build_s,
@@ -98,7 +100,81 @@ def proof_costs_3x4(deadline: float) -> dict[str, Any]:
         "entries": len(json.loads(text)["entries"]),
         "runs": len(rounds),
         **{f"{name}_ms": statistics.median(r[name] for r in rounds) * 1e3 for name in fns},
+        "damaged": damaged,
         "js": js,
+    }
+
+
+#: Issue 41, item 3: a refusal costs about what a proof costs, at most this many times the
+#: valid book's parse_book, for any damaged book.
+DAMAGED_GOAL = 3.0
+
+
+def _free(key: str) -> str:
+    return ",".join(str(cell) for cell, mark in enumerate(key) if mark == ".")
+
+
+#: Damage to every entry of a book (tests/test_proof_definition.py damages the same way), as
+#: ``new entry string (key, best, tiers)``: each once cost the Python reader 20 to 165 proofs.
+DAMAGE = {
+    "every tier every free cell": lambda key, best, tiers: f"{best} {_free(key)}",
+    "every best negated": lambda key, best, tiers: f"{-best} {tiers}",
+    "every best one more": lambda key, best, tiers: f"{best + 1} {tiers}",
+    "every best 100": lambda key, best, tiers: f"100 {tiers}",
+    "every best -100": lambda key, best, tiers: f"-100 {tiers}",
+    "every best 2^53 - 1": lambda key, best, tiers: f"{2**53 - 1} {tiers}",
+    "every tier repeated": lambda key, best, tiers: f"{best} {tiers} {tiers}",
+}
+
+
+def damaged_books(data: dict[str, Any]) -> dict[str, bytes]:
+    """The book ``data`` damaged each way of ``DAMAGE``, and with best scores of 100 on every
+    entry of 5 marks or more listed after all the others (their parents first), as bytes."""
+    books = {}
+    entries = data["entries"]
+    for name, change in DAMAGE.items():
+        damaged = dict(data)
+        damaged["entries"] = {}
+        for key, text in entries.items():
+            best, _, tiers = text.partition(" ")
+            damaged["entries"][key] = change(key, int(best), tiers)
+        books[name] = json.dumps(damaged).encode()
+    marks = {key: len(key) - key.count(".") for key in entries}
+    late = dict(data)
+    late["entries"] = {
+        key: f"100 {entries[key].partition(' ')[2]}" if marks[key] >= 5 else entries[key]
+        for key in sorted(entries, key=marks.__getitem__)
+    }
+    books["best 100 from 5 marks, listed last"] = json.dumps(late).encode()
+    return books
+
+
+def damaged_costs(data: dict[str, Any], rounds: int = 3) -> dict[str, Any]:
+    """parse_book refusing each of ``damaged_books(data)``, alternated with proving the valid
+    book, medians of ``rounds``: each one's time over the valid one's, and the worst."""
+    valid = json.dumps(data).encode()
+
+    def refused(raw: bytes) -> None:
+        try:
+            parse_book(raw, rules=None)
+        except BookError:
+            return
+        raise AssertionError("a damaged book was not refused")
+
+    books = damaged_books(data)
+    fns: dict[str, Callable[[], object]] = {"valid": lambda: parse_book(valid, rules=None)}
+    fns.update({name: lambda raw=raw: refused(raw) for name, raw in books.items()})
+    times = alternate_calls(fns, rounds)
+    ratios = {name: times[name] / times["valid"] for name in books}
+    worst = max(ratios, key=ratios.__getitem__)
+    return {
+        "valid_ms": times["valid"] * 1e3,
+        "ratios": ratios,
+        "worst": worst,
+        "worst_ms": times[worst] * 1e3,
+        "worst_ratio": ratios[worst],
+        "goal": DAMAGED_GOAL,
+        "meets_goal": ratios[worst] <= DAMAGED_GOAL,
     }
 
 

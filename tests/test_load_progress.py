@@ -44,14 +44,14 @@ BIG = RAW.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonic
 SLOW_PLAY = """
 import os
 import time
-from tictactoe_book import reader
+from tictactoe_book import proof_engine, reader
 reader.PROGRESS_ENTRIES = 8
-checked = reader._EntryProof._moves
+checked = proof_engine._EntryProof._moves
 delay = float(os.environ.get("ENTRY_DELAY", "0.01"))
 def slowly(self, mover, board, ranks, *args):
     time.sleep(delay * len(ranks))
     return checked(self, mover, board, ranks, *args)
-reader._EntryProof._moves = slowly
+proof_engine._EntryProof._moves = slowly
 from tictactoe_book.apps.cli import run
 run()
 """
