@@ -516,3 +516,33 @@ def test_a_message_shows_the_requests_value_as_json(
     """A client wrote JSON: its values come back as JSON (null, "god", true), never as Python's
     None, 'god' or True (issue 33, item 10)."""
     assert ask(engine, request_)["error"]["message"].startswith(message)
+
+
+def test_the_engine_and_its_book_keep_a_bounded_number_of_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long session asking distinct positions grew the engine by a few KB each, for ever (issue
+    41, item 5): the engine keeps EVALUATIONS answers, the book CACHED entries and answers, the
+    oldest going first, and every answer stays right. The bounds lowered here to see them."""
+    from tictactoe_book import reader
+    from tictactoe_book.apps import engine as engine_module
+
+    monkeypatch.setattr(engine_module, "EVALUATIONS", 8)
+    monkeypatch.setattr(reader, "CACHED", 16)
+    book = load_book()
+    engine = engine_module.Engine(book)
+    fresh = load_book()
+    boards = ["." * 9]  # every board of up to three marks: 54 canonical keys, 333 boards
+    for _ in range(3):
+        boards += sorted(
+            {
+                b[:c] + ("X" if b.count("X") == b.count("O") else "O") + b[c + 1 :]
+                for b in boards
+                for c in range(9)
+                if b[c] == "." and b.count(".") == 9 - _
+            }
+        )
+    boards = list(dict.fromkeys(boards))
+    for board in boards * 2:
+        answer = engine.handle({"op": "evaluate", "board": board})
+        assert answer["optimal"] == list(fresh.evaluate(board).optimal), board
+    assert len(boards) == 334 and engine._evaluation.cache_info().currsize == 8
+    assert len(book._cache) <= 16 and len(book._entries) <= 16

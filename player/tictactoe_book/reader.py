@@ -116,6 +116,10 @@ BOOK_NAME = PACKAGED[False, DEFAULT]
 #: after each: about 560 times for 4x4 (two passes), four times for 3x3 (two passes over the
 #: keys with X to move and those with O to move, a run each).
 PROGRESS_ENTRIES = 4096
+#: The most entries a Book keeps derived, and the most answers it keeps by board, each: the
+#: oldest go first. Every 3x4 entry fits (20,088); a long session on a 4x4 book (1,217,977
+#: entries) holds a bounded part of it, not a few KB for every position ever asked.
+CACHED = 1 << 17
 
 
 # ---------------------------------------------------------------- steps 4 to 15
@@ -280,6 +284,8 @@ class Book:
         """The entry stored under canonical ``key``, or None if there is none."""
         found = self._entries.get(key)
         if found is None and key in self._texts:
+            if len(self._entries) >= CACHED:  # the oldest first: memory bounded, not by the book
+                del self._entries[next(iter(self._entries))]
             try:
                 found = self._entries[key] = self._derive(key)
             except (ValueError, KeyError, TypeError, AttributeError) as error:
@@ -336,6 +342,8 @@ class Book:
             key=key,
             symmetry=symmetry,
         )
+        if len(self._cache) >= CACHED:
+            del self._cache[next(iter(self._cache))]
         self._cache[(board, first)] = evaluation
         return evaluation
 
