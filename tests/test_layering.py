@@ -37,6 +37,7 @@ WHOLE = {"player/tictactoe_book/reader.py"}
 BUILD_APPS_USERS = {
     "tictactoe_generator.cli",
     "tictactoe_generator.options",
+    "tictactoe_generator.parts_cli",
     "tictactoe_generator.progress",
     "tictactoe_generator.against_program",
     "tictactoe_generator.reports.query",
