@@ -36,6 +36,7 @@ MAX_LINES = 520  # "about 500" (docs/architecture.md)
 BUILD_APPS_USERS = {
     "tictactoe_generator.cli",
     "tictactoe_generator.options",
+    "tictactoe_generator.parts_cli",
     "tictactoe_generator.progress",
     "tictactoe_generator.against_program",
     "tictactoe_generator.reports.query",

@@ -42,14 +42,9 @@ from tictactoe_generator.against_program import (
     audit_program,
     build_against_program,
 )
-from tictactoe_generator.atomic import (
-    finish_once_written,
-    folder_target,
-    target,
-    write_files,
-    write_into,
-)
+from tictactoe_generator.atomic import finish_once_written, folder_target, target, write_files, write_into
 from tictactoe_generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
+from tictactoe_generator.parts_cli import split
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
@@ -516,3 +511,6 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
         write_into(folder, {name: text.encode() for name, text in sorted(files.items())})
         for name, text in sorted(files.items()):
             echo(f"wrote {os.path.join(folder, name)}: {len(text.encode()):,} bytes")
+
+
+main.add_command(split)  # (ttt-book split: tictactoe_generator.parts_cli)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import tictactoe_book.trust as trust
 from tictactoe_book.errors import BookError, BuildToolMissing
 from tictactoe_book.opponents import OPPONENTS
+from tictactoe_book.parts import is_book_by_parts, prove_parts
 from tictactoe_book.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
 from tictactoe_generator import build_tools
 
@@ -60,6 +61,8 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
     is trusted. Raises BookError only when the file cannot be read at all (code ``unreadable``).
     ``progress`` is told how far the reading and the proof have gone, as ``load_book`` tells it."""
     where = os.fspath(path) if path is not None else default_book_path()
+    if path is not None and is_book_by_parts(where):  # docs/book-parts.md: the proof by parts
+        return verify_parts(where, progress=progress)
     report = Report(where)
     try:
         raw = read_book_bytes(where)  # BookError "unreadable" goes to the caller
@@ -92,6 +95,36 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
         return report
     expected = writer.build_book(rules, against=book.against)
     report.differences.extend(_beyond_validity(data, expected, writer.encode(expected), raw))
+    return report
+
+
+def verify_parts(where: str, *, progress: Progress | None = None) -> Report:
+    """``ttt-book verify FOLDER``: the proof by parts, then (with the build extra) every file
+    compared with a fresh build's. Raises BookError only when the manifest cannot be read."""
+    from tictactoe_generator.parts import build_parts
+
+    report = Report(where)
+    try:
+        book = prove_parts(where, progress=progress)
+    except BookError as error:
+        if error.code == "unreadable":
+            raise
+        report.invalid = error
+        return report
+    report.entries = len(book.texts)
+    if book.against not in OPPONENTS:
+        report.skipped = f"ranked against {book.against!r}: a build never runs the command a book names"
+        return report
+    try:
+        built = build_parts(book.rules, against=book.against)
+    except BuildToolMissing as error:
+        report.skipped = f"{error}; only validity was checked"
+        return report
+    folder = book.texts.folder
+    for name, data in built.items():
+        path = os.path.join(folder, name)
+        if not os.path.isfile(path) or read_book_bytes(path) != data:
+            report.differences.append(f"{name} is not exactly what a build writes")
     return report
 
 

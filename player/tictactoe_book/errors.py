@@ -55,6 +55,10 @@ BOOK_REASONS = (
     "missing-entry",
     "entry-inconsistent",
 )
+#: Why a book by parts is refused beyond BOOK_REASONS (docs/book-parts.md, "A valid book by
+#: parts"): its list of parts, and a part's file missing, not the bytes the manifest names, or
+#: not laid out as a part.
+PARTS_REASONS = ("parts", "part-missing", "part-hash", "part-format")
 #: Why a board is refused (docs/porting.md, "Errors"; the conformance vectors use them).
 BOARD_REASONS = ("length", "character", "counts", "unreachable", "over")
 #: Every error code an engine answer can carry (docs/engine.md lists them with examples).
@@ -88,13 +92,14 @@ class OpponentError(ValueError):
 
 
 class BookError(ValueError):
-    """A book file that cannot be used; ``code`` is one of BOOK_REASONS.
+    """A book file that cannot be used; ``code`` is one of BOOK_REASONS (or of PARTS_REASONS,
+    for a book by parts).
 
     ``str()`` is one line: the file, then what is wrong with it.
     """
 
     def __init__(self, path: object, code: str, reason: str) -> None:
-        if code not in BOOK_REASONS:
+        if code not in BOOK_REASONS and code not in PARTS_REASONS:
             raise ValueError(f"unknown book reason code {code!r}")
         super().__init__(f"{echoed(path, str, limit=MAX_ECHOED_PATH)}: {reason} [{code}]")
         self.path = path

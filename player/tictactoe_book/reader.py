@@ -399,6 +399,11 @@ def load_book(
     if against is not None:
         opponent(against)  # before the file is read: a misspelt name is the caller's error
     _caller_rules(rules)
+    if path is not None:  # a book by parts (docs/book-parts.md): a folder, or its manifest.json
+        import tictactoe_book.parts as parts
+
+        if parts.is_book_by_parts(path):
+            return parts.load_parts(path, rules=rules, against=against)
     misere = rules is not None and rules.misere
     where = default_book_path(misere=misere, against=against or DEFAULT) if path is None else os.fspath(path)
     raw = read_book_bytes(where)

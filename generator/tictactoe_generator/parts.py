@@ -1,0 +1,93 @@
+"""The writer of a book by parts (docs/book-parts.md, format version 3), and its verification.
+
+A book by parts is version 2's book cut up: the same header members in a manifest
+(``manifest.json``, version 3, with the list of parts), and the same entry strings in parts,
+each the zlib stream of the lines ``KEY ENTRY`` of one layer (number of marks) and one run of at
+most ``PART_ENTRIES`` keys, in key order. ``split_document`` cuts a version-2 document; the build
+(``build_parts``) writes exactly what splitting the version-2 book it would write gives. The
+bytes are deterministic (the zlib stream at level 9 of this zlib: ``zlib.ZLIB_RUNTIME_VERSION``),
+and written atomically into the folder (``tictactoe_generator.atomic.write_into``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from itertools import groupby
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from tictactoe_book.game import EMPTY, Rules
+from tictactoe_book.opponents import DEFAULT
+from tictactoe_book.parts import MANIFEST, PARTS_VERSION
+from tictactoe_book.reader import Book
+from tictactoe_generator.atomic import write_into
+
+if TYPE_CHECKING:
+    from tictactoe_book.reader import Progress
+
+#: Entries in a part, at most: on 4x4 k=4, 288 parts of about 19 KB (5.35 MB in all; 1,024 a
+#: part: 5.49 MB, 16,384: 5.30 MB; docs/benchmarks.md, "A book by parts").
+PART_ENTRIES = 4096
+#: zlib's level: the smallest parts (level 6 is 1% larger on 4x4).
+LEVEL = 9
+
+
+def split_document(book: dict[str, Any], *, part_entries: int = PART_ENTRIES) -> dict[str, bytes]:
+    """The files of the book by parts holding version-2 ``book`` (a document as the writer
+    makes it, or as a proven book's ``data``): the manifest's name and each part's, to bytes."""
+    cells: int = book["rules"]["cells"]
+    entries: dict[str, str] = book["entries"]
+
+    def layer(key: str) -> int:
+        return cells - key.count(EMPTY)
+
+    files: dict[str, bytes] = {}
+    parts = []
+    for marks, keys in groupby(sorted(entries, key=lambda key: (layer(key), key)), key=layer):
+        ordered = list(keys)
+        for index, start in enumerate(range(0, len(ordered), part_entries)):
+            run = ordered[start : start + part_entries]
+            data = zlib.compress("".join(f"{key} {entries[key]}\n" for key in run).encode("ascii"), LEVEL)
+            name = f"{marks:02d}-{index:05d}.part"
+            files[name] = data
+            parts.append(
+                {
+                    "file": name,
+                    "layer": marks,
+                    "first": run[0],
+                    "last": run[-1],
+                    "entries": len(run),
+                    "bytes": len(data),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                }
+            )
+    manifest = {name: value for name, value in book.items() if name != "entries"}
+    manifest.update(version=PARTS_VERSION, parts=parts)
+    return {MANIFEST: encode(manifest), **files}
+
+
+def encode(manifest: dict[str, Any]) -> bytes:
+    """The manifest's bytes as the writer's are for a version-2 book: keys sorted, compact, one
+    trailing newline."""
+    return orjson.dumps(manifest, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+
+
+def split_book(book: Book, folder: str | Path) -> dict[str, bytes]:
+    """``ttt-book split``: the proven version-2 ``book`` written by parts into ``folder``, all
+    files or none; the files written (name: bytes)."""
+    files = split_document(book.data)
+    write_into(folder, files)
+    return files
+
+
+def build_parts(
+    rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None
+) -> dict[str, bytes]:
+    """The files of the book by parts of ``rules``: version 2's build, split (BuildToolMissing
+    without numpy)."""
+    from tictactoe_generator import build_tools
+
+    return split_document(build_tools().build_book(rules, against=against, progress=progress))
