@@ -28,7 +28,7 @@ PACKAGES = {"player/tictactoe_book": "tictactoe_book", "generator/tictactoe_gene
 RUNTIME_FOLDER, BUILD_FOLDER = PACKAGES
 APPS = "tictactoe_book.apps"
 #: The longest chain of imports docs/architecture.md allows, in modules, per folder.
-MAX_DEPTH = {RUNTIME_FOLDER: 8, BUILD_FOLDER: 9}
+MAX_DEPTH = {RUNTIME_FOLDER: 9, BUILD_FOLDER: 9}
 #: The commands' entry points: they import the applications (ttt-play's, ttt-book's command line).
 ENTRY_POINTS = {"tictactoe_book.commands", "tictactoe_generator.commands"}
 MAX_LINES = 520  # "about 500" (docs/architecture.md)
@@ -138,7 +138,7 @@ def test_no_chain_of_imports_is_deeper_than_the_architecture_says(folder: str) -
 def test_the_architecture_states_the_depth_the_code_has() -> None:
     """docs/architecture.md names the runtime's deepest chain: it is one the code has."""
     text = " ".join((ROOT / "docs" / "architecture.md").read_text().split())
-    stated = re.search(r"longer than eight \(`([^`]+)`\)", text)
+    stated = re.search(r"longer than nine \(`([^`]+)`\)", text)
     assert stated, "docs/architecture.md names no deepest chain"
     chain = [f"tictactoe_book.{part.strip()}" for part in stated.group(1).split("→")]
     assert len(chain) == MAX_DEPTH[RUNTIME_FOLDER]

@@ -7,8 +7,8 @@ manifest's length and SHA-256, and caches the part holding its canonical key and
 its successors, and nothing else. The answers are version 2's ``Book``'s own: ``PartsBook``
 is a ``Book`` whose entries are a mapping that reads parts as it is asked
 (``PartTexts``). Every entry answered is first checked against its successors by the
-version-2 rule (``_missing``, ``_inconsistency``); ``prove_parts`` runs that rule over every
-entry of every part, holding a bounded number of parts (``ttt-book verify FOLDER``).
+version-2 rule (the definition: ``proof.missing``, ``proof.inconsistency``); ``prove_parts``
+runs that rule over every entry of every part, holding a bounded number of parts (``ttt-book verify FOLDER``).
 
 The steps and their reason codes are version 2's (tictactoe_book.reader), with ``parts`` for
 the manifest's list of parts and ``part-missing``, ``part-hash``, ``part-format`` for a part's
@@ -30,19 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 from tictactoe_book.errors import BookError, EntryShapeError
 from tictactoe_book.game import EMPTY, Rules
+from tictactoe_book.grammar import misshapen, short
+from tictactoe_book.proof import inconsistency, key_problem, missing, successors
 from tictactoe_book.reader import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MAX_BOOK_BYTES,
     Book,
     Entry,
-    _EntryProof,
-    _inconsistency,
-    _misshapen,
-    _missing,
     _ranked,
-    _short,
-    _successors,
     check_header,
     parse_entry,
     parse_json,
@@ -107,7 +103,7 @@ def check_manifest(data: Any, source: str, expected: Rules | None) -> tuple[Rule
     if type(data) is dict and data.get("format") == FORMAT_NAME:
         version = data.get("version")
         if type(version) is not int or version != PARTS_VERSION:
-            raise fail("version", f"has format version {_short(version)}; this reader reads {PARTS_VERSION}")
+            raise fail("version", f"has format version {short(version)}; this reader reads {PARTS_VERSION}")
         # steps 4 and 6 to 9 are version 2's own, on the members the two versions share
         shared = {**data, "version": FORMAT_VERSION, "entries": {}, "counts": {"entries": 0}}
     rules = check_header(shared, fail, expected)
@@ -116,7 +112,7 @@ def check_manifest(data: Any, source: str, expected: Rules | None) -> tuple[Rule
     stated = counts.get("entries") if type(counts) is dict else None
     total = sum(part.entries for part in parts)
     if type(stated) is not int or stated != total:
-        raise fail("counts", f"has {total} entries in its parts but counts.entries says {_short(stated)}")
+        raise fail("counts", f"has {total} entries in its parts but counts.entries says {short(stated)}")
     return rules, parts
 
 
@@ -148,21 +144,21 @@ def _part_problem(item: Any, rules: Rules) -> str | None:
         return "that is not an object"
     file, layer = item.get("file"), item.get("layer")
     if type(file) is not str or not PART_NAME.fullmatch(file) or file == MANIFEST:
-        return f"with file {_short(file)}, not a part's file name"
+        return f"with file {short(file)}, not a part's file name"
     if type(layer) is not int or not 0 <= layer < rules.cells:
-        return f"with layer {_short(layer)}, not 0 to {rules.cells - 1}"
+        return f"with layer {short(layer)}, not 0 to {rules.cells - 1}"
     for end in ("first", "last"):
         key = item.get(end)
         if type(key) is not str or not _in_layer(key, rules.cells, layer):
-            return f"with {end} {_short(key)}, not a board of {rules.cells} cells with {layer} marks"
+            return f"with {end} {short(key)}, not a board of {rules.cells} cells with {layer} marks"
     if item["first"] > item["last"]:
         return "whose first key is after its last"
     for count in ("entries", "bytes"):
         value = item.get(count)
         if type(value) is not int or not 1 <= value <= MAX_BOOK_BYTES:
-            return f"with {count} {_short(value)}, not 1 to {MAX_BOOK_BYTES:,}"
+            return f"with {count} {short(value)}, not 1 to {MAX_BOOK_BYTES:,}"
     if type(item.get("sha256")) is not str or not SHA256.fullmatch(item["sha256"]):
-        return f"with sha256 {_short(item.get('sha256'))}, not 64 lowercase hex digits"
+        return f"with sha256 {short(item.get('sha256'))}, not 64 lowercase hex digits"
     return None
 
 
@@ -205,7 +201,7 @@ def check_shapes(texts: dict[str, str], path: str, rules: Rules) -> None:
         try:
             parse_entry(text, rules.cells)
         except EntryShapeError:
-            raise BookError(path, "entry-shape", f"entry {key!r}: {_misshapen(text, rules.cells)}") from None
+            raise BookError(path, "entry-shape", f"entry {key!r}: {misshapen(text, rules.cells)}") from None
 
 
 def _layout(raw: bytes, part: Part, cells: int, path: str) -> dict[str, str]:
@@ -233,7 +229,7 @@ def _layout(raw: bytes, part: Part, cells: int, path: str) -> dict[str, str]:
     keys = [line[:cells] for line in lines]
     for line, key in zip(lines, keys, strict=True):
         if line[cells : cells + 1] != " " or not _in_layer(key, cells, part.layer):
-            raise fail(f"has line {_short(line)}, not a key of {part.layer} marks, a space and an entry")
+            raise fail(f"has line {short(line)}, not a key of {part.layer} marks, a space and an entry")
     if keys[0] != part.first or keys[-1] != part.last:
         raise fail(
             f"holds keys {keys[0]!r} to {keys[-1]!r}; the manifest says {part.first!r} to {part.last!r}"
@@ -324,13 +320,13 @@ class PartsBook(Book):
 def entry_problem(rules: Rules, texts: PartTexts, key: str) -> BookError | None:
     """Steps 14 and 15 for the entry ``key`` (in a part already read and checked): the error
     naming its part, or None. The parts of its successors are read (and checked) as needed."""
-    moves = _successors(rules, texts, key)  # type: ignore[arg-type]  # (a mapping: get and [])
+    moves = successors(rules, texts, key)  # type: ignore[arg-type]  # (a mapping: get and [])
     place = texts.place_of(key)
     assert place is not None
     path = os.path.join(texts.folder, texts.parts[place].file)
     if any(score is None for *_, score in moves):
-        return BookError(path, "missing-entry", _missing(rules, texts, key))  # type: ignore[arg-type]
-    wrong = _inconsistency(rules, texts, key)  # type: ignore[arg-type]
+        return BookError(path, "missing-entry", missing(rules, texts, key))  # type: ignore[arg-type]
+    wrong = inconsistency(rules, texts, key)  # type: ignore[arg-type]
     return None if wrong is None else BookError(path, "entry-inconsistent", wrong)
 
 
@@ -366,13 +362,12 @@ def prove_parts(
     total, done = len(texts), 0
     tell = progress or (lambda stage, done, total: None)
     tell("prove", 0, total)
-    keys_rule = _EntryProof(rules, {})
     first: dict[str, BookError] = {}  # the first finding of each step, in manifest order
     for part in texts.parts:
         path_of_part = os.path.join(texts.folder, part.file)
         try:
             entries = part_texts(texts.folder, part, rules)
-            problem = next(filter(None, map(keys_rule._key_problem, entries)), None)
+            problem = next(filter(None, (key_problem(rules, key) for key in entries)), None)
             if problem is not None:
                 first.setdefault("entry-key", BookError(path_of_part, "entry-key", problem))
             check_shapes(entries, path_of_part, rules)
