@@ -473,3 +473,79 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
     ]
     out = cargo_test(crate, tmp_path / "target")
     assert "test result: ok. 5 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
+
+
+GAME_MAIN = """\
+use tictactoe_book::{best_moves, outcome, MISERE};
+
+fn main() {
+    // X X .
+    // O O .    X to move: the normal game is won at cell 2; the misère one is a draw
+    // . . .
+    let (best, ended) = (best_moves("XX.OO....").unwrap(), outcome("XXXOO....").unwrap().unwrap());
+    println!("normal {:?} {:?} {}", best, ended.winner, MISERE);
+    let best = tictactoe_misere::best_moves("XX.OO....").unwrap();
+    let ended = tictactoe_misere::outcome("XXXOO....").unwrap().unwrap();
+    println!("misere {:?} {:?} {}", best, ended.winner, tictactoe_misere::MISERE);
+}
+"""
+
+
+def workspace(folder: Path, misere_crate: str) -> Path:
+    """A Cargo workspace: the normal book's crate, the misère book's exported with ``--crate
+    misere_crate`` (none for the default name), and a program depending on both."""
+    export_crate(folder / "normal", "--book", str(ROOT / "book" / "tictactoe.json"))
+    options = ["--crate", misere_crate] if misere_crate != "tictactoe-book" else []
+    export_crate(folder / "misere", *options, "--book", str(ROOT / "book" / "tictactoe-misere.json"))
+    (folder / "Cargo.toml").write_text(
+        '[workspace]\nmembers = ["normal", "misere", "game"]\nresolver = "2"\n'
+    )
+    (folder / "game" / "src").mkdir(parents=True)
+    (folder / "game" / "Cargo.toml").write_text(
+        '[package]\nname = "game"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+        'tictactoe-book = { path = "../normal" }\n'
+        f'{misere_crate} = {{ path = "../misere" }}\n'
+    )
+    (folder / "game" / "src" / "main.rs").write_text(GAME_MAIN)
+    return folder
+
+
+def cargo(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    tool("cargo")
+    return subprocess.run(
+        ["cargo", *args, "--offline"],
+        cwd=folder,
+        env={**os.environ, "CARGO_TARGET_DIR": str(folder / "target"), "RUSTFLAGS": "-D warnings"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_two_exported_crates_are_members_of_one_workspace(tmp_path: Path) -> None:
+    """--crate tictactoe-misere names the misère book's crate, so one program depends on both
+    (offline: the crates have no dependencies) and each answers by its own rules; two crates
+    both named tictactoe-book stop cargo."""
+    root = workspace(tmp_path / "two", "tictactoe-misere")
+    manifest = (root / "misere" / "Cargo.toml").read_text()
+    assert '\nname = "tictactoe-misere"\n' in manifest and "--crate tictactoe-misere" in manifest
+    assert "use tictactoe_misere::*;" in (root / "misere" / "tests" / "game.rs").read_text()
+    done = cargo(root, "run", "-q", "-p", "game")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["normal [2] Some(X) false", "misere [7, 8] Some(O) true"]
+    clash = workspace(tmp_path / "clash", "tictactoe-book")
+    refused = cargo(clash, "run", "-q", "-p", "game")
+    assert refused.returncode != 0 and "tictactoe-book" in refused.stderr, refused.stderr
+
+
+def test_a_bad_crate_name_is_refused(tmp_path: Path) -> None:
+    for bad in ("Book", "-book", "book-", "a--b", "9", "a b", ""):
+        result = CliRunner().invoke(
+            main, ["export", "--lang", "rust", "--crate", bad, "-o", str(tmp_path / "o")]
+        )
+        assert result.exit_code == 2 and "cannot name a crate here" in result.output, (bad, result.output)
+    result = CliRunner().invoke(
+        main, ["export", "--lang", "c", "--crate", "misere", "-o", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 2 and "--crate is offered for --lang rust only" in result.output
+    assert not (tmp_path / "o").exists()
