@@ -23,6 +23,7 @@ from oracles.negamax import Negamax
 
 from tictactoe_book import Book, load_book, parse_book
 from tictactoe_book.errors import BoardError
+from tictactoe_book.reader import default_book_path
 from tictactoe_generator.cli import main
 from tictactoe_generator.export import tables as export_tables
 from tictactoe_generator.export.c import c_book, c_strategy, strategy_names
@@ -584,4 +585,49 @@ def test_the_default_prefix_changes_nothing_and_a_bad_one_is_refused(book: Book,
         assert code == 2 and "cannot start C names" in out, (bad, out)
     code, out = run("export", "--lang", "rust", "--prefix", "mis", "-o", str(tmp_path / "out"))
     assert code == 2 and "--prefix is offered for --lang c only" in out
+    assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ the packaged books by name
+
+
+def exported(folder: Path, *args: str) -> dict[str, bytes]:
+    """The files ``ttt-book export ARGS -o folder`` writes, by path."""
+    code, out = run("export", *args, "-o", str(folder))
+    assert code == 0, out
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("options", "misere", "against"),
+    [
+        (["--misere"], True, "novice"),
+        (["--against", "random"], False, "random"),
+        (["--misere", "--against", "random"], True, "random"),
+        (["--against", "novice"], False, "novice"),
+    ],
+    ids=["misere", "random", "misere-random", "novice"],
+)
+def test_misere_and_against_export_the_packaged_books_without_a_rebuild(
+    tmp_path: Path, options: list[str], misere: bool, against: str
+) -> None:
+    """--misere and --against pick the packaged book as ttt-play does: the same bytes as the
+    packaged file exported by --book, in C (both ways) and Rust."""
+    packaged = default_book_path(misere=misere, against=against)
+    for lang in (["--lang", "c"], ["--lang", "c", "--strategy", "O"], ["--lang", "rust"]):
+        by_name = exported(tmp_path / "name" / lang[-1], *lang, *options)
+        by_file = exported(tmp_path / "file" / lang[-1], *lang, "--book", packaged)
+        assert by_name == by_file, lang
+    header = (tmp_path / "name" / "c" / "tictactoe_book.h").read_text()
+    assert f"#define TTT_MISERE {int(misere)}" in header and f'#define TTT_AGAINST "{against}"' in header
+
+
+def test_misere_with_a_book_that_is_not_misere_is_a_usage_error(tmp_path: Path) -> None:
+    normal = str(ROOT / "book" / "tictactoe.json")
+    code, out = run("export", "--lang", "c", "--misere", "--book", normal, "-o", str(tmp_path / "out"))
+    assert code == 2 and "not a misère game" in out
+    code, out = run(
+        "export", "--lang", "c", "--against", "random", "--book", normal, "-o", str(tmp_path / "out")
+    )
+    assert code == 2 and "ranks its moves against novice, not random" in out
     assert not (tmp_path / "out").exists()

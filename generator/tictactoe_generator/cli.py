@@ -494,6 +494,19 @@ def audit(
     "different names (the normal and the misère book) are members of one Cargo workspace.",
 )
 @click.option(
+    "--misere",
+    is_flag=True,
+    help="Export the packaged 3x3 misère book (completing a line loses), as ttt-play --misere "
+    "plays it; with --book, the book must be a misère one (a usage error otherwise).",
+)
+@click.option(
+    "--against",
+    type=click.Choice(list(OPPONENTS), case_sensitive=False),
+    default=None,
+    help="Export the packaged book whose top tiers are ranked against this opponent, as "
+    f"ttt-play --against plays it ({described()}); with --book, the book must be ranked so.",
+)
+@click.option(
     "-o",
     "--output",
     "folder",
@@ -509,6 +522,8 @@ def export(
     single_header: bool,
     prefix: str,
     crate: str,
+    misere: bool,
+    against: str | None,
     folder: str,
     book_path: str | None,
 ) -> None:
@@ -525,7 +540,7 @@ def export(
       $ ttt-book export --lang c -o c-book
       $ ttt-book export --lang c --strategy X --single-header -o c-x
       $ ttt-book export --lang rust -o rust-book
-      $ ttt-book export --lang c --prefix mis --book book/tictactoe-misere.json -o c-misere
+      $ ttt-book export --lang c --prefix mis --misere -o c-misere
     """
     from tictactoe_generator.export import export_files
     from tictactoe_generator.export.c import DEFAULT_PREFIX, check_prefix
@@ -546,7 +561,14 @@ def export(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint=option) from None
     folder_target(folder)  # before the proof and the tables: a file in the way, no write access
-    book = open_book(book_path)
+    # the packaged books as ttt-play picks them: one definition of --misere and --against
+    from tictactoe_book.apps.cli import open_book as open_play_book
+
+    book = (
+        open_play_book(book_path, misere, against and against.lower())
+        if misere or against
+        else open_book(book_path)
+    )
     with book_in_use(book):
         files = export_files(
             book,
