@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 from fractions import Fraction
@@ -549,3 +550,34 @@ def test_a_bad_crate_name_is_refused(tmp_path: Path) -> None:
     )
     assert result.exit_code == 2 and "--crate is offered for --lang rust only" in result.output
     assert not (tmp_path / "o").exists()
+
+
+@pytest.fixture(scope="module")
+def book_2x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2x4 k=3 book: eight cells, so the export's keys are 16 bits (3x3's are 32)."""
+    path = tmp_path_factory.mktemp("2x4") / "2x4.json"
+    result = CliRunner().invoke(main, ["build", "--rules", "2x4:3", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.mark.parametrize("book", ["tictactoe.json", "tictactoe-misere.json", "3x4", "2x4"])
+def test_the_rust_export_is_clippy_clean(
+    tmp_path: Path, book: str, book_3x4_path: Path, book_2x4_path: Path
+) -> None:
+    """``cargo clippy --all-targets -- -D warnings``, as a workspace that denies warnings runs it
+    (it found nonminimal_bool in the board check and useless_conversion in the look-up of 32-bit
+    keys): the library, its tests and its doc example, for 32-bit and 16-bit keys."""
+    if shutil.which("cargo-clippy") is None:
+        pytest.skip("clippy is not installed (rustup component add clippy)")
+    paths = {"3x4": book_3x4_path, "2x4": book_2x4_path}
+    crate = export_crate(tmp_path / "crate", "--book", str(paths.get(book, ROOT / "book" / book)))
+    done = subprocess.run(
+        ["cargo", "clippy", "--offline", "--all-targets", "--", "-D", "warnings"],
+        cwd=crate,
+        env={**os.environ, "CARGO_TARGET_DIR": str(tmp_path / "target")},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]

@@ -301,9 +301,10 @@ fn position(text: &str) -> Result<Board, BoardError> {
     if x != o && x != o + 1 {
         return Err(BoardError::Counts);
     }
-    let (x_line, o_line) = (owns_line(&board, b'X'), owns_line(&board, b'O'));
-    // the mark that moved last is X when it has more marks
-    if (x_line && o_line) || (x_line && x == o) || (o_line && x > o) {
+    // a move completes a line, so only the mark that moved last (X when it has more marks) may
+    // own one: the other owning a line (both owning one among the cases) is no game's board
+    let other_owns_line = if x > o { owns_line(&board, b'O') } else { owns_line(&board, b'X') };
+    if other_owns_line {
         return Err(BoardError::Unreachable);
     }
     Ok(board)
@@ -340,7 +341,7 @@ fn entry(board: &Board) -> (usize, usize) {
     let (code, symmetry) = canonical_code(board);
     // a proven book holds every board that passes the checks
     let index = KEYS
-        .binary_search_by(|&key| u32::from(key).cmp(&code))
+        .binary_search_by(|&key| ${key_as_u32}.cmp(&code))
         .expect("a proven book holds every playable board");
     (index, symmetry)
 }
