@@ -62,7 +62,7 @@ OUTCOMES = (
 
 #: The functions every export has, under these names in every header (docs/porting.md, "Exports"):
 #: the full book's own; a strategy's are macros naming its own (``ttt_x_play``, ...).
-SHARED = ("outcome", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
+SHARED = ("outcome", "turn", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
 
 
 #: The prefix of an export's names unless ``--prefix`` gives another: ttt_outcome, TTT_CELLS,

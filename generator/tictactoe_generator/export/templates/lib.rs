@@ -483,6 +483,12 @@ pub fn outcome(board: &str) -> Result<Option<GameOutcome>, BoardError> {
     Ok(if board.contains(&b'.') { None } else { Some(GameOutcome { winner: None, line: Vec::new() }) })
 }
 
+/// Whose turn it is: the mark that moves next (X when the marks are level; on a finished
+/// board, the one that would move next).
+pub fn turn(board: &str) -> Result<Mark, BoardError> {
+    Ok(if mover(&position(board)?) == b'X' { Mark::X } else { Mark::O })
+}
+
 /// The free cells in increasing order; none once the game is over.
 pub fn legal_moves(board: &str) -> Result<Vec<usize>, BoardError> {
     match check(board) {
