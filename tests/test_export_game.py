@@ -474,6 +474,8 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
     ]
     out = cargo_test(crate, tmp_path / "target")
     assert "test result: ok. 5 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
+    # the unit test of the redraw bound (test_the_redraw_bound_is_exact_at_every_boundary: C's)
+    assert "test tests::accept_keeps_the_draws_below_the_top_2_32_mod_n_only ... ok" in out
 
 
 GAME_MAIN = """\
@@ -607,3 +609,39 @@ def test_whose_turn_is_the_python_positions_on_every_reachable_board(
     assert expected.count("turn=O") > 2000 and expected.count("turn=X") > 2000
     program = c_driver if driver == "c" else rust_driver
     assert ask(program, [f"t {board}" for board in boards]) == expected
+
+
+#: The counts of choices whose redraw bound is tested: those of the levels' candidates (up to the
+#: nine cells of 3x3), the powers of 2 among them (nothing drawn again), and 16 (4x4's cells).
+ACCEPT_COUNTS = (1, 2, 3, 4, 5, 8, 9, 16)
+
+
+def boundary_draws() -> list[tuple[int, int, bool]]:
+    """(draw, n, kept): the draws around the bound 2^32 - 2^32 mod n, below which a draw is kept
+    (uniform_pick's rule), and the highest draw, for each n of ACCEPT_COUNTS."""
+    cases = []
+    for n in ACCEPT_COUNTS:
+        limit = 2**32 - 2**32 % n
+        for draw in sorted({0, limit - 2, limit - 1, limit, limit + 1, MASK}):
+            if draw <= MASK:
+                cases.append((draw, n, draw < limit))
+    return cases
+
+
+def test_the_redraw_bound_is_exact_at_every_boundary(tmp_path: Path) -> None:
+    """ttt_accept, which ttt_pick asks (tests/exports/accept_driver.c includes the source to
+    reach it): a draw one below the bound is kept, the bound itself drawn again, for n = 2, 3, 4,
+    5, 8, 9, 16 (and 1), so an off-by-one in the bound (>= for >, a bound one higher or lower)
+    fails here; the crate's own unit test checks Rust's accept at the same draws."""
+    folder = export_c(tmp_path)
+    program = compile_c(folder, [DRIVERS / "accept_driver.c"], SANITIZED, "accept")
+    cases = boundary_draws()
+    # 2^32 mod n is 1 for 3 and 5 (the highest draw is refused), 4 for 9, 0 for the powers of 2
+    assert [(draw, n) for draw, n, kept in cases if not kept] == [
+        (MASK, 3),
+        (MASK, 5),
+        (MASK - 3, 9),
+        (MASK - 2, 9),
+        (MASK, 9),
+    ]
+    assert ask(program, [f"{draw} {n}" for draw, n, _ in cases]) == [str(int(kept)) for _, _, kept in cases]

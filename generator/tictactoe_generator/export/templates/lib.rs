@@ -203,18 +203,25 @@ impl Rng {
         z ^ (z >> 14)
     }
 
-    /// One of `count` choices (`count` >= 1), each as likely: a number among the highest, that
-    /// `count` does not divide evenly, is drawn again (as the C export's `ttt_choose` does).
+    /// One of `count` choices (`count` >= 1), each as likely: a number [`accept`] refuses is
+    /// drawn again (as the C export's `ttt_choose` does).
     fn pick(&mut self, count: usize) -> usize {
         let n = count as u32;
-        let uneven = n.wrapping_neg() % n; // 2^32 mod n
         loop {
             let draw = self.next_u32();
-            if draw <= u32::MAX - uneven {
+            if accept(draw, n) {
                 return (draw % n) as usize;
             }
         }
     }
+}
+
+/// Whether [`Rng::pick`] keeps `draw` for a choice among `n` (`n` >= 1): every draw below the
+/// highest 2^32 mod `n` values, which `n` does not divide evenly (at most `n - 1` of 2^32), so
+/// that `draw % n` makes each choice as likely (the C export's `ttt_accept`).
+fn accept(draw: u32, n: u32) -> bool {
+    let uneven = n.wrapping_neg() % n; // 2^32 mod n
+    draw <= u32::MAX - uneven
 }
 
 /// The result with best play for the side to move: `value` 1 win, 0 draw, -1 loss, in `plies`
@@ -509,4 +516,23 @@ pub fn play(board: &str, cell: usize) -> Result<String, MoveError> {
     }
     board[cell] = mover(&board);
     Ok(board.iter().map(|&m| m as char).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::accept;
+
+    #[test]
+    fn accept_keeps_the_draws_below_the_top_2_32_mod_n_only() {
+        // the boundary, in 64 bits apart from accept's own arithmetic: draws below 2^32 minus
+        // 2^32 mod n are kept, the rest drawn again (none when n is a power of 2)
+        for n in [1u64, 2, 3, 4, 5, 8, 9, 16] {
+            let limit = (1u64 << 32) - (1u64 << 32) % n;
+            for draw in [0, limit - 2, limit - 1, limit, limit + 1, u64::from(u32::MAX)] {
+                if draw <= u64::from(u32::MAX) {
+                    assert_eq!(accept(draw as u32, n as u32), draw < limit, "draw {} of {}", draw, n);
+                }
+            }
+        }
+    }
 }
