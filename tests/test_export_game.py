@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shutil
 import subprocess
 from collections.abc import Iterator
 from fractions import Fraction
@@ -34,7 +35,7 @@ from oracles.book_oracle import derived_lines
 from oracles.negamax import Negamax
 from test_exports import SANITIZED, compile_rust, write
 
-from tictactoe_book import load_book
+from tictactoe_book import BoardError, Position, load_book
 from tictactoe_generator.cli import main
 from tictactoe_generator.export.c import c_book, c_strategy
 from tictactoe_generator.export.rust import rust_book
@@ -473,3 +474,174 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
     ]
     out = cargo_test(crate, tmp_path / "target")
     assert "test result: ok. 5 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
+    # the unit test of the redraw bound (test_the_redraw_bound_is_exact_at_every_boundary: C's)
+    assert "test tests::accept_keeps_the_draws_below_the_top_2_32_mod_n_only ... ok" in out
+
+
+GAME_MAIN = """\
+use tictactoe_book::{best_moves, outcome, MISERE};
+
+fn main() {
+    // X X .
+    // O O .    X to move: the normal game is won at cell 2; the misère one is a draw
+    // . . .
+    let (best, ended) = (best_moves("XX.OO....").unwrap(), outcome("XXXOO....").unwrap().unwrap());
+    println!("normal {:?} {:?} {}", best, ended.winner, MISERE);
+    let best = tictactoe_misere::best_moves("XX.OO....").unwrap();
+    let ended = tictactoe_misere::outcome("XXXOO....").unwrap().unwrap();
+    println!("misere {:?} {:?} {}", best, ended.winner, tictactoe_misere::MISERE);
+}
+"""
+
+
+def workspace(folder: Path, misere_crate: str) -> Path:
+    """A Cargo workspace: the normal book's crate, the misère book's exported with ``--crate
+    misere_crate`` (none for the default name), and a program depending on both."""
+    export_crate(folder / "normal", "--book", str(ROOT / "book" / "tictactoe.json"))
+    options = ["--crate", misere_crate] if misere_crate != "tictactoe-book" else []
+    export_crate(folder / "misere", *options, "--book", str(ROOT / "book" / "tictactoe-misere.json"))
+    (folder / "Cargo.toml").write_text(
+        '[workspace]\nmembers = ["normal", "misere", "game"]\nresolver = "2"\n'
+    )
+    (folder / "game" / "src").mkdir(parents=True)
+    (folder / "game" / "Cargo.toml").write_text(
+        '[package]\nname = "game"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+        'tictactoe-book = { path = "../normal" }\n'
+        f'{misere_crate} = {{ path = "../misere" }}\n'
+    )
+    (folder / "game" / "src" / "main.rs").write_text(GAME_MAIN)
+    return folder
+
+
+def cargo(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    tool("cargo")
+    return subprocess.run(
+        ["cargo", *args, "--offline"],
+        cwd=folder,
+        env={**os.environ, "CARGO_TARGET_DIR": str(folder / "target"), "RUSTFLAGS": "-D warnings"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_two_exported_crates_are_members_of_one_workspace(tmp_path: Path) -> None:
+    """--crate tictactoe-misere names the misère book's crate, so one program depends on both
+    (offline: the crates have no dependencies) and each answers by its own rules; two crates
+    both named tictactoe-book stop cargo."""
+    root = workspace(tmp_path / "two", "tictactoe-misere")
+    manifest = (root / "misere" / "Cargo.toml").read_text()
+    assert '\nname = "tictactoe-misere"\n' in manifest and "--crate tictactoe-misere" in manifest
+    assert "use tictactoe_misere::*;" in (root / "misere" / "tests" / "game.rs").read_text()
+    done = cargo(root, "run", "-q", "-p", "game")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["normal [2] Some(X) false", "misere [7, 8] Some(O) true"]
+    clash = workspace(tmp_path / "clash", "tictactoe-book")
+    refused = cargo(clash, "run", "-q", "-p", "game")
+    assert refused.returncode != 0 and "tictactoe-book" in refused.stderr, refused.stderr
+
+
+def test_a_bad_crate_name_is_refused(tmp_path: Path) -> None:
+    for bad in ("Book", "-book", "book-", "a--b", "9", "a b", ""):
+        result = CliRunner().invoke(
+            main, ["export", "--lang", "rust", "--crate", bad, "-o", str(tmp_path / "o")]
+        )
+        assert result.exit_code == 2 and "cannot name a crate here" in result.output, (bad, result.output)
+    result = CliRunner().invoke(
+        main, ["export", "--lang", "c", "--crate", "misere", "-o", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 2 and "--crate is offered for --lang rust only" in result.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.fixture(scope="module")
+def book_2x4_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A 2x4 k=3 book: eight cells, so the export's keys are 16 bits (3x3's are 32)."""
+    path = tmp_path_factory.mktemp("2x4") / "2x4.json"
+    result = CliRunner().invoke(main, ["build", "--rules", "2x4:3", "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.mark.parametrize("book", ["tictactoe.json", "tictactoe-misere.json", "3x4", "2x4"])
+def test_the_rust_export_is_clippy_clean(
+    tmp_path: Path, book: str, book_3x4_path: Path, book_2x4_path: Path
+) -> None:
+    """``cargo clippy --all-targets -- -D warnings``, as a workspace that denies warnings runs it
+    (it found nonminimal_bool in the board check and useless_conversion in the look-up of 32-bit
+    keys): the library, its tests and its doc example, for 32-bit and 16-bit keys."""
+    if shutil.which("cargo-clippy") is None:
+        pytest.skip("clippy is not installed (rustup component add clippy)")
+    paths = {"3x4": book_3x4_path, "2x4": book_2x4_path}
+    crate = export_crate(tmp_path / "crate", "--book", str(paths.get(book, ROOT / "book" / book)))
+    done = subprocess.run(
+        ["cargo", "clippy", "--offline", "--all-targets", "--", "-D", "warnings"],
+        cwd=crate,
+        env={**os.environ, "CARGO_TARGET_DIR": str(tmp_path / "target")},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("driver", ["c", "rust"])
+def test_whose_turn_is_the_python_positions_on_every_reachable_board(
+    driver: str, c_driver: Path, rust_driver: Path
+) -> None:
+    """``ttt_turn`` in C, ``turn`` in Rust: on each of the 5,478 positions (the finished ones
+    too: the mark that would move next) the mark tictactoe_book's ``Position.turn`` gives; a
+    board no game reaches is its error, as the Python Position refuses it."""
+    boards = [*sorted(walk(misere=False)), "X", "X.O.Z....", "XX.......", "XXXOOO...", "OOX......"]
+    expected = []
+    for board in boards:
+        try:
+            expected.append(f"turn={Position(board).turn}")
+        except BoardError as error:
+            expected.append(f"error={error.code}")
+    assert expected[-5:] == [
+        "error=length",
+        "error=character",
+        "error=counts",
+        "error=unreachable",
+        "error=counts",
+    ]
+    assert expected.count("turn=O") > 2000 and expected.count("turn=X") > 2000
+    program = c_driver if driver == "c" else rust_driver
+    assert ask(program, [f"t {board}" for board in boards]) == expected
+
+
+#: The counts of choices whose redraw bound is tested: those of the levels' candidates (up to the
+#: nine cells of 3x3), the powers of 2 among them (nothing drawn again), and 16 (4x4's cells).
+ACCEPT_COUNTS = (1, 2, 3, 4, 5, 8, 9, 16)
+
+
+def boundary_draws() -> list[tuple[int, int, bool]]:
+    """(draw, n, kept): the draws around the bound 2^32 - 2^32 mod n, below which a draw is kept
+    (uniform_pick's rule), and the highest draw, for each n of ACCEPT_COUNTS."""
+    cases = []
+    for n in ACCEPT_COUNTS:
+        limit = 2**32 - 2**32 % n
+        for draw in sorted({0, limit - 2, limit - 1, limit, limit + 1, MASK}):
+            if draw <= MASK:
+                cases.append((draw, n, draw < limit))
+    return cases
+
+
+def test_the_redraw_bound_is_exact_at_every_boundary(tmp_path: Path) -> None:
+    """ttt_accept, which ttt_pick asks (tests/exports/accept_driver.c includes the source to
+    reach it): a draw one below the bound is kept, the bound itself drawn again, for n = 2, 3, 4,
+    5, 8, 9, 16 (and 1), so an off-by-one in the bound (>= for >, a bound one higher or lower)
+    fails here; the crate's own unit test checks Rust's accept at the same draws."""
+    folder = export_c(tmp_path)
+    program = compile_c(folder, [DRIVERS / "accept_driver.c"], SANITIZED, "accept")
+    cases = boundary_draws()
+    # 2^32 mod n is 1 for 3 and 5 (the highest draw is refused), 4 for 9, 0 for the powers of 2
+    assert [(draw, n) for draw, n, kept in cases if not kept] == [
+        (MASK, 3),
+        (MASK, 5),
+        (MASK - 3, 9),
+        (MASK - 2, 9),
+        (MASK, 9),
+    ]
+    assert ask(program, [f"{draw} {n}" for draw, n, _ in cases]) == [str(int(kept)) for _, _, kept in cases]

@@ -10,6 +10,7 @@ The oracles are the conformance vectors (book/vectors.json, and a 3x4 book's vec
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +23,7 @@ from oracles.negamax import Negamax
 
 from tictactoe_book import Book, load_book, parse_book
 from tictactoe_book.errors import BoardError
+from tictactoe_book.reader import default_book_path
 from tictactoe_generator.cli import main
 from tictactoe_generator.export import tables as export_tables
 from tictactoe_generator.export.c import c_book, c_strategy, strategy_names
@@ -521,3 +523,111 @@ def test_an_unproven_book_is_refused(tmp_path: Path) -> None:
     code, out = run("export", "--lang", "c", "-o", str(tmp_path), "--book", str(damaged))
     assert code == 3 and "[entry-inconsistent]" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.json"]
+
+
+# ------------------------------------------------------------------ two books in one program
+
+
+def defined_names(folder: Path, source: Path) -> tuple[list[str], list[str]]:
+    """The external symbols an object compiled from ``source`` defines (``nm``), and the macros
+    its header defines."""
+    tool("nm")
+    subprocess.run([*STRICT_C, "-c", str(source), "-o", str(folder / "book.o")], check=True)
+    symbols = subprocess.run(
+        ["nm", "--defined-only", "--extern-only", str(folder / "book.o")],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split()[2::3]
+    header = (folder / "tictactoe_book.h").read_text()
+    return symbols, re.findall(r"^#\s*define\s+(\w+)", header, flags=re.MULTILINE)
+
+
+def test_the_normal_and_the_misere_export_link_into_one_program(tmp_path: Path) -> None:
+    """Each export's names start with its --prefix (mis_outcome, MIS_CELLS, ...), so a program
+    includes both headers, links both sources and asks each; without a prefix the linker
+    refuses the second book ("multiple definition of `ttt_outcome'")."""
+    for folder, args in (("normal", []), ("misere", ["--prefix", "mis"])):
+        book = ROOT / "book" / ("tictactoe-misere.json" if folder == "misere" else "tictactoe.json")
+        code, out = run("export", "--lang", "c", *args, "--book", str(book), "-o", str(tmp_path / folder))
+        assert code == 0, out
+    symbols, macros = defined_names(tmp_path / "misere", tmp_path / "misere" / "tictactoe_book.c")
+    assert "mis_outcome" in symbols and "MIS_CELLS" in macros and "MIS_TICTACTOE_BOOK_H" in macros
+    assert [name for name in symbols + macros if not name.lower().startswith("mis_")] == []
+    sources = [tmp_path / "normal" / "tictactoe_book.c", tmp_path / "misere" / "tictactoe_book.c"]
+    program = compile_c(tmp_path, [*sources, DRIVERS / "two_books.c"], SANITIZED, "two_books")
+    # X X .
+    # O O .    X to move: the normal game is won at cell 2; the misère one is a draw, the
+    # . . .    best moves those the Python reader gives (7 and 8)
+    lines = subprocess.run([str(program)], capture_output=True, text=True, check=True).stdout.splitlines()
+    misere = load_book(ROOT / "book" / "tictactoe-misere.json")
+    assert misere.evaluate("XX.OO....").value == 0 and misere.best_moves("XX.OO....") == (7, 8)
+    assert lines == ["ttt best=2 value=1 outcome=1 misere=0", "mis best=7,8 value=0 outcome=2 misere=1"]
+    clash = tmp_path / "clash"
+    code, out = run(
+        "export", "--lang", "c", "--book", str(ROOT / "book" / "tictactoe-misere.json"), "-o", str(clash)
+    )
+    assert code == 0, out
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        compile_c(clash, [sources[0], clash / "tictactoe_book.c", DRIVERS / "vectors_driver.c"], [], "clash")
+    assert "multiple definition of `ttt_outcome'" in refused.value.stderr
+
+
+def test_the_default_prefix_changes_nothing_and_a_bad_one_is_refused(book: Book, tmp_path: Path) -> None:
+    table = full_table(book)
+    assert c_book(table, prefix="ttt") == c_book(table)
+    strategy = strategy_table(book, "X")
+    single = c_strategy(strategy, single_header=True, prefix="mis")["tictactoe_x.h"]
+    assert "int mis_x_move(const char *board);" in single and "MIS_TICTACTOE_X_IMPLEMENTATION" in single
+    assert re.search(r"\b(ttt_|TTT_|TICTACTOE_)", single) is None
+    for bad in ("Mis", "_mis", "mis_", "m__s", "9lives", "a-b", ""):
+        code, out = run("export", "--lang", "c", "--prefix", bad, "-o", str(tmp_path / "out"))
+        assert code == 2 and "cannot start C names" in out, (bad, out)
+    code, out = run("export", "--lang", "rust", "--prefix", "mis", "-o", str(tmp_path / "out"))
+    assert code == 2 and "--prefix is offered for --lang c only" in out
+    assert not (tmp_path / "out").exists()
+
+
+# ------------------------------------------------------------------ the packaged books by name
+
+
+def exported(folder: Path, *args: str) -> dict[str, bytes]:
+    """The files ``ttt-book export ARGS -o folder`` writes, by path."""
+    code, out = run("export", *args, "-o", str(folder))
+    assert code == 0, out
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize(
+    ("options", "misere", "against"),
+    [
+        (["--misere"], True, "novice"),
+        (["--against", "random"], False, "random"),
+        (["--misere", "--against", "random"], True, "random"),
+        (["--against", "novice"], False, "novice"),
+    ],
+    ids=["misere", "random", "misere-random", "novice"],
+)
+def test_misere_and_against_export_the_packaged_books_without_a_rebuild(
+    tmp_path: Path, options: list[str], misere: bool, against: str
+) -> None:
+    """--misere and --against pick the packaged book as ttt-play does: the same bytes as the
+    packaged file exported by --book, in C (both ways) and Rust."""
+    packaged = default_book_path(misere=misere, against=against)
+    for lang in (["--lang", "c"], ["--lang", "c", "--strategy", "O"], ["--lang", "rust"]):
+        by_name = exported(tmp_path / "name" / lang[-1], *lang, *options)
+        by_file = exported(tmp_path / "file" / lang[-1], *lang, "--book", packaged)
+        assert by_name == by_file, lang
+    header = (tmp_path / "name" / "c" / "tictactoe_book.h").read_text()
+    assert f"#define TTT_MISERE {int(misere)}" in header and f'#define TTT_AGAINST "{against}"' in header
+
+
+def test_misere_with_a_book_that_is_not_misere_is_a_usage_error(tmp_path: Path) -> None:
+    normal = str(ROOT / "book" / "tictactoe.json")
+    code, out = run("export", "--lang", "c", "--misere", "--book", normal, "-o", str(tmp_path / "out"))
+    assert code == 2 and "not a misère game" in out
+    code, out = run(
+        "export", "--lang", "c", "--against", "random", "--book", normal, "-o", str(tmp_path / "out")
+    )
+    assert code == 2 and "ranks its moves against novice, not random" in out
+    assert not (tmp_path / "out").exists()

@@ -472,6 +472,36 @@ def audit(
     "compiles the tables.",
 )
 @click.option(
+    "--prefix",
+    default="ttt",
+    show_default=True,
+    metavar="NAME",
+    help="C only: the start of every name the export defines (NAME_outcome, NAME_CELLS, "
+    "NAME_TICTACTOE_BOOK_H...), so that exports with different prefixes (the normal and the "
+    "misère book) link into one program, each written to a folder of its own.",
+)
+@click.option(
+    "--crate",
+    default="tictactoe-book",
+    show_default=True,
+    metavar="NAME",
+    help="Rust only: the crate's name (used as NAME with '-' read as '_'), so that crates of "
+    "different names (the normal and the misère book) are members of one Cargo workspace.",
+)
+@click.option(
+    "--misere",
+    is_flag=True,
+    help="Export the packaged 3x3 misère book (completing a line loses), as ttt-play --misere "
+    "plays it; with --book, the book must be a misère one (a usage error otherwise).",
+)
+@click.option(
+    "--against",
+    type=click.Choice(list(OPPONENTS), case_sensitive=False),
+    default=None,
+    help="Export the packaged book whose top tiers are ranked against this opponent, as "
+    f"ttt-play --against plays it ({described()}); with --book, the book must be ranked so.",
+)
+@click.option(
     "-o",
     "--output",
     "folder",
@@ -481,7 +511,17 @@ def audit(
     help="The folder to write into, created if missing.",
 )
 @BOOK_OPTION
-def export(lang: str, strategy: str | None, single_header: bool, folder: str, book_path: str | None) -> None:
+def export(
+    lang: str,
+    strategy: str | None,
+    single_header: bool,
+    prefix: str,
+    crate: str,
+    misere: bool,
+    against: str | None,
+    folder: str,
+    book_path: str | None,
+) -> None:
     """Write the book as C or Rust source: tables and a few functions.
 
     Static tables, no JSON to parse. The book is proven first, like every book a reader is
@@ -495,18 +535,44 @@ def export(lang: str, strategy: str | None, single_header: bool, folder: str, bo
       $ ttt-book export --lang c -o c-book
       $ ttt-book export --lang c --strategy X --single-header -o c-x
       $ ttt-book export --lang rust -o rust-book
+      $ ttt-book export --lang c --prefix mis --misere -o c-misere
     """
     from tictactoe_generator.export import export_files
+    from tictactoe_generator.export.c import DEFAULT_PREFIX, check_prefix
+    from tictactoe_generator.export.rust import DEFAULT_CRATE, check_crate
 
     lang = lang.lower()
     if strategy is not None and lang != "c":
         raise click.UsageError("--strategy is offered for --lang c only")
     if single_header and lang != "c":
         raise click.UsageError("--single-header is offered for --lang c only")
+    if prefix != DEFAULT_PREFIX and lang != "c":
+        raise click.UsageError("--prefix is offered for --lang c only")
+    if crate != DEFAULT_CRATE and lang != "rust":
+        raise click.UsageError("--crate is offered for --lang rust only")
+    for check, value, option in ((check_prefix, prefix, "--prefix"), (check_crate, crate, "--crate")):
+        try:
+            check(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint=option) from None
     folder_target(folder)  # before the proof and the tables: a file in the way, no write access
-    book = open_book(book_path)
+    # the packaged books as ttt-play picks them: one definition of --misere and --against
+    from tictactoe_book.apps.cli import open_book as open_play_book
+
+    book = (
+        open_play_book(book_path, misere, against and against.lower())
+        if misere or against
+        else open_book(book_path)
+    )
     with book_in_use(book):
-        files = export_files(book, lang, strategy=strategy and strategy.upper(), single_header=single_header)
+        files = export_files(
+            book,
+            lang,
+            strategy=strategy and strategy.upper(),
+            single_header=single_header,
+            prefix=prefix,
+            crate=crate,
+        )
     with finish_once_written():
         write_into(folder, {name: text.encode() for name, text in sorted(files.items())})
         for name, text in sorted(files.items()):

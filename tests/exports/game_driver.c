@@ -3,6 +3,7 @@
  *   s BOARD               ttt_outcome, ttt_completed_line and ttt_legal_moves:
  *                         "outcome=N line=a,b,c moves=a,b,..." (or "error=NAME" for each call
  *                         that refuses the board, "error=NAME,NAME,NAME")
+ *   t BOARD               ttt_turn: "turn=X" (or O) or "error=NAME"
  *   p CELL BOARD          ttt_play: "board=NEW" or "error=NAME"
  *   c LEVEL SEED BOARD    ttt_choose from state SEED: "cell=C state=S" or "error=NAME"
  *   r SEED COUNT          COUNT numbers of ttt_random from state SEED, space-separated
@@ -90,6 +91,13 @@ int main(void)
         line[strcspn(line, "\n")] = '\0';
         if (line[0] == 's') {
             state(line + 2);
+        } else if (line[0] == 't') {
+            int turn = ttt_turn(line + 2);
+            if (turn < 0) {
+                printf("error=%s\n", ttt_error_name(turn));
+            } else {
+                printf("turn=%c\n", turn);
+            }
         } else if (line[0] == 'p' && sscanf(line + 2, "%d %n", &a, &used) == 1) {
             int error = ttt_play(line + 2 + used, a, out);
             if (error) {

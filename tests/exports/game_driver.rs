@@ -4,6 +4,7 @@
 //!   s BOARD               outcome, its line and legal_moves: "outcome=N line=a,b,c moves=a,b"
 //!                         (N as the C export's TTT_IN_PROGRESS 0, TTT_X_WINS 1, TTT_O_WINS 2,
 //!                         TTT_DRAW 3), or "error=NAME,NAME,NAME"
+//!   t BOARD               turn: "turn=X" (or O) or "error=NAME"
 //!   p CELL BOARD          play: "board=NEW" or "error=NAME"
 //!   c LEVEL SEED BOARD    choose at LEVELS[LEVEL] from Rng::new(SEED): "cell=C state=S" or "error=NAME"
 //!   r SEED COUNT          COUNT numbers of Rng::new(SEED), space-separated
@@ -12,7 +13,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use tictactoe_book::{choose, legal_moves, outcome, play, BoardError, GameOutcome, Mark, Rng, LEVELS, CELLS};
+use tictactoe_book::{choose, legal_moves, outcome, play, turn, BoardError, GameOutcome, Mark, Rng, LEVELS, CELLS};
 
 fn joined(cells: &[usize]) -> String {
     cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
@@ -73,6 +74,10 @@ fn main() {
         let (request, rest) = line.split_at(2);
         let answer = match request {
             "s " => state(rest),
+            "t " => match turn(rest) {
+                Ok(mark) => format!("turn={}", mark),
+                Err(error) => format!("error={}", error.code()),
+            },
             "p " => {
                 let (cell, board) = rest.split_once(' ').unwrap_or((rest, ""));
                 match play(board, cell.parse().unwrap()) {

@@ -17,15 +17,24 @@ if TYPE_CHECKING:
 
 
 def export_files(
-    book: Book, lang: str, *, strategy: str | None = None, single_header: bool = False
+    book: Book,
+    lang: str,
+    *,
+    strategy: str | None = None,
+    single_header: bool = False,
+    prefix: str = "ttt",
+    crate: str = "tictactoe-book",
 ) -> dict[str, str]:
     """The files ``ttt-book export`` writes for a proven ``book``, by name: in ``lang`` (``c`` or
-    ``rust``), the whole book or (C) one side's ``strategy``, a ``single_header`` or not."""
+    ``rust``), the whole book or (C) one side's ``strategy``, a ``single_header`` or not, its C
+    names starting with ``prefix`` (``ttt_outcome``), its Rust crate named ``crate``."""
     from tictactoe_generator.export.c import c_book, c_strategy
     from tictactoe_generator.export.rust import rust_book
     from tictactoe_generator.export.tables import full_table, strategy_table
 
     if strategy is not None:
-        return c_strategy(strategy_table(book, strategy), single_header=single_header)
+        return c_strategy(strategy_table(book, strategy), single_header=single_header, prefix=prefix)
     table = full_table(book)
-    return c_book(table, single_header=single_header) if lang == "c" else rust_book(table)
+    if lang == "c":
+        return c_book(table, single_header=single_header, prefix=prefix)
+    return rust_book(table, crate=crate)

@@ -19,6 +19,8 @@ they are plain ``static const`` arrays, which linkers put in read-only memory.
 
 from __future__ import annotations
 
+import re
+
 from tictactoe_book.game import Rules
 from tictactoe_book.play import HORIZON, LEVELS
 from tictactoe_generator.export.tables import FullTable, StrategyTable
@@ -60,7 +62,43 @@ OUTCOMES = (
 
 #: The functions every export has, under these names in every header (docs/porting.md, "Exports"):
 #: the full book's own; a strategy's are macros naming its own (``ttt_x_play``, ...).
-SHARED = ("outcome", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
+SHARED = ("outcome", "turn", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
+
+
+#: The prefix of an export's names unless ``--prefix`` gives another: ttt_outcome, TTT_CELLS,
+#: TICTACTOE_BOOK_H. With prefix ``mis``: mis_outcome, MIS_CELLS, MIS_TICTACTOE_BOOK_H.
+DEFAULT_PREFIX = "ttt"
+
+#: A prefix: lower-case letters and digits, a letter first, words joined by single underscores
+#: (no leading or trailing underscore, which would make names C reserves, such as ``__x``).
+PREFIX = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
+
+#: Where the ranking's literal goes while the names are prefixed (a literal is data, and a book
+#: may name its ranking anything, "ttt_" included); c_string never writes a NUL.
+_AGAINST = "\0against\0"
+
+
+def check_prefix(prefix: str) -> str:
+    """``prefix`` if names can start with it (``PREFIX``), else ValueError saying why."""
+    if not PREFIX.fullmatch(prefix):
+        raise ValueError(
+            f"{prefix!r} cannot start C names: use lower-case letters, digits and single underscores, "
+            "a letter first (mis gives mis_outcome, MIS_CELLS)"
+        )
+    return prefix
+
+
+def prefixed(text: str, prefix: str) -> str:
+    """``text`` with every name the templates start with ttt_, TTT_ or TICTACTOE_ (functions,
+    tables, macros, include guards, implementation macros) started with ``prefix`` instead, so
+    that exports with different prefixes link into one program and their headers are included
+    into one file."""
+    if prefix == DEFAULT_PREFIX:
+        return text
+    upper = prefix.upper()
+    text = re.sub(r"\bttt_", f"{prefix}_", text)
+    text = re.sub(r"\bTTT_", f"{upper}_", text)
+    return re.sub(r"\bTICTACTOE_", f"{upper}_TICTACTOE_", text)
 
 
 def strategy_names(side: str) -> tuple[str, str]:
@@ -69,23 +107,31 @@ def strategy_names(side: str) -> tuple[str, str]:
     return f"{stem}.h", f"{stem}.c"
 
 
-def implementation_macro(header: str) -> str:
+def implementation_macro(header: str, prefix: str = DEFAULT_PREFIX) -> str:
     """The macro a single header's one implementing file defines: ``TICTACTOE_BOOK_IMPLEMENTATION``
-    for ``tictactoe_book.h``."""
-    return header.removesuffix(".h").upper() + "_IMPLEMENTATION"
+    for ``tictactoe_book.h`` (``MIS_TICTACTOE_BOOK_IMPLEMENTATION`` with prefix ``mis``)."""
+    return prefixed(header.removesuffix(".h").upper() + "_IMPLEMENTATION", prefix)
 
 
-def c_book(table: FullTable, *, single_header: bool = False) -> dict[str, str]:
-    """``{file name: text}`` of the full export: a header and a source, or a single header."""
+def _command(arguments: str, prefix: str, single_header: bool) -> str:
+    """The command that writes an export, for its first comment."""
+    command = "ttt-book export --lang c" + arguments
+    command += "" if prefix == DEFAULT_PREFIX else f" --prefix {prefix}"
+    return command + (" --single-header" if single_header else "")
+
+
+def c_book(table: FullTable, *, single_header: bool = False, prefix: str = DEFAULT_PREFIX) -> dict[str, str]:
+    """``{file name: text}`` of the full export: a header and a source, or a single header, its
+    names starting with ``prefix`` (``prefixed``)."""
     rules = table.rules
-    command = "ttt-book export --lang c" + (" --single-header" if single_header else "")
+    command = _command("", check_prefix(prefix), single_header)
     header = fill(
         "book.h",
         header=BOOK_HEADER,
         command=command,
         rules=describe_rules(rules),
         count=len(table.keys),
-        against=c_string(table.against),
+        against=_AGAINST,
         against_words=describe_against(table.against),
         rules_macros=_rules_macros(rules),
         shared_macros=_shared_macros(),
@@ -100,15 +146,18 @@ def c_book(table: FullTable, *, single_header: bool = False) -> dict[str, str]:
         tops=wrapped(table.tops),
         horizons=", ".join(str(HORIZON.get(level, 0)) for level in LEVELS),
     )
-    return _put_together(BOOK_HEADER, BOOK_SOURCE, command, header, implementation, single_header)
+    files = _put_together(BOOK_HEADER, BOOK_SOURCE, command, header, implementation, single_header)
+    return _named(files, prefix, table.against)
 
 
-def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str, str]:
+def c_strategy(
+    table: StrategyTable, *, single_header: bool = False, prefix: str = DEFAULT_PREFIX
+) -> dict[str, str]:
     """``{file name: text}`` of a strategy export for ``table.side``: a header and a source, or
-    a single header."""
+    a single header, its names starting with ``prefix`` (``prefixed``)."""
     rules, side = table.rules, table.side
     header_name, source_name = strategy_names(side)
-    command = f"ttt-book export --lang c --strategy {side}" + (" --single-header" if single_header else "")
+    command = _command(f" --strategy {side}", check_prefix(prefix), single_header)
     header = fill(
         "strategy.h",
         header=header_name,
@@ -119,7 +168,7 @@ def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str
         role="moving first" if side == "X" else "moving second",
         count=len(table.keys),
         guard=f"TICTACTOE_{side}_H",
-        against=c_string(table.against),
+        against=_AGAINST,
         against_words=describe_against(table.against),
         rules_macros=_rules_macros(rules),
         shared_macros=_shared_macros(),
@@ -134,7 +183,14 @@ def c_strategy(table: StrategyTable, *, single_header: bool = False) -> dict[str
         keys=wrapped(table.keys),
         moves=wrapped(packed_moves(table.moves)),
     )
-    return _put_together(header_name, source_name, command, header, implementation, single_header)
+    files = _put_together(header_name, source_name, command, header, implementation, single_header)
+    return _named(files, prefix, table.against)
+
+
+def _named(files: dict[str, str], prefix: str, against: str) -> dict[str, str]:
+    """``files`` with their names prefixed and the ranking's literal in its place."""
+    literal = c_string(against)
+    return {name: prefixed(text, prefix).replace(_AGAINST, literal) for name, text in files.items()}
 
 
 def _put_together(

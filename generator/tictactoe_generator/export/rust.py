@@ -15,6 +15,8 @@ project with
 
 from __future__ import annotations
 
+import re
+
 from tictactoe_book import __version__
 from tictactoe_book.play import HORIZON, LEVELS
 from tictactoe_generator.export.c import ERRORS
@@ -31,13 +33,36 @@ from tictactoe_generator.export.text import (
 
 CRATE_FILES = ("Cargo.toml", "src/lib.rs", "tests/game.rs")
 
+#: The crate's name unless ``--crate`` gives another; a program imports it as ``tictactoe_book``.
+DEFAULT_CRATE = "tictactoe-book"
+
+#: A crate's name: lower-case letters and digits, a letter first, words joined by one ``-`` or
+#: ``_`` (cargo takes more; these are the names that read the same in Cargo.toml and in ``use``).
+CRATE = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
+def check_crate(name: str) -> str:
+    """``name`` if a crate can be called so (``CRATE``), else ValueError saying why."""
+    if not CRATE.fullmatch(name):
+        raise ValueError(
+            f"{name!r} cannot name a crate here: use lower-case letters, digits and single '-' or '_', "
+            "a letter first (tictactoe-misere is used as tictactoe_misere)"
+        )
+    return name
+
+
 #: The board errors of the full table (the strategy tables' two are C only).
 BOARD_ERRORS = ERRORS[:5]
 
 
-def rust_book(table: FullTable) -> dict[str, str]:
-    """``{file name: text}`` of the Rust export: a crate."""
+def rust_book(table: FullTable, *, crate: str = DEFAULT_CRATE) -> dict[str, str]:
+    """``{file name: text}`` of the Rust export: a crate named ``crate``, so that crates of
+    other names (the normal and the misère book) are members of one workspace."""
     rules = table.rules
+    command = "ttt-book export --lang rust" + (
+        "" if check_crate(crate) == DEFAULT_CRATE else f" --crate {crate}"
+    )
+    crate_lib = crate.replace("-", "_")
     count = len(table.keys)
     bits = key_bits(rules)
     perms = "\n".join(f"    [{', '.join(map(str, s.perm))}], // {s.name}" for s in rules.symmetries)
@@ -53,6 +78,8 @@ def rust_book(table: FullTable) -> dict[str, str]:
     levels = [level.title() for level in LEVELS]
     library = fill(
         "lib.rs",
+        command=command,
+        crate_lib=crate_lib,
         rules=describe_rules(rules),
         count=count,
         rows=rules.rows,
@@ -61,6 +88,8 @@ def rust_book(table: FullTable) -> dict[str, str]:
         cells=rules.cells,
         misere=str(rules.misere).lower(),
         bits=bits,
+        # a key of 16 bits widened to the codes' 32 (clippy's useless_conversion: not a u32's)
+        key_as_u32="u32::from(key)" if bits == 16 else "key",
         symmetries=len(rules.symmetries),
         line_count=len(rules.lines),
         perms=perms,
@@ -84,5 +113,13 @@ def rust_book(table: FullTable) -> dict[str, str]:
             for name, level in zip(levels, LEVELS, strict=True)
         ),
     )
-    manifest = fill("Cargo.toml", rules=describe_rules(rules), count=count, version=__version__)
-    return dict(zip(CRATE_FILES, (manifest, library, fill("game.rs")), strict=True))
+    manifest = fill(
+        "Cargo.toml",
+        command=command,
+        crate=crate,
+        rules=describe_rules(rules),
+        count=count,
+        version=__version__,
+    )
+    tests = fill("game.rs", command=command, crate_lib=crate_lib)
+    return dict(zip(CRATE_FILES, (manifest, library, tests), strict=True))

@@ -256,16 +256,24 @@ int ttt_candidates(const char *board, int level, int moves[], int max)
     return ttt_write_cells(ttt_level_mask(board, horizon), moves, max);
 }
 
-/* One of `count` choices, each as likely, drawn with ttt_random: a draw among the highest
- * values that count does not divide evenly is drawn again (at most count - 1 of 2^32). */
+/* 1 if ttt_pick keeps `draw` for a choice among `n` (n >= 1): every draw below the highest
+ * 2^32 mod n values, which count does not divide evenly (at most n - 1 of 2^32), so that
+ * draw % n makes each choice as likely. */
+static int ttt_accept(uint32_t draw, uint32_t n)
+{
+    uint32_t uneven = (0u - n) % n; /* 2^32 mod n */
+    return draw <= 0xFFFFFFFFu - uneven;
+}
+
+/* One of `count` choices, each as likely, drawn with ttt_random: a draw ttt_accept refuses is
+ * drawn again. */
 static int ttt_pick(int count, uint32_t *rng_state)
 {
     uint32_t n = (uint32_t)count;
-    uint32_t uneven = (0u - n) % n; /* 2^32 mod n */
     uint32_t draw;
     do {
         draw = ttt_random(rng_state);
-    } while (draw > 0xFFFFFFFFu - uneven);
+    } while (!ttt_accept(draw, n));
     return (int)(draw % n);
 }
 

@@ -1,11 +1,11 @@
-//! Generated with the crate by `ttt-book export --lang rust`; do not edit. The game walked from
+//! Generated with the crate by `${command}`; do not edit. The game walked from
 //! the empty board through `legal_moves` and `play`, every position against the book's scores,
 //! perfect play against every opposing line, the generator, the levels and the errors.
 
 use std::collections::{HashMap, HashSet};
 use std::error::Error;
 
-use tictactoe_book::*;
+use ${crate_lib}::*;
 
 fn empty() -> String {
     ".".repeat(CELLS)

@@ -44,6 +44,12 @@ int ${api}outcome(const char *board)
     return TTT_DRAW;
 }
 
+int ${api}turn(const char *board)
+{
+    int error = ttt_position_error(board);
+    return error ? error : ttt_mover(board);
+}
+
 int ${api}completed_line(const char *board, int cells[TTT_K])
 {
     int error = ttt_position_error(board);

@@ -6,6 +6,10 @@
  * TTT_ERR_* code. */
 int ${api}outcome(const char *board);
 
+/* Whose turn it is: 'X' or 'O', the mark that moves next (X when the marks are level; on a
+ * finished board, the one that would move next), or a negative TTT_ERR_* code. */
+int ${api}turn(const char *board);
+
 /* The cells of the completed line, if any (the first of the rules' lines that one mark owns),
  * into cells[0 .. TTT_K - 1]; returns TTT_K, 0 when no line is complete, or a negative code. */
 int ${api}completed_line(const char *board, int cells[TTT_K]);
