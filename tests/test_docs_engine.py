@@ -128,7 +128,8 @@ def test_a_seed_is_a_json_integer(text: str, accepted: bool) -> None:
     line = f'{{"op": "choose", "board": "X........", "level": "easy", "seed": {text}}}'
     answer = json.loads(Engine(BOOK).handle_line(line))
     if accepted:
-        assert answer == Engine(BOOK).handle({"op": "choose", "board": "X........", "level": "easy", "seed": 0})
+        zero = {"op": "choose", "board": "X........", "level": "easy", "seed": 0}
+        assert answer == Engine(BOOK).handle(zero)
     else:
         assert answer["error"]["code"] == "seed"
     assert f"`{text}`" in ENGINE_MD or text == "0"
