@@ -9,6 +9,8 @@ import gzip
 import importlib
 import json
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -157,3 +159,27 @@ def test_conformance_counts_4x4_as_the_count_does() -> None:
     assert f"4x4 has {found:,} reachable positions, of which {unfinished:,} are unfinished" in text(
         "docs/conformance.md"
     )
+
+
+def test_a_parsed_book_loses_what_strict_json_refuses_as_book_format_says() -> None:
+    """Issue 42, item 9: JS ``loadBook`` on a parsed object accepted ``8.0`` where the same bytes
+    are refused (``json``): one definition, and the difference documented."""
+    doc = " ".join(text("docs/book-format.md").split())
+    assert "the object parsed from bytes that are refused with `json` may load" in doc
+    node = shutil.which("node")
+    assert node, "node is needed (as make test-js)"
+    script = """
+import { readFileSync } from 'node:fs';
+import { loadBook } from './clients/js/tictactoe-book.js';
+const raw = readFileSync('book/tictactoe.json', 'utf8').replace('"version":2}', '"version":2.0}');
+if (raw === readFileSync('book/tictactoe.json', 'utf8')) throw new Error('no version member found');
+let code = 'loaded';
+try { loadBook(new TextEncoder().encode(raw)); } catch (error) { code = error.code; }
+loadBook(JSON.parse(raw));
+console.log(code);
+"""
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "json"
