@@ -1,7 +1,7 @@
 # The project's vocabulary: book, play, test, test-integrations, test-big, test-exports, test-packages, lint, bench, fuzz, web, test-browser, poster.
 # Every target creates what it needs, starting with its own virtual environment in .venv:
-# playing installs the package alone (click, orjson); building the book adds numpy (the build
-# extra); testing adds the test and lint tools.
+# playing installs the package alone (click); building the book adds numpy and orjson (the
+# build extra); testing adds the test and lint tools.
 
 PYTHON ?= python3
 VENV   := .venv

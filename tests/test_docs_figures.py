@@ -33,7 +33,7 @@ NOT_MEASURED = {
     "README.md": [
         "no request for 5 seconds",  # web/serve.py's idle time-out, a setting
         "sends each file 64 KiB at a time",  # web/serve.py's chunk, a setting
-        "not whole 10 seconds after its",  # web/serve.py's request deadline, a setting
+        "not whole 10 seconds after",  # web/serve.py's request time-out, a setting
     ],
     "docs/audit.md": [
         "5 s by default",  # --timeout, a setting
@@ -49,7 +49,7 @@ NOT_MEASURED = {
         "first 88 ms of",  # when 90 interrupts were sent in a reliability test, not a speed
         "over 16 MiB",  # levels --update's limit
         "at most 64 MiB",  # the format's limit (twice in one row)
-        "than the 64 MiB every reader takes",  # the format's limit, a build refused
+        "larger than the 64 MiB every reader takes",  # the format's limit
         "a real 64 KiB tmpfs",  # a test's full device
         "64 KiB at a time",  # web/serve.py's chunk, a setting
     ],

@@ -290,3 +290,40 @@ def test_the_package_exposes_the_library_api() -> None:
     assert set(dir(tictactoe_book)) >= set(tictactoe_book.__all__)
     with pytest.raises(AttributeError, match="no attribute 'candidates'"):
         tictactoe_book.candidates  # noqa: B018  (not public: reached through its module)
+
+
+def test_the_runtime_depends_on_click_alone_and_the_build_extra_on_what_the_build_imports() -> None:
+    """pyproject.toml's ``dependencies`` are the third-party modules the runtime imports (its
+    adapters apart: their extras), and the ``build`` extra holds numpy and orjson, which only the
+    build imports (docs/architecture.md; orjson was a runtime dependency nothing at run time used)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    requirement = re.compile(r"[A-Za-z0-9_.-]+")
+    runtime = {requirement.match(r).group(0) for r in project["dependencies"]}  # type: ignore[union-attr]
+    build = {requirement.match(r).group(0) for r in project["optional-dependencies"]["build"]}  # type: ignore[union-attr]
+    standard = set(sys.stdlib_module_names)
+
+    def third_party(names: dict[str, Path]) -> set[str]:
+        found = set()
+        for name, path in names.items():
+            if name.startswith("tictactoe_book.integrations"):
+                continue
+            for module in imported(name, path):
+                top = module.split(".")[0]
+                if top and top not in standard and top not in ("tictactoe_book", "tictactoe_generator"):
+                    found.add(top)
+        return found
+
+    assert third_party(RUNTIME) == runtime == {"click"}
+    assert build == {"numpy", "orjson"} and third_party(BUILD) == runtime | build
+
+
+def test_the_build_command_line_loads_no_solver_until_a_command_runs() -> None:
+    """docs/architecture.md: each ttt-book command imports what it needs inside its function."""
+    loaded = loaded_after("import tictactoe_generator.cli\nimport orjson")
+    heavy = ("solve", "writer", "trap", "verify", "vectors", "export", "reports.levels", "reports.poster")
+    assert not [m for m in loaded if m == "numpy" or m.removeprefix("tictactoe_generator.").startswith(heavy)]
+    code = "import sys, tictactoe_generator.cli\nprint('orjson' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "False"

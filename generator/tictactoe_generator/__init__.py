@@ -1,7 +1,8 @@
 """Build time: the solver, the book's writer, its verification, exports and reports.
 
 It imports the runtime, ``tictactoe_book``, and is never imported by it. The solver and the
-writer need numpy (the ``build`` extra); ``build_tools`` imports them, or says what to install.
+writer need numpy and orjson (the ``build`` extra); ``build_tools`` imports them, or says what to
+install.
 
 Importing the package imports nothing but what Python has loaded already, so that ``ttt-book``'s
 entry point (``tictactoe_generator.commands``) catches Ctrl-C before anything else is imported.
@@ -21,18 +22,21 @@ if TYPE_CHECKING:
     from pathlib import Path
     from types import ModuleType
 
+#: What the build extra adds, as ``ModuleNotFoundError.name`` gives it (pyproject.toml).
+BUILD_MODULES = ("numpy", "orjson")
+
 
 def build_tools() -> ModuleType:
-    """``tictactoe_generator.writer``, with the solver it drives; BuildToolMissing without numpy, naming
-    the command that installs it (``install_command``)."""
+    """``tictactoe_generator.writer``, with the solver it drives; BuildToolMissing without numpy or
+    orjson, naming the command that installs them (``install_command``)."""
     from tictactoe_book.errors import BuildToolMissing
 
     try:
         return importlib.import_module("tictactoe_generator.writer")
     except ModuleNotFoundError as error:
-        if error.name != "numpy":
+        if error.name not in BUILD_MODULES:
             raise
-        raise BuildToolMissing(f"building needs numpy: {install_command()}") from None
+        raise BuildToolMissing(f"building needs {error.name}: {install_command()}") from None
 
 
 def install_command() -> str:

@@ -2,7 +2,8 @@
 
 A thin layer over the library: each command parses its options, calls a function of
 generator/ or player/, and prints what it returns. Each command imports what it needs when it
-runs (click's lazy subcommands): the build's solver needs numpy (``tictactoe_generator.build_tools``),
+runs (imports inside each command's function; click's commands themselves are registered as
+usual): the build's solver needs numpy (``tictactoe_generator.build_tools``),
 which no other command does. The library's errors end the command with one line and the status
 of player/tictactoe_book/apps/console.py's table.
 """
