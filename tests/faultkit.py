@@ -74,6 +74,19 @@ builtins.open = _bopen
 """
 
 
+# Run first in every child: the signals that stop a command at their defaults, as a shell
+# starts a command in the foreground. A test run started in the background of a script inherits
+# SIGINT ignored (and a command keeps a signal ignored at start: docs/reliability.md), so every
+# Ctrl-C a test sends would be lost.
+DEFAULT_SIGNALS = """
+import signal as _signal
+for _signum, _default in ((_signal.SIGINT, _signal.default_int_handler), (_signal.SIGTERM, _signal.SIG_DFL),
+                          (_signal.SIGHUP, _signal.SIG_DFL)):
+    if _signal.getsignal(_signum) == _signal.SIG_IGN:
+        _signal.signal(_signum, _default)
+"""
+
+
 def run(
     program: str,
     *args: str,
@@ -92,7 +105,7 @@ def run(
     streams.setdefault("stdout", subprocess.PIPE)
     streams.setdefault("stderr", subprocess.PIPE)
     return subprocess.run(
-        [sys.executable, "-c", preamble + "\n" + program, *args],
+        [sys.executable, "-c", DEFAULT_SIGNALS + preamble + "\n" + program, *args],
         cwd=cwd or ROOT,
         env=environment,
         timeout=timeout,
