@@ -88,14 +88,12 @@ def first_failing(
     are checked after each run, up to all of them (two passes over them: each counts for half)."""
     tell = progress or (lambda done: None)
     cells = rules.cells
-    keys = list(texts)
-    malformed = None
-    if not all(map(cells.__eq__, map(len, keys))) or "".join(keys).translate(_NOT_MARKS):
-        malformed = next(
-            place for place, key in enumerate(keys) if len(key) != cells or key.translate(_NOT_MARKS)
-        )
-    if malformed is None:
+    if all(map(cells.__eq__, map(len, texts))) and not "".join(texts).translate(_NOT_MARKS):
         return _EntryProof(rules, texts, run).finding(tell)
+    keys = list(texts)
+    malformed = next(
+        place for place, key in enumerate(keys) if len(key) != cells or key.translate(_NOT_MARKS)
+    )
     # the first failing key is this one, or one before it failing another check of step 12
     before = _EntryProof(rules, dict(zip(keys[:malformed], repeat(""))), run).first_pass(None, None)
     tell(len(keys))
@@ -168,7 +166,8 @@ class _EntryProof:
                     table,
                 )
                 for places, rows in zip((missing, wrong), found, strict=True):
-                    places.update(map(group.places.__getitem__, map(start.__add__, rows)))
+                    if rows:
+                        places.update(map(group.places.__getitem__, map(start.__add__, rows)))
                 self.done += stop - start
                 tell(self.done // 2)
         if missing:
