@@ -304,3 +304,16 @@ def test_split_writes_the_folder_and_verify_proves_it(tmp_path: Path) -> None:
     assert verified.exit_code == 0, verified.output
     assert "valid — every one of 627 entries proven" in verified.output
     assert "bytes as built" in verified.output
+
+
+def test_ttt_play_and_ttt_book_query_take_the_folder_as_they_take_the_book(folder: Path) -> None:
+    from tictactoe_book.apps.cli import main as play_cli
+
+    runner = CliRunner()
+    for command, head, words in (
+        (play_cli, [], ["--moves", "5,1,6", "--seed", "1", "--json"]),
+        (book_cli, ["query"], ["--json", "--first", "O", "OO.X....."]),
+    ):
+        whole = runner.invoke(command, [*head, "--book", str(BOOK_3X3), *words])
+        by_parts = runner.invoke(command, [*head, "--book", str(folder), *words])
+        assert (by_parts.exit_code, by_parts.output) == (whole.exit_code, whole.output)

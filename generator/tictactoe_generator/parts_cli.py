@@ -18,8 +18,10 @@ def split(folder: str, book_path: str | None) -> None:
 
     The book (--book, default: the packaged one) is proven, then written into FOLDER as
     manifest.json and its parts: zlib streams of the entries of one layer and range of keys
-    each (docs/book-parts.md). ttt-play --book FOLDER and ttt-book query --book FOLDER read only
-    the parts a position needs; ttt-book verify FOLDER proves it part by part.
+    each (docs/book-parts.md).
+
+    Given the folder as --book, the players and queries read only the parts a position needs;
+    verify proves it part by part.
 
     \b
     Examples:
