@@ -20,6 +20,26 @@ export function pendingWords(pending, cells) {
   return `Typed ${pending}: type a second digit for ${low} to ${high}, or Enter for ${pending}.`;
 }
 
+/**
+ * The keys of the page's actions: the terminal's keys for the same actions (ttt-play's game
+ * screen, player/tictactoe_book/apps/screen.py's ACTIONS), for every action the page has: all
+ * but quit. tests/test_screen_session.py ties the two tables.
+ */
+export const ACTION_KEYS = new Map([['h', 'hint'], ['u', 'undo'], ['?', 'help']]);
+
+/** What each action does, in the help's words. */
+const ACTION_WORDS = new Map([['hint', 'hints on or off'], ['undo', 'undo your last move and the reply'], ['help', 'these keys']]);
+
+/** The action a key stands for ('hint', 'undo', 'help'), or null; a letter in either case, as the terminal takes it. */
+export function actionOf(key) {
+  return (key.length === 1 && ACTION_KEYS.get(key.toLowerCase())) || null;
+}
+
+/** The action keys in words: "h hints on or off, u undo your last move and the reply, ? these keys". */
+export function actionsHelp() {
+  return [...ACTION_KEYS].map(([key, action]) => `${key} ${ACTION_WORDS.get(action)}`).join(', ');
+}
+
 /** The keyboard help for a board of `cells` cells in `cols` columns. */
 export function keysHelp(cells, cols) {
   if (cells === 9 && cols === 3) {
