@@ -42,12 +42,13 @@ export function actionsHelp() {
 
 /** The keyboard help for a board of `cells` cells in `cols` columns. */
 export function keysHelp(cells, cols) {
+  const keys = ` Keys: ${actionsHelp()}.`;
   if (cells === 9 && cols === 3) {
-    return 'Click a cell, type its number (1 2 3 / 4 5 6 / 7 8 9), or move with the arrow keys and press Enter.';
+    return `Click a cell, type its number (1 2 3 / 4 5 6 / 7 8 9), or move with the arrow keys and press Enter.${keys}`;
   }
   // At most 16 cells (the format's bound), so 1 is the only digit that can start two.
   const one = cells > 9 ? `; for cell 1 type 1 then Enter, since 1 could start 10 to ${cells}` : '';
-  return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).`;
+  return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).${keys}`;
 }
 
 // A Map, not an object: an object would also answer for the names it inherits ('toString').
