@@ -6,6 +6,7 @@ the screen is proved here, fast, including streams of random keys.
 
 from __future__ import annotations
 
+import curses
 import random
 import re
 from pathlib import Path
@@ -18,6 +19,8 @@ from tictactoe_book import Book, Rules, load_book
 from tictactoe_book.apps.layout import MIN_COLS, MIN_ROWS, View, cell_text, layout
 from tictactoe_book.apps.screen import ScreenSession
 from tictactoe_book.game import DRAW, EMPTY, STANDARD, outcome
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def session(
@@ -213,14 +216,83 @@ def test_a_terminal_failing_under_the_screen_is_one_line_and_status_4(
 
 
 def test_key_names() -> None:
-    import curses
-
     from tictactoe_book.apps.tui import key_name
 
     assert key_name(curses.KEY_UP) == "up" and key_name(curses.KEY_RESIZE) == "resize"
     assert key_name("\n") == key_name("\r") == key_name(" ") == key_name(curses.KEY_ENTER) == "enter"
     assert key_name("H") == "h" and key_name("5") == "5" and key_name("\x04") == "ctrl-d"
-    assert key_name(curses.KEY_F1) is None
+    assert key_name(curses.KEY_F1) == "f1"
+
+
+@pytest.mark.parametrize(
+    ("sent", "named"),
+    [
+        ("\t", "Tab"),
+        ("\x0c", "Ctrl-L"),
+        ("\x01", "Ctrl-A"),
+        ("\x7f", "Backspace"),
+        ("\x08", "Backspace"),
+        (curses.KEY_BACKSPACE, "Backspace"),
+        (curses.KEY_PPAGE, "PageUp"),
+        (curses.KEY_NPAGE, "PageDown"),
+        (curses.KEY_DC, "Delete"),
+        (curses.KEY_BTAB, "Shift-Tab"),
+        (curses.KEY_F0 + 5, "F5"),
+        ("\u200b", "U+200B"),
+        ("Z", "'z'"),
+    ],
+)
+def test_a_key_that_does_nothing_is_named_readably(book: Book, sent: str | int, named: str) -> None:
+    """Tab and Ctrl-L were printed raw (a blank gap), Ctrl-A as ^A, and Backspace, PageUp and F5
+    ignored in silence: each key is said by its name."""
+    from tictactoe_book.apps.tui import key_name
+
+    name = key_name(sent)
+    assert name is not None
+    play = session(book)
+    assert play.press(name)
+    said = texts(play.view())
+    assert f"The key {named} does nothing here: 1-9 or arrows, ? for help." in said
+    assert all(line.isprintable() for line in said.splitlines())
+
+
+def test_no_key_is_ignored_in_silence_or_shown_unprintable(book: Book) -> None:
+    """Every key curses has a constant for, and every character up to U+00FF and a few beyond,
+    is named, and its message prints: no control character reaches the screen."""
+    from tictactoe_book.apps.tui import key_name
+
+    keys: list[str | int] = [
+        value for name, value in vars(curses).items() if name.startswith("KEY_") and isinstance(value, int)
+    ]
+    keys += [chr(code) for code in (*range(0x100), 0x200B, 0x2028, 0xFEFF)]
+    for key in keys:
+        name = key_name(key)
+        assert name is not None, key
+        play = session(book)
+        play.press(name)
+        for line in play.view().lines:
+            assert line.text.isprintable(), (key, line.text)
+
+
+def test_the_pages_action_keys_are_the_terminals() -> None:
+    """One table of action keys per language (screen.ACTIONS, web/keys.js's ACTION_KEYS): the
+    page takes the terminal's key for every action the page has, every action but quit (a page
+    is left by closing it)."""
+    import json
+    import shutil
+    import subprocess
+
+    from tictactoe_book.apps.screen import ACTIONS
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    script = "import('./web/keys.js').then((m) => console.log(JSON.stringify([...m.ACTION_KEYS])))"
+    done = subprocess.run(
+        [node, "-e", script], cwd=ROOT, capture_output=True, text=True, check=True, timeout=60
+    )
+    page = dict(json.loads(done.stdout))
+    assert page == {action.key: action.name for action in ACTIONS if action.name != "quit"}
 
 
 # ---------------------------------------------------------------- small terminals, whole parts

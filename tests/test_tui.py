@@ -185,6 +185,29 @@ def test_arrows_enter_digits_hint_and_undo() -> None:
     assert b"Traceback" not in term.raw
 
 
+@pytest.mark.parametrize(
+    ("sent", "named"),
+    [
+        ("\t", "Tab"),
+        ("\x0c", "Ctrl-L"),
+        ("\x01", "Ctrl-A"),
+        ("\x7f", "Backspace"),
+        ("\x1b[5~", "PageUp"),
+        ("\x1b[15~", "F5"),
+    ],
+)
+def test_a_key_that_does_nothing_is_named_on_the_screen(sent: str, named: str) -> None:
+    """As a terminal sends them: Tab and Ctrl-L showed as a blank gap, Ctrl-A as ^A, Backspace,
+    PageUp and F5 said nothing."""
+    term = game()
+    term.wait_for("Your move (X): arrows and Enter")
+    term.press(sent)
+    shown = term.wait_for(f"The key {named} does nothing here")
+    assert "^" not in shown
+    term.press("q")
+    assert term.finish() == 0
+
+
 def losing_moves(book: Book) -> tuple[list[int], str]:
     """Moves (1-9) of a game the human loses to the perfect level with seed 2: the lowest free
     cell each time; and the final board."""

@@ -5,7 +5,7 @@
 // Cells are the reader's: 0 to cells - 1 in reading order. Everything a person reads says c + 1.
 // Any book's rules: its board size and lines, and misère (completing a line loses).
 
-import { BoardError, Position } from '../clients/js/tictactoe-book.js';
+import { Position } from '../clients/js/tictactoe-book.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 export const other = (mark) => (mark === 'X' ? 'O' : 'X');
@@ -33,23 +33,11 @@ export function forYou(outcome, yours) {
 }
 
 /**
- * How `board` stands under the book's rules, as its Position says, in a game `first` began (left
- * out: X's game if it reaches the board, else O's; a board either reaches stands the same in
- * both): `over`; `owner`, the mark that filled a line (null if none) and that `line`'s cells;
- * `winner`, null for a draw or a game in progress, else by the rules: the owner, or under misère
- * the other mark.
+ * How a Position stands: `over`; `owner`, the mark that filled a line (null if none) and that
+ * `line`'s cells; `winner`, null for a draw or a game in progress, else by the rules: the
+ * owner, or under misère the other mark.
  */
-export function standing(book, board, first = null) {
-  if (first !== null) return standingOf(new Position(board, book.rules, first));
-  try {
-    return standingOf(new Position(board, book.rules, 'X'));
-  } catch (error) {
-    if (!(error instanceof BoardError)) throw error;
-    return standingOf(new Position(board, book.rules, 'O'));
-  }
-}
-
-function standingOf(position) {
+export function standingOf(position) {
   const ended = position.outcome();
   const line = ended === null ? [] : [...ended.line];
   const owner = line.length ? position.board[line[0]] : null;
@@ -63,7 +51,7 @@ export function cellsAnd(cells) {
 }
 
 /**
- * A finished game's result in words (`at`: a `standing` that is over), for the person playing
+ * A finished game's result in words (`at`: a `standingOf` that is over), for the person playing
  * `human`, said once (ttt-play's tictactoe_book.apps.session.ending): who won and, under misère rules,
  * who completed which line, which decides it.
  */
@@ -80,7 +68,7 @@ export const VALUE_WORDS = { 1: { text: 'you win', kind: 'win' }, 0: { text: 'dr
 
 /**
  * Every position of the game: steps 0 (the empty board) to moves.length. Each has the board,
- * the mark to move (null once the game is over), its `standing` (over, owner, line, winner: the
+ * the mark to move (null once the game is over), its `standingOf` (over, owner, line, winner: the
  * winner is the other mark under misère rules), each free cell's outcome for the
  * side to move (null for a taken cell), the optimal cells, the cell played from it (null at
  * the last step) and `you`: the value for the person (`human`) with best play from there.

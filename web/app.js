@@ -5,11 +5,11 @@
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, OPPONENTS, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
+import { BookError, OPPONENTS, Position, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
 import { PACKAGED_BOOKS } from '../clients/js/packaged.js';
-import { analyse, cellList, chart, forYou, other, resultWords, standing, turningPoints, VALUE_WORDS } from './analysis.js';
+import { analyse, cellList, chart, forYou, other, resultWords, standingOf, turningPoints, VALUE_WORDS } from './analysis.js';
 import { moveHints, why } from './hints.js';
-import { arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
+import { actionOf, arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -35,9 +35,10 @@ const state = {
   book: null,
   rankings: new Map(), // opponent -> the book ranked against it: state.book's own, and its twin once loaded
   against: OPPONENTS[0].name, // whom the perfect level plays to beat
-  board: '',
+  // The game: its Position after each move (the reader's: whose turn, a move played, who won),
+  // from the empty board on, and the cells played.
+  positions: [],
   moves: [],
-  first: 'X',
   human: 'X',
   level: 'perfect',
   hints: false,
@@ -51,27 +52,28 @@ const state = {
   pending: '', // digits typed that wait for one more (keys.js)
 };
 
-// The mark that made move i (counting from 0), and the mark to move now.
-const moverOf = (i) => (i % 2 === 0 ? state.first : other(state.first));
-const turn = () => moverOf(state.moves.length);
+// The game as it stands, the mark that made move i (counting from 0), and the mark to move now:
+// each asked of the game's Position.
+const game = () => state.positions.at(-1);
+const moverOf = (i) => state.positions[i].turn;
+const turn = () => game().turn;
 const lastHumanMove = () => state.moves.map((_, i) => i).filter((i) => moverOf(i) === state.human).pop() ?? -1;
 const who = (mark) => (mark === state.human ? 'you' : 'the computer');
 
-const emptyBoard = () => state.book.rules.empty.repeat(state.book.cells);
 // The book the computer plays from: the one ranked against the opponent chosen (its moves, and
 // the hint's, which marks the move the computer would play in your place).
 const playing = () => state.rankings.get(state.against) ?? state.book;
-const isOver = () => standing(state.book, state.board).over;
+const isOver = () => game().isOver;
 
 function place(cell) {
-  state.board = state.board.slice(0, cell) + turn() + state.board.slice(cell + 1);
+  state.positions.push(game().play(cell));
   state.moves.push(cell);
 }
 
 // The computer's move, if it is its turn; returns the sentence saying so ('' if none).
 function computerMove() {
   if (isOver() || turn() === state.human) return '';
-  const cell = playing().chooseMove(state.board, { level: state.level, random, first: state.first });
+  const cell = playing().chooseMove(game(), { level: state.level, random });
   place(cell);
   return `The computer (${other(state.human)}) plays ${cell + 1}.`;
 }
@@ -104,7 +106,7 @@ function refuse(text, cell = -1) {
 // position of a game, its play-outs kept for the game's later hints as ttt-play keeps them.
 function hintFor(board) {
   if (!state.hintCache.has(board)) {
-    state.hintCache.set(board, moveHints(playing(), board, { first: state.first, walks: state.walks }));
+    state.hintCache.set(board, moveHints(playing(), board, { first: game().first, walks: state.walks }));
   }
   return state.hintCache.get(board);
 }
@@ -114,14 +116,14 @@ const HINT_LEGEND =
   "Each free cell shows where moving there leads with best play from both sides: a draw, or a win or loss in so many moves (both players' moves counted, this one included). The book's move is the one the computer would play in your place.";
 
 function render() {
-  const live = standing(state.book, state.board);
+  const live = standingOf(game());
   const n = state.moves.length;
   // What the board shows: the game as it stands or, in the analysis, the position after `step` moves.
-  const positions = state.analysing ? analyse(state.book, state.moves, { first: state.first, human: state.human }) : null;
+  const positions = state.analysing ? analyse(state.book, state.moves, { first: game().first, human: state.human }) : null;
   if (positions) state.step = Math.min(state.step, n);
   const step = positions ? state.step : n;
   const reviewing = step < n;
-  const shown = positions ? positions[step] : { board: state.board, ...live };
+  const shown = positions ? positions[step] : { board: game().board, ...live };
   const { board, line } = shown;
   const playable = !live.over && !reviewing && turn() === state.human;
   // Free cells: the hint (your move, hints on) or the analysis's outcome for the side to move.
@@ -217,13 +219,25 @@ function render() {
   } else {
     status = `Your move (${state.human}).`;
   }
-  $('status').textContent = [lastAnnouncement, status].filter(Boolean).join(' ');
+  // A step of the analysis before the last: the status says the step, not the game's last news.
+  const said = reviewing ? stepWords(positions, step) : [lastAnnouncement, status].filter(Boolean).join(' ');
+  $('status').textContent = said;
   $('status').dataset.over = String(live.over);
   $('tally').textContent = `You: ${state.tally.won} won, ${state.tally.drawn} drawn, ${state.tally.lost} lost`;
   renderAnalysis(positions);
 }
 
 // ---------------------------------------------------------------- the analysis view
+
+/** What the status says of the analysis's step `step` (before the last): "Move 3 of 7: X (the computer) played 5. O (you) to move." */
+function stepWords(positions, step) {
+  const n = positions.length - 1;
+  const at = positions[step];
+  const next = at.over ? resultWords(state.book, at, state.human) : `${at.mover} (${who(at.mover)}) to move.`;
+  if (step === 0) return `Start, step 0 of ${n}: the empty board. ${next}`;
+  const before = positions[step - 1];
+  return `Move ${step} of ${n}: ${before.mover} (${who(before.mover)}) played ${before.played + 1}. ${next}`;
+}
 
 // The stepper and the words under the board, the chart and the turning points beside it; the
 // board itself is drawn by render().
@@ -279,8 +293,11 @@ function stepTo(step) {
   state.step = Math.max(0, Math.min(step, state.moves.length));
   render();
   if (focused instanceof HTMLButtonElement && focused.disabled && $('stepper').contains(focused)) {
-    $(['step-start', 'step-back'].includes(focused.id) ? 'step-forward' : 'step-back').focus();
+    $(['step-start', 'step-back'].includes(focused.id) ? 'step-forward' : 'step-back').focus({ preventScroll: true });
   }
+  // The sentence that says what the cells show, right under the stepper: on the screen.
+  const detail = $('step-detail').getBoundingClientRect();
+  if (detail.top < 0 || detail.bottom > innerHeight) $('step-detail').scrollIntoView({ block: 'nearest', behavior: motion() });
 }
 
 // ---------------------------------------------------------------- actions
@@ -295,17 +312,25 @@ function showGame() {
   if (top < 0 || bottom > innerHeight) $('status').scrollIntoView({ block: 'start', behavior: motion() });
 }
 
-/** Once the analysis opens: its chart on the screen if it is not (a phone: under the stepper). */
+/**
+ * Once the analysis opens: its chart on the screen if it is not. On a phone the stepper, the
+ * step's sentence and the chart are under the board: scrolled up to show the chart whole, but
+ * never so far that the board's top leaves the screen (on a small phone the chart's foot stays
+ * below: the board, the stepper and the sentence matter more).
+ */
 function showAnalysis() {
   const chart = $('chart').getBoundingClientRect();
-  if (chart.bottom > innerHeight || chart.top < 0) $('chart').scrollIntoView({ block: 'nearest', behavior: motion() });
+  const margin = parseFloat(getComputedStyle($('chart')).scrollMarginBottom) || 0;
+  if (chart.top < 0) return $('chart').scrollIntoView({ block: 'nearest', behavior: motion() });
+  const board = $('board').getBoundingClientRect();
+  const by = Math.min(chart.bottom + margin - innerHeight, board.top);
+  if (by > 0) scrollBy({ top: by, behavior: motion() });
 }
 
 function newGame() {
   state.human = $('mark').value;
-  state.first = $('first').value;
   state.level = $('level').value;
-  state.board = emptyBoard();
+  state.positions = [Position.empty(state.book.rules, $('first').value)];
   state.moves = [];
   state.counted = false;
   state.pending = '';
@@ -314,13 +339,13 @@ function newGame() {
   $('new-game').classList.remove('attention');
   note('');
   const opening = computerMove();
-  announce(`New game: you are ${state.human}, ${state.first} moves first, level ${state.level}. ${opening}`.trim());
+  announce(`New game: you are ${state.human}, ${game().first} moves first, level ${state.level}. ${opening}`.trim());
   state.step = state.moves.length;
   render();
 }
 
 function play(cell) {
-  if (isOver() || turn() !== state.human || state.board[cell] !== '.') return;
+  if (isOver() || turn() !== state.human || game().board[cell] !== '.') return;
   const following = state.step === state.moves.length;
   place(cell);
   announce(computerMove() || `You play ${cell + 1}.`);
@@ -334,24 +359,28 @@ function tryCell(cell) {
   if (state.analysing && state.step < state.moves.length) {
     return refuse(`The board shows move ${state.step} of ${state.moves.length}: step to the last move (») to play on.`);
   }
-  if (state.board[cell] !== '.') return refuse(`Cell ${cell + 1} is taken (${state.board[cell]}): choose a free cell.`, cell);
+  const taken = game().board[cell];
+  if (taken !== '.') return refuse(`Cell ${cell + 1} is taken (${taken}): choose a free cell.`, cell);
   return play(cell);
+}
+
+function toggleHints() {
+  state.hints = !state.hints;
+  render();
 }
 
 function undo() {
   const last = lastHumanMove();
   if (last < 0) return;
-  const at = standing(state.book, state.board);
+  const at = standingOf(game());
   if (at.over && state.counted) {
     if (at.winner === null) state.tally.drawn--;
     else if (at.winner === state.human) state.tally.won--;
     else state.tally.lost--;
     state.counted = false;
   }
-  const kept = state.moves.slice(0, last);
-  state.board = emptyBoard();
-  state.moves = [];
-  for (const cell of kept) place(cell);
+  state.positions = state.positions.slice(0, last + 1);
+  state.moves = state.moves.slice(0, last);
   state.step = state.moves.length;
   announce('Undone.');
   render();
@@ -372,11 +401,11 @@ function settingChanged(event) {
   }
   if (lastHumanMove() < 0) {
     newGame(); // nothing of yours to lose: start over with the new sides
-    note(`New game with the change: you are ${state.human}, ${state.first} moves first.`);
+    note(`New game with the change: you are ${state.human}, ${game().first} moves first.`);
     return;
   }
   const what = event.target.id === 'mark' ? `You play ${$('mark').value}` : `${$('first').value} moves first`;
-  note(`${what} from the next game: press New game. This game goes on (you are ${state.human}, ${state.first} moved first).`);
+  note(`${what} from the next game: press New game. This game goes on (you are ${state.human}, ${game().first} moved first).`);
   $('new-game').classList.add('attention');
 }
 
@@ -430,8 +459,29 @@ function playTyped(cell) {
   moveCursor(cell);
 }
 
+// The terminal's keys for the page's actions (keys.js, ACTION_KEYS): h the hint, u undo, ? the keys.
+function act(action) {
+  state.pending = ''; // as on the terminal, any key but a digit ends a number being typed
+  if (action === 'help') {
+    $('keys-dialog').showModal();
+  } else if (action === 'hint') {
+    if ($('hint').hidden) return refuse('The game is over, so there is no hint: press Play again for another game.');
+    toggleHints();
+  } else if (action === 'undo') {
+    if (lastHumanMove() < 0) return refuse('Nothing to undo yet.');
+    undo();
+  }
+}
+
 function onKey(event) {
   if (event.target instanceof HTMLSelectElement || event.altKey || event.ctrlKey || event.metaKey) return;
+  if ($('keys-dialog').open) return; // Esc or its button closes it
+  const action = actionOf(event.key);
+  if (action) {
+    event.preventDefault();
+    act(action);
+    return;
+  }
   if (state.analysing && $('stepper').contains(event.target) && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
     stepTo(state.step + (event.key === 'ArrowLeft' ? -1 : 1));
     event.preventDefault();
@@ -620,6 +670,7 @@ async function start() {
   $('book-info').textContent = info;
   document.title = `${rules.misere ? 'Misère tic-tac-toe' : 'Tic-tac-toe'} ${rules.rows}x${rules.cols}, ${rules.k} in a row, against the book`;
   $('keys-help').textContent = keysHelp(rules.cells, rules.cols);
+  $('keys-dialog-help').textContent = keysHelp(rules.cells, rules.cols);
   // The posters draw the classic game's book: linked only when that is the game played.
   $('posters').hidden = !(rules.rows === 3 && rules.cols === 3 && rules.k === 3 && !rules.misere);
   if (state.book.evaluate(rules.empty.repeat(rules.cells)).value !== 0) {
@@ -655,10 +706,7 @@ async function start() {
   });
   $('new-game').disabled = false; // disabled while the book loads: a submit then would reload the page
   for (const id of ['mark', 'first', 'level', 'against']) $(id).addEventListener('change', settingChanged);
-  $('hint').addEventListener('click', () => {
-    state.hints = !state.hints;
-    render();
-  });
+  $('hint').addEventListener('click', toggleHints);
   $('undo').addEventListener('click', undo);
   $('analyse').addEventListener('click', () => {
     state.analysing = !state.analysing;

@@ -20,14 +20,35 @@ export function pendingWords(pending, cells) {
   return `Typed ${pending}: type a second digit for ${low} to ${high}, or Enter for ${pending}.`;
 }
 
+/**
+ * The keys of the page's actions: the terminal's keys for the same actions (ttt-play's game
+ * screen, player/tictactoe_book/apps/screen.py's ACTIONS), for every action the page has: all
+ * but quit. tests/test_screen_session.py ties the two tables.
+ */
+export const ACTION_KEYS = new Map([['h', 'hint'], ['u', 'undo'], ['?', 'help']]);
+
+/** What each action does, in the help's words. */
+const ACTION_WORDS = new Map([['hint', 'hints on or off'], ['undo', 'undo your last move and the reply'], ['help', 'these keys']]);
+
+/** The action a key stands for ('hint', 'undo', 'help'), or null; a letter in either case, as the terminal takes it. */
+export function actionOf(key) {
+  return (key.length === 1 && ACTION_KEYS.get(key.toLowerCase())) || null;
+}
+
+/** The action keys in words: "h hints on or off, u undo your last move and the reply, ? these keys". */
+export function actionsHelp() {
+  return [...ACTION_KEYS].map(([key, action]) => `${key} ${ACTION_WORDS.get(action)}`).join(', ');
+}
+
 /** The keyboard help for a board of `cells` cells in `cols` columns. */
 export function keysHelp(cells, cols) {
+  const keys = ` Keys: ${actionsHelp()}.`;
   if (cells === 9 && cols === 3) {
-    return 'Click a cell, type its number (1 2 3 / 4 5 6 / 7 8 9), or move with the arrow keys and press Enter.';
+    return `Click a cell, type its number (1 2 3 / 4 5 6 / 7 8 9), or move with the arrow keys and press Enter.${keys}`;
   }
   // At most 16 cells (the format's bound), so 1 is the only digit that can start two.
   const one = cells > 9 ? `; for cell 1 type 1 then Enter, since 1 could start 10 to ${cells}` : '';
-  return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).`;
+  return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).${keys}`;
 }
 
 // A Map, not an object: an object would also answer for the names it inherits ('toString').

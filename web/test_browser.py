@@ -280,6 +280,34 @@ def test_keyboard_play(page: Page) -> None:
     assert "Your move (X)" in page.locator("#status").inner_text()
 
 
+def test_the_terminals_action_keys_work_on_the_page(page: Page) -> None:
+    """ttt-play's h, u and ? (player/tictactoe_book/apps/screen.py, ACTIONS; web/keys.js mirrors
+    them): the page ignored them. h turns the hint on and off (H too, as on the terminal), u
+    undoes your move and the reply, ? shows the keys until Esc."""
+    page.keyboard.press("5")
+    page.keyboard.press("h")
+    assert page.locator("#hint").get_attribute("aria-pressed") == "true" and page.locator("#why").is_visible()
+    page.keyboard.press("H")
+    assert (
+        page.locator("#hint").get_attribute("aria-pressed") == "false"
+        and not page.locator("#why").is_visible()
+    )
+    page.keyboard.press("u")
+    assert board(page) == "........." and "Undone." in page.locator("#status").inner_text()
+    page.keyboard.press("u")
+    assert page.locator("#status").inner_text().startswith("Nothing to undo yet.")
+    assert "h hints on or off, u undo" in page.locator("#keys-help").inner_text()
+    page.keyboard.press("?")
+    dialog = page.locator("#keys-dialog")
+    assert dialog.is_visible() and "? these keys" in dialog.inner_text()
+    page.keyboard.press("5")  # the keys wait while it is open
+    assert board(page) == "........."
+    page.keyboard.press("Escape")
+    assert not dialog.is_visible()
+    page.keyboard.press("5")
+    assert board(page)[4] == "X"
+
+
 def test_a_key_for_a_taken_cell_or_0_says_why_nothing_happened(page: Page) -> None:
     page.keyboard.press("0")
     assert "There is no cell 0" in page.locator("#status").inner_text()
@@ -1693,12 +1721,125 @@ def test_what_a_button_opens_moves_no_button(browser: Browser, server: str, size
 @pytest.mark.parametrize("size", sorted(SIZES))
 def test_opening_the_analysis_shows_its_chart_and_the_board(browser: Browser, server: str, size: str) -> None:
     """At 375x667 the chart was entirely below the fold: Analysis seemed to do nothing. Opened,
-    the analysis shows its chart and the whole board it steps, and the stepper."""
+    the analysis shows the whole board it steps, the stepper, the step's sentence and its chart:
+    whole, but on a 375x667 phone, where the board, the stepper and the sentence leave room for
+    most of it only (issue 42, item 3: the sentence comes first)."""
     with sized(browser, f"{server}/web/?seed=7", size) as page:
         press(page, "#board .cell >> nth=4", size)
         press(page, "#board .cell.free", size)
         press(page, "#analyse", size)
         settled(page)
-        for part in ("#chart svg", "#board", "#stepper"):
+        for part in ("#board", "#stepper", "#step-detail"):
             assert on_screen(page, part), (part, box(page, part), page.evaluate("scrollY"))
+        chart = box(page, "#chart svg")
+        if size == "375x667":
+            shown = min(chart["y"] + chart["height"], 667) - chart["y"]
+            assert chart["y"] >= 0 and shown >= chart["height"] * 2 / 3, chart
+        else:
+            assert on_screen(page, "#chart svg"), chart
         shoot(page, f"analysis-open-{size}")
+
+
+# ---------------------------------------------------------------- a board that holds still (issue 42)
+
+
+def board_place(page: Page) -> dict[str, float]:
+    """The board's box on the page (not the window: a scroll is no move)."""
+    found = page.evaluate(
+        "() => { const b = document.querySelector('#board').getBoundingClientRect();"
+        " return { x: b.x + scrollX, y: b.y + scrollY, width: b.width, height: b.height }; }"
+    )
+    return {name: float(value) for name, value in found.items()}
+
+
+@pytest.mark.parametrize("mark", ["O", "X"])
+@pytest.mark.parametrize("size", sorted(PHONES))
+def test_no_tap_moves_the_board_on_a_phone(browser: Browser, server: str, size: str, mark: str) -> None:
+    """As O, after New game, the first tap shrank the three-line status ("New game: ... The
+    computer (X) plays N. Your move (O).") to two lines and the board moved up 24 px. Every tap of
+    a game as O and as X leaves the board where it was: the cells, the hint switch, Undo, the
+    game's end, Play again, New game."""
+    with sized(browser, f"{server}/web/?seed=7", size) as page:
+        page.select_option("#mark", mark)
+        press(page, "#new-game", size)
+        settled(page)
+        place = board_place(page)
+        taps = 0
+
+        def tap(selector: str) -> None:
+            nonlocal taps
+            press(page, selector, size)
+            taps += 1
+            assert board_place(page) == place, (taps, selector, page.locator("#status").inner_text())
+
+        for _ in range(2):  # two games: the second after Play again
+            tap("#board .cell.free")
+            tap("#hint")
+            tap("#board .cell.free")
+            tap("#undo")
+            tap("#hint")
+            for _ in range(9):
+                if over(page):
+                    break
+                tap("#board .cell.free")
+            assert over(page)
+            tap("#again")
+            settled(page)
+        page.locator("#new-game").scroll_into_view_if_needed()
+        tap("#new-game")
+        assert taps >= 14
+
+
+@pytest.mark.parametrize("size", sorted(PHONES))
+def test_a_step_of_the_analysis_is_said_in_view_on_a_phone(browser: Browser, server: str, size: str) -> None:
+    """Stepping back on a phone, the sentence that says what the cells show sat under the chart,
+    below the fold (955-1027 px on an 844 px screen), and the status above the board still said
+    the game's last message. Each step shown: the sentence and the board on the screen, the status
+    saying the step."""
+    with sized(browser, f"{server}/web/?seed=7", size) as page:
+        page.select_option("#mark", "O")
+        press(page, "#new-game", size)
+        finish(page, size)
+        moves = 9 - board(page).count(".")
+        press(page, "#analyse", size)
+        settled(page)
+        for step in range(moves - 1, -1, -1):
+            press(page, "#step-back", size)
+            settled(page)
+            for part in ("#step-detail", "#board"):
+                assert on_screen(page, part), (step, part, box(page, part), page.evaluate("innerHeight"))
+            status = page.locator("#status").inner_text()
+            said = f"Start, step 0 of {moves}: the empty board." if step == 0 else f"Move {step} of {moves}: "
+            assert status.startswith(said), (step, status)
+            assert "to move" in status or "wins" in status or "Draw" in status, status
+            assert "each free cell shows" in page.locator("#step-detail").inner_text()
+        shoot(page, f"analysis-start-{size}")
+        press(page, "#step-end", size)
+        assert page.locator("#status").inner_text().endswith(("The computer wins.", "Draw."))
+
+
+def test_the_page_plays_through_the_readers_position(page: Page) -> None:
+    """The page played moves and decided whose turn it was itself (issue 39, item 3): every move,
+    yours and the computer's, is now a Position.play of the reader's (clients/js/tictactoe-book.js),
+    the boards it returns those the page shows."""
+    page.evaluate(
+        """async () => {
+          const { Position } = await import('/clients/js/tictactoe-book.js');
+          const play = Position.prototype.play;
+          window.played = [];
+          Position.prototype.play = function (cell) {
+            const next = play.call(this, cell);
+            window.played.push(next.board);
+            return next;
+          };
+        }"""
+    )
+    new_game(page, "O", "X")
+    shown = [board(page)]
+    while not over(page):
+        page.locator("#board .cell.free").first.click()
+        shown.append(board(page))
+    played = page.evaluate("window.played")
+    assert played[0] == shown[0] and played[-1] == shown[-1], (played, shown)
+    assert len(played) == 9 - shown[-1].count("."), played
+    assert all(board in played for board in shown), (played, shown)

@@ -15,7 +15,7 @@ terminal shows it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import tictactoe_book.hints as teach
 from tictactoe_book.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
@@ -31,6 +31,35 @@ if TYPE_CHECKING:
     from tictactoe_book.reader import Book
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
+
+
+class Action(NamedTuple):
+    """A key for one of the game's actions: the key (as ``tictactoe_book.apps.tui.key_name``
+    names it), the action's name, and the help's words for it, whole and short."""
+
+    key: str
+    name: str
+    words: str
+    short: str
+
+
+#: The keys of the game's actions, in the help's order. The page takes the same keys for the
+#: actions it has (web/keys.js, ``ACTION_KEYS``: every one but quit); a test ties the two tables
+#: (tests/test_screen_session.py).
+ACTIONS = (
+    Action(
+        "h",
+        "hint",
+        "hint on/off: each free cell's outcome with best play (W win, D draw, L loss; L6 = "
+        "loss in 6 moves, both sides' counted), the book's move marked *, and why it is chosen",
+        "hint on/off",
+    ),
+    Action("u", "undo", "undo your last move and the computer's reply", "undo"),
+    Action("?", "help", "this help", "help"),
+    Action("q", "quit", "quit (Ctrl-C too)", "quit"),
+)
+#: An action's name by its key.
+ACTION_KEYS = {action.key: action.name for action in ACTIONS}
 #: The help page's way back, whole and short.
 BACK = ("Press any key to go back to the game.", "Any key: back to the game.")
 
@@ -47,15 +76,7 @@ def help_page(rules: Rules) -> tuple[Line, ...]:
     keys = [
         ("arrows", "move the highlighted cell; Enter or space plays it", "move, then Enter"),
         digits,
-        (
-            "h",
-            "hint on/off: each free cell's outcome with best play (W win, D draw, L loss; L6 = "
-            "loss in 6 moves, both sides' counted), the book's move marked *, and why it is chosen",
-            "hint on/off",
-        ),
-        ("u", "undo your last move and the computer's reply", "undo"),
-        ("?", "this help", "help"),
-        ("q", "quit (Ctrl-C too)", "quit"),
+        *((action.key, action.words, action.short) for action in ACTIONS),
     ]
     line = "losing line (the one completed)" if rules.misere else "winning line"
     gap = Line("", "help", "spacing")
@@ -111,7 +132,8 @@ class ScreenSession:
             return key != "ctrl-d"
         if key == "resize":
             return True
-        if key == "?":
+        action = ACTION_KEYS.get(key)
+        if action == "help":
             self.help_shown = True
             return True
         if self.game.is_over:
@@ -126,10 +148,10 @@ class ScreenSession:
             self._play(int(typed) - 1 if typed else self.cursor)
         elif key.isdigit() and key.isascii() and len(key) == 1:
             self._type_digit(typed + key)
-        elif key == "h":
+        elif action == "hint":
             self.hints_on = not self.hints_on
             self._say("Hints on: h again turns them off." if self.hints_on else "Hints off.")
-        elif key == "u":
+        elif action == "undo":
             self._undo()
         elif key != "esc":
             self._say(f"{_shown(key)} does nothing here: 1-{self.rules.cells} or arrows, ? for help.")
@@ -277,8 +299,9 @@ class ScreenSession:
             )
         else:
             turn, last = self.game.turn, self.rules.cells
+            keys = ", ".join(f"{action.key} {action.name}" for action in ACTIONS)
             prompt = Line(
-                f"Your move ({turn}): arrows and Enter, or 1-{last}; h hint, u undo, ? help, q quit",
+                f"Your move ({turn}): arrows and Enter, or 1-{last}; {keys}",
                 "prompt",
                 PROMPT,
             )
@@ -287,8 +310,32 @@ class ScreenSession:
         return lines
 
 
+#: Named keys as people write them (the others: ``ctrl-l`` is Ctrl-L, ``f5`` F5).
+KEY_WORDS = {
+    "tab": "Tab",
+    "shift-tab": "Shift-Tab",
+    "backspace": "Backspace",
+    "delete": "Delete",
+    "insert": "Insert",
+    "home": "Home",
+    "end": "End",
+    "pageup": "PageUp",
+    "pagedown": "PageDown",
+    "enter": "Enter",
+    "esc": "Esc",
+}
+
+
 def _shown(key: str) -> str:
-    """A key's name as a message shows it."""
+    """A key, named as ``tictactoe_book.apps.tui.key_name`` names it, as a message shows it: a
+    character quoted (``The key 'z'``), any other key by its name (``The key Tab``, ``Ctrl-L``,
+    ``PageUp``, ``F5``, ``U+200B``), never a character that does not print."""
     if len(key) == 1 and key.isprintable():
         return f"The key {key!r}"
-    return f"The key {key}"
+    if key in KEY_WORDS:
+        return f"The key {KEY_WORDS[key]}"
+    if key.startswith("ctrl-") and len(key) == len("ctrl-") + 1:
+        return f"The key Ctrl-{key[-1].upper()}"
+    if key.isprintable() and key.isascii():  # f5, u+200b, a name from curses (sleft)
+        return f"The key {key.upper()}"
+    return f"The key U+{ord(key[0]):04X}" if len(key) == 1 else "That key"

@@ -55,6 +55,8 @@ class Stepped(Shown, Protocol):
     def step(self) -> None: ...
 
 
+#: Keys curses reads as numbers, by the session's names for them; the rest go by curses' own
+#: names (``CURSES_NAMES``), so that no key is ignored in silence.
 SPECIAL_KEYS = {
     curses.KEY_UP: "up",
     curses.KEY_DOWN: "down",
@@ -62,8 +64,33 @@ SPECIAL_KEYS = {
     curses.KEY_RIGHT: "right",
     curses.KEY_ENTER: "enter",
     curses.KEY_RESIZE: "resize",
+    curses.KEY_BACKSPACE: "backspace",
+    curses.KEY_DC: "delete",
+    curses.KEY_IC: "insert",
+    curses.KEY_HOME: "home",
+    curses.KEY_END: "end",
+    curses.KEY_PPAGE: "pageup",
+    curses.KEY_NPAGE: "pagedown",
+    curses.KEY_BTAB: "shift-tab",
+} | {curses.KEY_F0 + n: f"f{n}" for n in range(1, 64)}
+#: Every other key curses has a constant for, by that name (``KEY_SLEFT``: ``sleft``).
+CURSES_NAMES = {
+    value: name.removeprefix("KEY_").lower()
+    for name, value in sorted(vars(curses).items())
+    if name.startswith("KEY_") and isinstance(value, int)
 }
-CHARACTER_KEYS = {"\n": "enter", "\r": "enter", " ": "enter", "\x04": "ctrl-d", "\x1b": "esc"}
+#: Characters with a name: Enter, Tab, Backspace (^H or DEL, as terminals send it), Esc; the
+#: other control characters are Ctrl and a letter or sign (``\x0c``: ``ctrl-l``), any other
+#: character that does not print its code point (``u+200b``).
+CHARACTER_KEYS = {
+    "\n": "enter",
+    "\r": "enter",
+    " ": "enter",
+    "\t": "tab",
+    "\x08": "backspace",
+    "\x7f": "backspace",
+    "\x1b": "esc",
+}
 #: Arrow keys as terminals send them outside keypad mode (curses knows only the terminfo ones:
 #: a terminal that ignores the switch to keypad mode sends these).
 ESCAPED_KEYS = {"[A": "up", "[B": "down", "[C": "right", "[D": "left", "OA": "up", "OB": "down"}
@@ -123,10 +150,18 @@ def _run(loop: Callable[[curses.window, Any, bool], None], session: Shown, colou
 
 
 def key_name(key: str | int) -> str | None:
-    """The session's name for a key from ``get_wch``; None for a key the game ignores."""
+    """The session's name for a key from ``get_wch``: a printable character in lower case
+    (``h``, ``5``, ``?``), else a word (``up``, ``enter``, ``tab``, ``ctrl-l``, ``pageup``,
+    ``f5``, ``u+200b``); None only for a number curses has no name for."""
     if isinstance(key, int):
-        return SPECIAL_KEYS.get(key)
-    return CHARACTER_KEYS.get(key, key.lower())
+        return SPECIAL_KEYS.get(key) or CURSES_NAMES.get(key)
+    if key in CHARACTER_KEYS:
+        return CHARACTER_KEYS[key]
+    if len(key) == 1 and ord(key) < 0x20:
+        return f"ctrl-{chr(ord(key) + 0x40).lower()}"
+    if len(key) == 1 and not key.isprintable():
+        return f"u+{ord(key):04x}"
+    return key.lower()
 
 
 def _loop(screen: curses.window, session: Shown, colour: bool) -> None:
