@@ -492,15 +492,15 @@ def audit(
 @click.option(
     "--misere",
     is_flag=True,
-    help="Export the packaged 3x3 misère book (completing a line loses), as ttt-play --misere "
-    "plays it; with --book, the book must be a misère one (a usage error otherwise).",
+    help="Export the packaged 3x3 misère book (completing a line loses), the one ttt-play plays "
+    "with this option; with --book, the book must be a misère one (a usage error otherwise).",
 )
 @click.option(
     "--against",
     type=click.Choice(list(OPPONENTS), case_sensitive=False),
     default=None,
-    help="Export the packaged book whose top tiers are ranked against this opponent, as "
-    f"ttt-play --against plays it ({described()}); with --book, the book must be ranked so.",
+    help="Export the packaged book whose top tiers are ranked against this opponent, the one "
+    f"ttt-play plays with this option: {described()}. With --book, the book must be ranked so.",
 )
 @click.option(
     "-o",
