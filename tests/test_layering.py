@@ -40,6 +40,7 @@ BUILD_APPS_USERS = {
     "tictactoe_generator.progress",
     "tictactoe_generator.against_program",
     "tictactoe_generator.reports.query",
+    "tictactoe_generator.export_cli",
 }
 BUILD_APPS_PIECES = {f"{APPS}.console", f"{APPS}.options", f"{APPS}.progress", f"{APPS}.text"}
 #: The piece any of the build's modules may import: how a stretch holds the signals that stop a

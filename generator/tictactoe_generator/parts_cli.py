@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import click
 
-from tictactoe_book.apps.console import FilePath, echo, exit_statuses
+from tictactoe_book.apps.console import Command, FilePath, echo, exit_statuses
 from tictactoe_generator.atomic import finish_once_written, folder_target
 from tictactoe_generator.options import BOOK_OPTION, open_book
 
 
-@click.command(epilog=exit_statuses())
+@click.command(cls=Command, epilog=exit_statuses())
 @click.argument("folder", type=FilePath(folder=True))
 @BOOK_OPTION
 def split(folder: str, book_path: str | None) -> None:

@@ -31,44 +31,16 @@ from tictactoe_book.apps.console import (
     refuse_unused,
     run_cli,
 )
-from tictactoe_book.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, painter
-from tictactoe_book.apps.progress import loading
+from tictactoe_book.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, open_book, painter
 from tictactoe_book.apps.script import parse_moves, play_script, transcript_json, transcript_text
-from tictactoe_book.errors import BookError, ScriptError
-from tictactoe_book.game import FIRST, SECOND, Rules
-from tictactoe_book.opponents import DEFAULT, OPPONENTS, described
-from tictactoe_book.reader import Book, book_for, load_book
+from tictactoe_book.errors import ScriptError
+from tictactoe_book.game import FIRST, SECOND
+from tictactoe_book.opponents import OPPONENTS, described
+from tictactoe_book.reader import Book
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
 MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer line is dropped
-
-
-def open_book(path: str | None, misere: bool = False, against: str | None = None) -> Book:
-    """Load and prove the book for play: the packaged 3x3 book (with ``misere``, the packaged
-    3x3 misère book) ranked against ``against`` (novice unless given), or the file at ``path``
-    under the rules it states. One line naming the file and status 3 if it cannot be used; a
-    usage error (status 2) for ``misere`` with a book that is not misère, or for ``against``
-    with a book ranked against another opponent."""
-    try:
-        if path is None:
-            rules = Rules(3, 3, 3, misere=True) if misere else None
-            return load_book(rules=rules, against=against or DEFAULT)
-        with loading(path) as shown:
-            book = load_book(path, rules=None, progress=shown)
-    except BookError as error:
-        raise InputProblem(str(error)) from None
-    if misere and not book.rules.misere:
-        raise click.UsageError(
-            f"--misere: {path} is a book for {book.rules}, not a misère game (play it without --misere)"
-        )
-    try:
-        return book_for(book, against)
-    except ValueError as error:
-        raise click.UsageError(
-            f"--against {against}: {error} "
-            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
-        ) from None
 
 
 @click.command(

@@ -14,10 +14,13 @@ from typing import Any
 
 import click
 
-from tictactoe_book.apps.console import is_terminal
-from tictactoe_book.errors import echoed
-from tictactoe_book.game import FIRST, SECOND
+from tictactoe_book.apps.console import InputProblem, is_terminal
+from tictactoe_book.apps.progress import loading
+from tictactoe_book.errors import BookError, echoed
+from tictactoe_book.game import FIRST, SECOND, Rules
+from tictactoe_book.opponents import DEFAULT
 from tictactoe_book.play import LEVELS, MAX_SEED
+from tictactoe_book.reader import Book, book_for, load_book
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
@@ -105,3 +108,30 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
         return click.style(text, **style)
 
     return paint
+
+
+def open_book(path: str | None, misere: bool = False, against: str | None = None) -> Book:
+    """Load and prove the book for play: the packaged 3x3 book (with ``misere``, the packaged
+    3x3 misère book) ranked against ``against`` (novice unless given), or the file at ``path``
+    under the rules it states. One line naming the file and status 3 if it cannot be used; a
+    usage error (status 2) for ``misere`` with a book that is not misère, or for ``against``
+    with a book ranked against another opponent."""
+    try:
+        if path is None:
+            rules = Rules(3, 3, 3, misere=True) if misere else None
+            return load_book(rules=rules, against=against or DEFAULT)
+        with loading(path) as shown:
+            book = load_book(path, rules=None, progress=shown)
+    except BookError as error:
+        raise InputProblem(str(error)) from None
+    if misere and not book.rules.misere:
+        raise click.UsageError(
+            f"--misere: {path} is a book for {book.rules}, not a misère game (play it without --misere)"
+        )
+    try:
+        return book_for(book, against)
+    except ValueError as error:
+        raise click.UsageError(
+            f"--against {against}: {error} "
+            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
+        ) from None
