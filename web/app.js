@@ -89,10 +89,14 @@ function note(text) {
   $('note').hidden = !text;
 }
 
-// Feedback for a key that cannot be played: the status says why, the cell (if any) shakes.
+// Feedback for a key that cannot be played: the status says why (even over a step of the
+// analysis, which the status says otherwise), the cell (if any) shakes.
+let refusing = false;
 function refuse(text, cell = -1) {
   announce(text);
+  refusing = true;
   render();
+  refusing = false;
   const button = $('board').children[cell];
   if (button) {
     button.classList.remove('refused');
@@ -220,7 +224,7 @@ function render() {
     status = `Your move (${state.human}).`;
   }
   // A step of the analysis before the last: the status says the step, not the game's last news.
-  const said = reviewing ? stepWords(positions, step) : [lastAnnouncement, status].filter(Boolean).join(' ');
+  const said = reviewing && !refusing ? stepWords(positions, step) : [lastAnnouncement, status].filter(Boolean).join(' ');
   $('status').textContent = said;
   $('status').dataset.over = String(live.over);
   $('tally').textContent = `You: ${state.tally.won} won, ${state.tally.drawn} drawn, ${state.tally.lost} lost`;
@@ -313,18 +317,19 @@ function showGame() {
 }
 
 /**
- * Once the analysis opens: its chart on the screen if it is not. On a phone the stepper, the
- * step's sentence and the chart are under the board: scrolled up to show the chart whole, but
- * never so far that the board's top leaves the screen (on a small phone the chart's foot stays
- * below: the board, the stepper and the sentence matter more).
+ * Once the analysis opens: the board's top and the chart on the screen. On a phone the stepper,
+ * the step's sentence and the chart are under the board: the page scrolls to show the chart
+ * whole, but never so far that the board's top leaves the screen (on a small phone the chart's
+ * foot stays below: the board, the stepper and the sentence matter more).
  */
 function showAnalysis() {
   const chart = $('chart').getBoundingClientRect();
-  const margin = parseFloat(getComputedStyle($('chart')).scrollMarginBottom) || 0;
-  if (chart.top < 0) return $('chart').scrollIntoView({ block: 'nearest', behavior: motion() });
   const board = $('board').getBoundingClientRect();
-  const by = Math.min(chart.bottom + margin - innerHeight, board.top);
-  if (by > 0) scrollBy({ top: by, behavior: motion() });
+  const margin = parseFloat(getComputedStyle($('chart')).scrollMarginBottom) || 0;
+  const above = Math.min(board.top, chart.top);
+  const by = above < 0 ? above - margin : Math.max(0, Math.min(chart.bottom + margin - innerHeight, board.top));
+  // To a place in the page's coordinates, read at one instant: right even while a scroll glides.
+  if (by) scrollTo({ top: scrollY + by, behavior: motion() });
 }
 
 function newGame() {
