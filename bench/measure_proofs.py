@@ -219,3 +219,40 @@ def first_loads(book: Path, rounds: int = 3) -> dict[str, Any]:
         "goal": FIRST_LOAD_GOAL,
         "meets_goal": python / js <= FIRST_LOAD_GOAL,
     }
+
+
+#: Issue 13's start-up goal: a 4x4 game on a book proven before on this machine (its record
+#: holds it, so the game parses it and does not prove it again) within this much CPU.
+RECORDED_START_GOAL_S = 3.0
+#: The game, a process: ``ttt-play --book BOOK --moves 1`` (one move each, then "unfinished",
+#: status 1); and ``json.loads`` of the same bytes, what any reader of the whole file pays.
+RECORDED_GAME = """import sys
+sys.argv = ['ttt-play', '--book', sys.argv[1], '--moves', '1', '--seed', '1']
+from tictactoe_book.apps.cli import run
+try:
+    run()
+except SystemExit as done:
+    sys.exit(0 if done.code == 1 else f'the game ended with status {done.code}, not 1 (unfinished)')
+"""
+JSON_LOAD = "import json, sys; json.loads(open(sys.argv[1], 'rb').read())"
+
+
+def recorded_start(book: Path, rounds: int = 3) -> dict[str, Any]:
+    """A 4x4 game started on ``book`` recorded as proven, against ``json.loads`` of its bytes,
+    each a process, alternated ``rounds`` times: CPU medians (user and system) and their ratio."""
+    with tempfile.TemporaryDirectory(prefix="ttt-bench-record-") as folder:
+        env = clean_env(TTT_PROVEN_RECORD=str(Path(folder) / "proven.txt"))
+        subprocess.run([str(BIN / "ttt-book"), "verify", str(book)], env=env, check=True, capture_output=True)
+        runs: dict[str, list[float]] = {"game": [], "json": []}
+        for _ in range(rounds):
+            runs["game"].append(child_cpu_seconds([str(PYTHON), "-c", RECORDED_GAME, str(book)], env))
+            runs["json"].append(child_cpu_seconds([str(PYTHON), "-c", JSON_LOAD, str(book)], env))
+    game, parse = statistics.median(runs["game"]), statistics.median(runs["json"])
+    return {
+        "rounds": rounds,
+        "game_cpu_s": game,
+        "json_cpu_s": parse,
+        "ratio": game / parse,
+        "goal_s": RECORDED_START_GOAL_S,
+        "meets_goal": game <= RECORDED_START_GOAL_S,
+    }

@@ -69,7 +69,13 @@ def measure(started: float) -> dict[str, Any]:
         step(started, "ttt-book build --rules 4x4:4, 1 run, its stages timed")
         builds.append(measure_builds.build_costs("4x4:4", 1, Path(folder), stages=True))
         step(started, "the 4x4 book's first load, Python against JavaScript, three alternated pairs")
-        figures["first_loads"] = measure_proofs.first_loads(Path(builds[-1].pop("path")))
+        big = Path(builds[-1].pop("path"))
+        figures["first_loads"] = measure_proofs.first_loads(big)
+        step(
+            started,
+            "a 4x4 game on the book recorded as proven, against json.loads of it, three alternated pairs",
+        )
+        figures["recorded_start"] = measure_proofs.recorded_start(big)
         builds[0].pop("path")
     figures["builds"] = builds
     figures["bench_seconds"] = time.perf_counter() - started

@@ -2,8 +2,9 @@
 GiB; ``TTT_BOOK_4X4=FILE`` names one already built instead, proven once on first load).
 
 The computer's moves are checked by tests/oracles/negamax.py where a search is affordable: from 8
-free cells on (8! lines at most). The start-up goal of issue 13: a game starts within 3 s of
-CPU and 1 GB on a book already proven on this machine.
+free cells on (8! lines at most). The start-up goal of issue 13, a game within 3 s of CPU and 1 GB
+on a book already proven on this machine: its memory here, its CPU in ``make bench`` (a time
+depends on the machine's load; bench/measure_proofs.py ``recorded_start``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,11 +87,10 @@ atexit.register(_peak)
 """
 
 
-def test_a_4x4_game_starts_within_3_seconds_and_1_gb(proven_4x4: tuple[Path, dict[str, str]]) -> None:
+def test_a_4x4_game_starts_within_1_gb(proven_4x4: tuple[Path, dict[str, str]]) -> None:
     path, env = proven_4x4
     argv = ["ttt-play", "--book", str(path), "--moves", "1", "--seed", "1"]
     game = f"sys.argv = {argv!r}\nfrom tictactoe_book.apps.cli import run\nrun()\n"
-    started = time.monotonic()
     with subprocess.Popen(
         [sys.executable, "-c", PEAK_PROBE + game],
         env=env,
@@ -101,13 +100,8 @@ def test_a_4x4_game_starts_within_3_seconds_and_1_gb(proven_4x4: tuple[Path, dic
     ) as player:
         assert player.stdout is not None and player.stderr is not None
         out, err = player.stdout.read(), player.stderr.read()  # a few lines each
-        _, status, usage = os.wait4(player.pid, 0)  # the player's own CPU time
-        player.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.monotonic() - started
     assert player.returncode == 1, err  # one move: unfinished
     assert "Tic-tac-toe 4x4 k=4." in out and " 13 | 14 | 15 | 16" in out
-    cpu = usage.ru_utime + usage.ru_stime
-    assert cpu <= 3.0, f"{cpu:.2f} s of CPU ({wall:.2f} s wall)"
     peak_kib = int(next(line for line in err.splitlines() if line.startswith("VmHWM ")).split()[1])
     assert peak_kib <= 1024 * 1024, f"{peak_kib} KiB"
 
@@ -153,14 +147,13 @@ def test_4x4_screen_two_digits_hint_and_minimum_size(book_4x4: Book) -> None:
     assert [s for s in off if s.style == ("grid",)] == [s for s in on if s.style == ("grid",)]
     assert sum(s.text == "-------+-------+-------+-------" for s in on) == 3
     assert any(s.style == ("note",) and s.text.startswith("Hidden: ") for s in on)
-    started = time.process_time()
     found = teach.move_hints(play.game.book, play.game.board, first=play.game.first, walks=play.game.walks)
-    assert time.process_time() - started < 10
+    assert not teach.counted(found)  # HINT_BUDGET's lines, not a search of 14 free cells' tree
     evaluation = book_4x4.evaluate(play.game.board)
     assert {h.cell: (h.value, h.plies) for h in found} == {
         c: evaluation.outcome(c) for c in evaluation.scores
     }
-    assert "is not counted" in teach.why(found) or teach.counted(found)
+    assert "is not counted" in teach.why(found)
 
 
 def test_4x4_at_80x24_a_first_digit_shows_on_the_screen(book_4x4: Book) -> None:

@@ -11,7 +11,7 @@ book's score scale.
   ``image[i] = board[perm[i]]``: 8 on a square board (the dihedral group), 4 on a rectangle.
 * The *canonical* form of a board is its smallest image (``.`` < ``O`` < ``X``), reached first
   by the symmetries in order; a move ``c`` on the canonical board is cell ``perm[c]`` on the board
-  (``tictactoe_book.codes.canonical``, which finds it through the boards' codes).
+  (``tictactoe_book.codes.canonical``).
 * A *position* (``Position``) is a board under its rules, with the mark that moved first: the
   one game state every walker goes through. Its ``outcome()`` says who won *by the rules*
   (``Outcome``): the owner of a completed line, or under misère the other mark
@@ -57,10 +57,12 @@ class Symmetry:
     perm: Permutation
     #: the permutation that undoes this one: ``inverse[perm[i]] == i``
     inverse: Permutation = field(init=False, repr=False, compare=False)
+    take: Callable[[str], Sequence[str]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "perm", tuple(self.perm))  # the inverse: the perm's argsort
         object.__setattr__(self, "inverse", tuple(sorted(range(len(self.perm)), key=self.perm.__getitem__)))
+        object.__setattr__(self, "take", itemgetter(*self.perm))  # board[perm[0]], board[perm[1]], ...
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -345,7 +347,7 @@ def completing(rules: Rules, board: str, mark: str) -> int:
 
 def transform(board: str, symmetry: Symmetry) -> str:
     """The image of ``board`` under ``symmetry``: ``image[i] = board[perm[i]]``."""
-    return "".join(board[i] for i in symmetry.perm)
+    return "".join(symmetry.take(board))
 
 
 def check(rules: Rules, board: str, first: str = FIRST) -> str:
