@@ -14,7 +14,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tools import BIN, BOOK, JS_BENCH, PYTHON, ROOT, alternate_calls, child_cpu_seconds, clean_env
+from tools import (
+    BIN,
+    BOOK,
+    JS_BENCH,
+    PYTHON,
+    ROOT,
+    alternate_calls,
+    child_cpu_seconds,
+    clean_env,
+    peak_memory_kib,
+)
 
 from tictactoe_book import BookError, reader
 from tictactoe_book.game import STANDARD
@@ -151,7 +161,8 @@ def damaged_books(data: dict[str, Any]) -> dict[str, bytes]:
 
 def damaged_costs(data: dict[str, Any], rounds: int = 3) -> dict[str, Any]:
     """parse_book refusing each of ``damaged_books(data)``, alternated with proving the valid
-    book, medians of ``rounds``: each one's time over the valid one's, and the worst."""
+    book, medians of ``rounds``: each one's time over the valid one's, and the worst; the same
+    for the JavaScript reader's loadBook (clients/js/bench.mjs --refusals), or why not."""
     valid = json.dumps(data).encode()
 
     def refused(raw: bytes) -> None:
@@ -168,12 +179,44 @@ def damaged_costs(data: dict[str, Any], rounds: int = 3) -> dict[str, Any]:
     ratios = {name: times[name] / times["valid"] for name in books}
     worst = max(ratios, key=ratios.__getitem__)
     return {
+        "entries": len(data["entries"]),
         "valid_ms": times["valid"] * 1e3,
         "ratios": ratios,
         "worst": worst,
         "worst_ms": times[worst] * 1e3,
         "worst_ratio": ratios[worst],
         "goal": DAMAGED_GOAL,
+        "meets_goal": ratios[worst] <= DAMAGED_GOAL,
+        "js": js_refusals(valid, books, rounds),
+    }
+
+
+def js_refusals(valid: bytes, books: dict[str, bytes], rounds: int) -> dict[str, Any]:
+    """The JavaScript reader's loadBook on ``valid`` and refusing each of ``books``, alternated
+    ``rounds`` times in one node process: medians, ratios and the worst, or why not measured."""
+    node = shutil.which("node")
+    if node is None or not JS_BENCH.is_file():
+        return {"missing": "node not found" if node is None else f"{JS_BENCH.relative_to(ROOT)} missing"}
+    with tempfile.TemporaryDirectory(prefix="ttt-bench-damaged-") as tmp:
+        files = {"valid": Path(tmp) / "valid.json"}
+        files.update({name: Path(tmp) / f"damaged-{i}.json" for i, name in enumerate(books)})
+        files["valid"].write_bytes(valid)
+        for name, raw in books.items():
+            files[name].write_bytes(raw)
+        argv = [node, str(JS_BENCH), "--refusals", str(rounds), *(str(f) for f in files.values())]
+        out = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=ROOT)
+    if out.returncode != 0:
+        lines = out.stderr.strip().splitlines() or [f"status {out.returncode}"]
+        return {"missing": f"{JS_BENCH.relative_to(ROOT)} --refusals failed: {lines[-1]}"}
+    found = json.loads(out.stdout.strip().splitlines()[-1])
+    valid_ms = float(found["valid_ms"])
+    ratios = {name: float(found["refused_ms"][str(files[name])]) / valid_ms for name in books}
+    worst = max(ratios, key=ratios.__getitem__)
+    return {
+        "valid_ms": valid_ms,
+        "ratios": ratios,
+        "worst": worst,
+        "worst_ratio": ratios[worst],
         "meets_goal": ratios[worst] <= DAMAGED_GOAL,
     }
 
@@ -227,7 +270,7 @@ RECORDED_START_GOAL_S = 3.0
 #: The game, a process: ``ttt-play --book BOOK --moves 1`` (one move each, then "unfinished",
 #: status 1); and ``json.loads`` of the same bytes, what any reader of the whole file pays.
 RECORDED_GAME = """import sys
-sys.argv = ['ttt-play', '--book', sys.argv[1], '--moves', '1', '--seed', '1']
+sys.argv = ['ttt-play', '--book', sys.argv[-1], '--moves', '1', '--seed', '1']
 from tictactoe_book.apps.cli import run
 try:
     run()
@@ -255,4 +298,47 @@ def recorded_start(book: Path, rounds: int = 3) -> dict[str, Any]:
         "ratio": game / parse,
         "goal_s": RECORDED_START_GOAL_S,
         "meets_goal": game <= RECORDED_START_GOAL_S,
+    }
+
+
+#: Issue 37's goal for the 4x4 book by parts: ttt-play's first answer within this wall time and
+#: peak memory (VmHWM), measured beside the version-2 book's first load.
+PARTS_FIRST_ANSWER_GOAL_S = 1.0
+PARTS_FIRST_ANSWER_GOAL_MIB = 150
+
+
+def parts_first_answer(book: Path, rounds: int = 3) -> dict[str, Any]:
+    """``book`` split into a book by parts (``ttt-book split``), then a game's first answer
+    (``RECORDED_GAME``, a process) from the parts and from ``book`` itself with no record (its
+    first load: the proof), alternated ``rounds`` times: medians of wall time and peak memory,
+    and the bytes on disk of each."""
+    env = clean_env(TTT_PROVEN_RECORD="")
+    with tempfile.TemporaryDirectory(prefix="ttt-bench-parts-") as folder:
+        parts = Path(folder) / "parts"
+        run = [str(BIN / "ttt-book"), "split", "--book", str(book), str(parts)]
+        subprocess.run(run, env=env, check=True, capture_output=True)
+        books = {"parts": parts, "v2": book}
+        walls: dict[str, list[float]] = {name: [] for name in books}
+        peaks: dict[str, list[int]] = {name: [] for name in books}
+        for _ in range(rounds):
+            for name, path in books.items():
+                code = RECORDED_GAME.replace("sys.argv[-1]", repr(str(path)))
+                started = time.perf_counter()
+                peaks[name].append(peak_memory_kib(code, env, ROOT))
+                walls[name].append(time.perf_counter() - started)
+        parts_bytes = sum(path.stat().st_size for path in parts.iterdir())
+    wall = {name: statistics.median(times) for name, times in walls.items()}
+    peak_mib = {name: statistics.median(kib) / 1024 for name, kib in peaks.items()}
+    return {
+        "rounds": rounds,
+        "parts_wall_s": wall["parts"],
+        "parts_peak_mib": peak_mib["parts"],
+        "v2_wall_s": wall["v2"],
+        "v2_peak_mib": peak_mib["v2"],
+        "parts_bytes": parts_bytes,
+        "v2_bytes": book.stat().st_size,
+        "goal_s": PARTS_FIRST_ANSWER_GOAL_S,
+        "goal_mib": PARTS_FIRST_ANSWER_GOAL_MIB,
+        "meets_goal": wall["parts"] <= PARTS_FIRST_ANSWER_GOAL_S
+        and peak_mib["parts"] <= PARTS_FIRST_ANSWER_GOAL_MIB,
     }

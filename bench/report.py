@@ -234,7 +234,9 @@ def scale_rows(f: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             )
         )
     rows.extend(first_load_rows(f["first_loads"]))
+    rows.extend(damaged_rows(f.get("damaged_4x4"), "  the 4x4 book"))
     rows.append(recorded_start_row(f["recorded_start"]))
+    rows.extend(parts_first_answer_rows(f["parts_first_answer"]))
     rows.extend(stage_rows(f["builds"][-1]))
     return rows
 
@@ -259,6 +261,17 @@ def recorded_start_row(w: dict[str, Any]) -> tuple[str, str, str, str]:
         f"json.loads of it {w['json_cpu_s']:.2f} s",
         f"{w['ratio']:.2f}x; {passed(w['meets_goal'])} (goal {w['goal_s']:.0f} s of CPU)",
     )
+
+
+def parts_first_answer_rows(w: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    return [
+        (
+            f"  by parts ({w['parts_bytes'] / 1e6:.1f} MB): a game's first answer, median of {w['rounds']}",
+            f"{w['parts_wall_s']:.2f} s wall, {w['parts_peak_mib']:.0f} MiB",
+            f"its version-2 first load {w['v2_wall_s']:.2f} s, {w['v2_peak_mib']:.0f} MiB",
+            f"{passed(w['meets_goal'])} (goal {w['goal_s']:.0f} s and {w['goal_mib']} MiB)",
+        )
+    ]
 
 
 def stage_rows(build: dict[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -321,24 +334,37 @@ def rows_3x4(p34: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             f"json.loads {p34['json_loads_ms']:.0f} ms",
             times_over(p34["parse_book_ms"], p34["json_loads_ms"]),
         ),
-        *damaged_row_3x4(p34.get("damaged")),
+        *damaged_rows(p34.get("damaged"), "3x4 k=3 book"),
         js_row_3x4(p34.get("js", {"missing": "not measured"})),
     ]
 
 
-def damaged_row_3x4(d: dict[str, Any] | None) -> list[tuple[str, str, str, str]]:
-    """The worst damaged 3x4 book's refusal against the valid book's proof (issue 41, item 3)."""
+def damaged_rows(d: dict[str, Any] | None, book: str) -> list[tuple[str, str, str, str]]:
+    """The worst damaged book's refusal against the valid book's proof, in Python and in
+    JavaScript (issue 41, item 3)."""
     if d is None:
         return []
-    verdict = "PASS" if d["meets_goal"] else "MISS"
-    return [
+    rows = [
         (
-            f"3x4 k=3 book: the worst damaged one refused ({d['worst']})",
+            f"{book}: the worst damaged one refused ({d['worst']})",
             f"{d['worst_ms']:.0f} ms",
             f"the valid one proven {d['valid_ms']:.0f} ms, goal {d['goal']:.0f}x",
-            f"{times_over(d['worst_ms'], d['valid_ms'])} {verdict}",
+            f"{times_over(d['worst_ms'], d['valid_ms'])} {passed(d['meets_goal'])}",
         )
     ]
+    js = d.get("js", {"missing": "not measured"})
+    if "missing" in js:
+        rows.append((f"{book}: JS, the worst damaged one refused", "not measured", js["missing"], ""))
+    else:
+        rows.append(
+            (
+                f"{book}: JS, the worst damaged one refused ({js['worst']})",
+                f"{js['worst_ratio'] * js['valid_ms']:.0f} ms",
+                f"the valid one proven {js['valid_ms']:.0f} ms, goal {d['goal']:.0f}x",
+                f"{js['worst_ratio']:.2f}x {passed(js['meets_goal'])}",
+            )
+        )
+    return rows
 
 
 def js_row_3x4(js: dict[str, Any]) -> tuple[str, str, str, str]:

@@ -76,6 +76,10 @@ def measure(started: float) -> dict[str, Any]:
             "a 4x4 game on the book recorded as proven, against json.loads of it, three alternated pairs",
         )
         figures["recorded_start"] = measure_proofs.recorded_start(big)
+        step(started, "the 4x4 book by parts: a game's first answer against the version-2 book's first load")
+        figures["parts_first_answer"] = measure_proofs.parts_first_answer(big)
+        step(started, "the 4x4 book damaged each way, refused in Python and JS, against its proof, one round")
+        figures["damaged_4x4"] = measure_proofs.damaged_costs(json.loads(big.read_bytes()), rounds=1)
         builds[0].pop("path")
     figures["builds"] = builds
     figures["bench_seconds"] = time.perf_counter() - started

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from tictactoe_generator.solve import Retrograde, solve
 from tictactoe_generator.trap import TrapArrays, trap_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 # No test reads or writes this machine's record of proven books (player/tictactoe_book/trust.py): an empty
 # value turns the record off, for every process the tests start too. Tests of the record point
@@ -78,6 +80,25 @@ def book_4x4_k2_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("4x4k2") / "4x4k2.json"
     path.write_bytes(encode(build_book(Rules(4, 4, 2))))
     return path
+
+
+@pytest.fixture(scope="session")
+def proven_4x4(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
+    """The 4x4 k=4 book's path and an environment whose record of proven books holds it (tests
+    marked ``big``: ``ttt-book build`` makes it, about 25 s and 1.5 GiB; ``TTT_BOOK_4X4=FILE`` names
+    one already built instead, proven once here)."""
+    folder = tmp_path_factory.mktemp("4x4")
+    env = {**os.environ, "TTT_PROVEN_RECORD": str(folder / "proven.txt"), "NO_COLOR": "1"}
+    env.pop("TTT_BOOK", None)
+    given = os.environ.get("TTT_BOOK_4X4")
+    if given:
+        path = Path(given)
+        subprocess.run([str(BIN / "ttt-book"), "verify", str(path)], env=env, check=True, capture_output=True)
+    else:
+        path = folder / "4x4.json"
+        build = [str(BIN / "ttt-book"), "build", "--rules", "4x4:4", "--no-vectors", "-o", str(path)]
+        subprocess.run(build, env=env, check=True, capture_output=True)  # proven, then recorded
+    yield path, env
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ depends on the machine's load; bench/measure_proofs.py ``recorded_start``).
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -31,23 +30,6 @@ pytestmark = pytest.mark.big
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 SEARCHED_FROM = 8  # free cells: the independent search checks every computer move from here on
-
-
-@pytest.fixture(scope="module")
-def proven_4x4(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
-    """The 4x4 book's path and an environment whose record of proven books holds it."""
-    folder = tmp_path_factory.mktemp("4x4")
-    env = {**os.environ, "TTT_PROVEN_RECORD": str(folder / "proven.txt"), "NO_COLOR": "1"}
-    env.pop("TTT_BOOK", None)
-    given = os.environ.get("TTT_BOOK_4X4")
-    if given:
-        path = Path(given)
-        subprocess.run([str(BIN / "ttt-book"), "verify", str(path)], env=env, check=True, capture_output=True)
-    else:
-        path = folder / "4x4.json"
-        build = [str(BIN / "ttt-book"), "build", "--rules", "4x4:4", "--no-vectors", "-o", str(path)]
-        subprocess.run(build, env=env, check=True, capture_output=True)  # proven, then recorded
-    yield path, env
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,11 @@
 // --3x4 adds the same figures for a 3x4 k=3 book written by make-v2-book.mjs to a temporary
 // directory (about a second to build), under "3x4". RUNS defaults to 50 for a book under 1 MB,
 // 5 above.
+//
+//   node clients/js/bench.mjs --refusals RUNS VALID DAMAGED...
+//
+// instead times loadBook on the valid book and its refusal of each damaged one (every one must
+// be refused), alternated, RUNS rounds after one unmeasured load of VALID: {"valid_ms": ..., "refused_ms": {DAMAGED: ...}}, medians.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +74,38 @@ async function figures(bytes, source) {
     bytes: bytes.length,
     runs,
   };
+}
+
+/** Medians of loadBook on `valid` and of its refusal of each of `damaged`, alternated. */
+async function refusals(runs, valid, damaged) {
+  const books = [valid, ...damaged].map((file) => [file, readFileSync(file)]);
+  const times = new Map(books.map(([file]) => [file, []]));
+  await loadBook(books[0][1], { rules: null, source: valid }); // unmeasured: the JIT warms up
+  for (let round = 0; round < runs; round++) {
+    for (const [file, bytes] of books) {
+      const start = performance.now();
+      let refused = false;
+      try {
+        await loadBook(bytes, { rules: null, source: file });
+      } catch (error) {
+        if (error?.name !== 'BookError') throw error;
+        refused = true;
+      }
+      times.get(file).push(performance.now() - start);
+      if (refused !== (file !== valid)) throw new Error(`${file}: ${refused ? 'refused' : 'not refused'}`);
+    }
+  }
+  const median = (list) => Number([...list].sort((a, b) => a - b)[Math.floor(list.length / 2)].toFixed(3));
+  return {
+    valid_ms: median(times.get(valid)),
+    refused_ms: Object.fromEntries(damaged.map((file) => [file, median(times.get(file))])),
+  };
+}
+
+if (process.argv.includes('--refusals')) {
+  const [runs, valid, ...damaged] = args;
+  console.log(JSON.stringify(await refusals(Number(runs), valid, damaged)));
+  process.exit(0);
 }
 
 const result = await figures(readFileSync(path), path);

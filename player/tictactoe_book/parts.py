@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from tictactoe_book.errors import BookError, EntryShapeError
 from tictactoe_book.game import EMPTY, Rules
 from tictactoe_book.grammar import misshapen, short
-from tictactoe_book.proof import inconsistency, key_problem, missing, successors
+from tictactoe_book.proof import Move, inconsistency, key_problem, missing, successors
 from tictactoe_book.reader import (
     FORMAT_NAME,
     FORMAT_VERSION,
@@ -309,24 +309,28 @@ class PartsBook(Book):
         parts = len(self.texts.parts)
         return f"<PartsBook {self.rules} {len(self.texts)} entries in {parts} parts from {self.source}>"
 
-    def entry(self, key: str) -> Entry | None:
-        if key not in self._entries and key in self.texts:
-            problem = entry_problem(self.rules, self.texts, key)
-            if problem is not None:
-                raise problem
-        return super().entry(key)
+    def _derive(self, key: str) -> Entry:
+        moves = successors(self.rules, self.texts, key)  # type: ignore[arg-type]  # (a mapping: get and [])
+        problem = entry_problem(self.rules, self.texts, key, moves)
+        if problem is not None:
+            raise problem
+        return self._entry_of(key, moves)
 
 
-def entry_problem(rules: Rules, texts: PartTexts, key: str) -> BookError | None:
+def entry_problem(
+    rules: Rules, texts: PartTexts, key: str, moves: list[Move] | None = None
+) -> BookError | None:
     """Steps 14 and 15 for the entry ``key`` (in a part already read and checked): the error
-    naming its part, or None. The parts of its successors are read (and checked) as needed."""
-    moves = successors(rules, texts, key)  # type: ignore[arg-type]  # (a mapping: get and [])
+    naming its part, or None. The parts of its successors are read (and checked) as needed;
+    ``moves``: its ``successors``, if the caller has them already."""
+    if moves is None:
+        moves = successors(rules, texts, key)  # type: ignore[arg-type]  # (a mapping: get and [])
     place = texts.place_of(key)
     assert place is not None
     path = os.path.join(texts.folder, texts.parts[place].file)
     if any(score is None for *_, score in moves):
-        return BookError(path, "missing-entry", missing(rules, texts, key))  # type: ignore[arg-type]
-    wrong = inconsistency(rules, texts, key)  # type: ignore[arg-type]
+        return BookError(path, "missing-entry", missing(rules, texts, key, moves))  # type: ignore[arg-type]
+    wrong = inconsistency(rules, texts, key, moves)  # type: ignore[arg-type]
     return None if wrong is None else BookError(path, "entry-inconsistent", wrong)
 
 

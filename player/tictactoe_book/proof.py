@@ -112,19 +112,23 @@ def successors(rules: Rules, texts: dict[str, Any], key: str) -> list[Move]:
     return found
 
 
-def missing(rules: Rules, texts: dict[str, Any], key: str) -> str | None:
-    """Step 14 for the entry ``key``: which successor has no entry, or None."""
-    for cell, board, successor, score in successors(rules, texts, key):
+def missing(rules: Rules, texts: dict[str, Any], key: str, moves: list[Move] | None = None) -> str | None:
+    """Step 14 for the entry ``key``: which successor has no entry, or None. ``moves``: its
+    ``successors``, if the caller has them already."""
+    for cell, board, successor, score in successors(rules, texts, key) if moves is None else moves:
         if score is None:
             return f"has no entry {successor!r} for {board!r}, the successor of {key!r} by cell {cell}"
     return None
 
 
-def inconsistency(rules: Rules, texts: dict[str, Any], key: str) -> str | None:
+def inconsistency(
+    rules: Rules, texts: dict[str, Any], key: str, moves: list[Move] | None = None
+) -> str | None:
     """Step 15 for the entry ``key``, every successor of which has an entry: what is wrong, or
-    None if it follows from its successors."""
+    None if it follows from its successors. ``moves`` as for ``missing``."""
     best, tiers = parse_entry(texts[key], rules.cells)
-    scores = {cell: score for cell, _, _, score in successors(rules, texts, key)}
+    moves = successors(rules, texts, key) if moves is None else moves
+    scores = {cell: score for cell, _, _, score in moves}
     truth = max(score for score in scores.values() if score is not None)
     optimal = [cell for cell, score in scores.items() if score == truth]
     listed = [cell for tier in tiers for cell in tier]

@@ -288,6 +288,8 @@ class Book:
                 del self._entries[next(iter(self._entries))]
             try:
                 found = self._entries[key] = self._derive(key)
+            except BookError:  # (a book by parts: a part or an entry refused, naming it)
+                raise
             except (ValueError, KeyError, TypeError, AttributeError) as error:
                 # only for trusted bytes (packaged, recorded) that were not a proven book after all
                 raise BookError(self.source, "entry-shape", f"entry {key!r} is unusable: {error}") from None
@@ -296,10 +298,14 @@ class Book:
     def _derive(self, key: str) -> Entry:
         """The entry under ``key``: each move scored as the game ends, or one ply back from the
         best score stored for its successor's canonical key."""
+        return self._entry_of(key, proof.successors(self.rules, self._texts, key))
+
+    def _entry_of(self, key: str, moves: list[proof.Move]) -> Entry:
+        """The entry under ``key`` whose ``proof.successors`` are ``moves``."""
         rules = self.rules
         best, tiers = parse_entry(self._texts[key], rules.cells)
         scores: list[int | None] = [None] * rules.cells
-        for cell, _, successor, score in proof.successors(rules, self._texts, key):
+        for cell, _, successor, score in moves:
             if score is None:
                 raise KeyError(successor)
             scores[cell] = score
