@@ -2,8 +2,8 @@
 
 A big terminal has the title, the board and the text under it in the middle, top to bottom as
 well as left to right, and the board holds still through a whole game as the text under it
-changes. In process, through ``ScreenSession`` and ``layout``, as tests/test_screen_session.py
-does.
+changes; every label a hint puts in a 3x4 cell fits on its row of the cell at every size.
+In process, through ``ScreenSession`` and ``layout``, as tests/test_screen_session.py does.
 """
 
 from __future__ import annotations
@@ -17,11 +17,15 @@ import pytest
 from tictactoe_book import Book, load_book
 from tictactoe_book import hints as teach
 from tictactoe_book.apps.layout import (
+    CELL_SIZES,
     COLUMN,
     LEFT,
     Span,
     View,
+    cell_size,
+    cell_text,
     layout,
+    min_size,
     text_reserve,
 )
 from tictactoe_book.apps.screen import ScreenSession
@@ -158,3 +162,83 @@ def test_centring_leaves_the_text_all_the_room_it_takes(
                     assert len(rows) <= text_reserve(column), (width, [line.text for line in view.lines])
                     longest = max(longest, len(rows) if column == COLUMN else 0)
     assert longest >= text_reserve(COLUMN) - 1  # what the text takes, and a row at most to spare
+
+
+# ---------------------------------------------------------------- the 3x4 hint's labels
+
+
+def size_classes(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Terminal sizes (height, width) covering every cell size the layout picks for the board: the
+    least size it is drawn at, the least that picks each cell size, and a big terminal."""
+    least_h, least_w = min_size(rows, cols)
+    first: dict[tuple[int, int], tuple[int, int]] = {}
+    for height in range(least_h, 61):
+        for width in range(least_w, 201):
+            first.setdefault(cell_size(rows, cols, height, width), (height, width))
+    assert set(first) == set(CELL_SIZES)
+    return sorted({(least_h, least_w), *first.values(), (60, 200)})
+
+
+def check_cells_fit(view: View, height: int, width: int) -> None:
+    """Each cell's text (a mark, a number, or a hint's label with its cell's number) is drawn
+    inside its cell, and the label, the number and the mark each whole on one row of it."""
+    spans = laid_out(view, height, width)
+    cell_w, cell_h = cell_size(view.rows, view.cols, height, width)
+    top, left, _, _ = board_box(spans)
+    grid = {(s.y, s.x + i) for s in spans if s.style == ("grid",) for i in range(len(s.text))}
+    screen: dict[tuple[int, int], str] = {}
+    for span in spans:
+        for i, char in enumerate(span.text):
+            screen[span.y, span.x + i] = char
+    for index, cell in enumerate(view.cells):
+        r, c = divmod(index, view.cols)
+        y0, x0 = top + r * (cell_h + 1), left + c * (cell_w + 1)
+        inside = [s for s in spans if y0 <= s.y < y0 + cell_h and x0 <= s.x < x0 + cell_w]
+        for span in inside:
+            assert span.x + len(span.text) <= x0 + cell_w, (height, width, index + 1, span)
+            assert not any((span.y, span.x + i) in grid for i in range(len(span.text))), span
+        rows = [
+            "".join(screen.get((y, x), " ") for x in range(x0, x0 + cell_w)) for y in range(y0, y0 + cell_h)
+        ]
+        words = [word for row in rows for word in row.split()]
+        for text in (cell_text(cell), cell.number):
+            assert not text or text in words, (height, width, index + 1, text, rows)
+
+
+def all_labels(free: list[int], cells: int) -> Iterator[list[teach.MoveHint]]:
+    """Every label a hint on a board of ``cells`` cells can put in a free cell (a win or a loss in
+    1 to ``cells`` moves, a draw; the book's move or not) on each of the ``free`` cells: each
+    outcome on all of them, the book's move every one, or the first, or the last."""
+    for value in (1, 0, -1):
+        for plies in range(1, cells + 1) if value else (0,):
+            for books in (set(free), {free[0]}, {free[-1]}):
+                yield [teach.MoveHint(cell, value, plies, None, cell in books) for cell in free]
+
+
+def test_every_3x4_hint_label_fits_its_cell_at_every_size(
+    book_3x4_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On 3x4 (cells numbered up to 12) every label a hint can show (``W1`` to ``W12``, ``D``,
+    ``L1`` to ``L12``, each starred as the book's move or not), on every cell, and the real hint
+    of every step of scripted games, fit in their cells with the cell's number at each size the
+    layout draws 3x4 at: one-row cells (``12 L10*``), three-row and five-row cells."""
+    book = load_book(book_3x4_path)
+    sizes = size_classes(3, 4)
+    for human in ("X", "O"):
+        play = ScreenSession(book, human=human, first="X", level="medium", rng=random.Random(7))
+        play.press("h")
+        for _ in press_through_games(play, random.Random(human), games=1):
+            view = play.view()
+            if not view.help:
+                for size in sizes:
+                    check_cells_fit(view, *size)
+    play = ScreenSession(book, human="O", first="O", level="perfect", rng=random.Random(7))
+    play.press("h")
+    free = play.game.free_cells()
+    assert len(free) == 12
+    for hints in all_labels(free, 12):
+        monkeypatch.setattr(teach, "move_hints", lambda *args, hints=hints, **kwargs: hints)
+        view = play.view()
+        assert [cell.text for cell in view.cells] == [hint.label for hint in hints]
+        for size in sizes:
+            check_cells_fit(view, *size)
