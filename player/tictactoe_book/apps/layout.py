@@ -5,7 +5,10 @@ too small for the game; ``tictactoe_book.apps.tui`` only paints the spans. The b
 chosen by the terminal's size and the board's alone (the largest of ``CELL_SIZES`` that leaves
 room for the text: 11 x 5 on a big terminal, 7 x 3, else 7 x 1), so it stays put whatever the
 text below it says (a hint turned on or off). On a terminal wider than 80 columns the board and
-its text, a column as wide as they are on 80, are centred. The parts around the board are named
+its text, a column as wide as they are on 80, are centred; on one taller than the title, the
+board and TEXT_RESERVE rows of text need, they are centred between the top and the bottom, as a
+block of that height, so the board holds still while the text under it grows and shrinks. The
+parts around the board are named
 (``PARTS``): when the terminal is too short for all of them, whole parts go, the least needed
 first (the prompt stays), and a last line names what is hidden; the help page does the same
 with its own parts (``HELP_PARTS``). Nothing is cut mid-word: the title loses whole parts, the
@@ -34,6 +37,13 @@ LEFT = 2  # the margin before the board and the text
 COLUMN = 77
 #: Rows the smallest layout needs beside the board: a blank row and up to five of prompt.
 TEXT_ROWS = 6
+#: Rows kept for the text under the board when the title, the board and the text are centred
+#: between the top and the bottom of a tall terminal, in the full COLUMN (a narrower column
+#: keeps as much text, in more rows: ``text_reserve``): the most a game's text takes there, 9
+#: rows (as O, a new game's hint whose chances are not counted: two messages, three rows of why,
+#: two of legend, the prompt and the tally; a test plays games against it), and one to spare.
+#: Centring never leaves the text less room than this.
+TEXT_RESERVE = 10
 #: Rows a cell size must leave beside the board to be chosen (the last size always may): the
 #: title and a blank row, a blank row under the board, and six of text. 4x4 in big cells at
 #: 80x24 leaves just that. With less, the title sits right above the board.
@@ -138,8 +148,9 @@ def layout(view: View, height: int, width: int) -> list[Span] | None:
     cell = cell_size(view.rows, view.cols, height, width)
     board_h, board_w = board_size(view.rows, view.cols, cell)
     column, left = _column(width, board_w)
-    top = 2 if height - board_h >= ROOM_ROWS else 1  # the board's place: the terminal's size says
-    spans = [Span(0, left - LEFT, _shorten(view.title, width - 1 - (left - LEFT)), ("title",))]
+    title = _block_top(height, board_h, column)
+    top = title + (2 if height - board_h >= ROOM_ROWS else 1)  # the terminal's size says, not the text
+    spans = [Span(title, left - LEFT, _shorten(view.title, width - 1 - (left - LEFT)), ("title",))]
     spans += _board(view, top, left, *cell)
     y = top + board_h + 1  # a blank row between the board and the text
     for text, style in _fit(view.lines, height - y, column):
@@ -153,6 +164,20 @@ def _column(width: int, board_w: int) -> tuple[int, int]:
     and the column it and the board start at: LEFT up to 80 columns, centred beyond."""
     column = max(board_w, min(width - LEFT - 1, COLUMN))
     return column, LEFT + max(0, (width - LEFT - 1 - column) // 2)
+
+
+def text_reserve(column: int) -> int:
+    """The rows kept for the text under the board in a ``column`` columns wide: TEXT_RESERVE in
+    the full COLUMN, more in proportion in a narrower one (as much text, wrapped shorter)."""
+    return -(-TEXT_RESERVE * COLUMN // column)
+
+
+def _block_top(height: int, board_h: int, column: int) -> int:
+    """The row the title is on: the one that centres the title, a blank row, the board, a blank
+    row and ``text_reserve(column)`` rows of text between the terminal's top and bottom, 0 when
+    they do not fit. The terminal's size and the board's say, never the text shown: the board
+    stays put as the text under it changes."""
+    return max(0, (height - (3 + board_h + text_reserve(column))) // 2)
 
 
 def _shorten(text: str, width: int) -> str:
