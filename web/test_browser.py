@@ -1568,6 +1568,30 @@ def test_a_cells_words_stay_inside_its_frame(browser: Browser, page_3x4: str) ->
         assert min(left, right, bottom) >= 4 + 2, (words, left, right, bottom)
 
 
+@pytest.mark.parametrize("size", ["390x844", "375x667"])
+def test_a_3x4_hint_is_one_line_inside_its_frame_on_a_phone(
+    browser: Browser, page_3x4: str, size: str
+) -> None:
+    """Issue 42, item 8: on a 4-column board on a phone, "loss in 10" wrapped to two lines in its
+    cell. Every hint of the first moves of a 3x4 game (wins and losses in 9 to 11 moves among
+    them) is one line, clear of the cell's 4 px frame."""
+    viewport = PHONES[size]
+    with opened(browser, f"{page_3x4}&seed=3", viewport=viewport, is_mobile=True, has_touch=True) as page:
+        page.click("#hint")
+        seen: list[tuple[str, int, float, float]] = []
+        for tap in (None, 4, 0):
+            if tap is not None:
+                page.locator("#board .cell").nth(tap).tap()
+            for hint in page.locator("#board .cell .hint").all():
+                lines = hint.evaluate(LINES)
+                words, left, right, _ = hint.evaluate(TAG_ROOM)
+                seen.append((words, len(lines), left, right))
+        shoot(page, f"phone-3x4-hints-{size}")
+    assert any(re.fullmatch(r"(win|loss) in 1\d", words) for words, *_ in seen), seen
+    for words, lines, left, right in seen:
+        assert lines == 1 and min(left, right) >= 4 + 2, (words, lines, left, right)
+
+
 LINES = """e => {
   const words = document.createRange();
   words.selectNodeContents(e);
