@@ -54,7 +54,9 @@ from npm_package import install, npm, pack
 from test_readme import Block, blocks, expected_lines, game_block
 from test_versions import project_version
 
+from tictactoe_book import load_book
 from tictactoe_book.reader import PACKAGED as PACKAGED_NAMES
+from tictactoe_generator.parts import split_document
 
 pytestmark = pytest.mark.packages
 
@@ -444,10 +446,13 @@ def test_the_npm_readmes_node_examples_run_as_printed(
     block: Block, project: Path, book_3x4_path: Path, tmp_path: Path
 ) -> None:
     """Each in the project as a file of its own: the first plays a whole game, perfect against
-    perfect; another reads a 3x4 book it is given."""
+    perfect; another reads a 3x4 book it is given, another the same book by parts."""
     here = tmp_path / "game"
     shutil.copytree(project, here, symlinks=True)
     shutil.copy(book_3x4_path, here / "3x4.json")
+    (here / "3x4-parts").mkdir()
+    for name, data in split_document(load_book(book_3x4_path).data).items():
+        (here / "3x4-parts" / name).write_bytes(data)
     script = here / "example.mjs"
     script.write_text(block.text)
     done = node(script, here)
@@ -538,7 +543,10 @@ TSCONFIG = {
 # What the types must refuse: were a declaration `any`, its @ts-expect-error would be unused,
 # which tsc reports as an error.
 MISUSES = """\
-import { BookError, Position, loadBook, loadPackagedBook, type Reader } from 'tictactoe-book';
+import {
+  BookError, Position, loadBook, loadPackagedBook, loadPartsBook, openPartsBook,
+  type PartsReader, type Reader,
+} from 'tictactoe-book';
 
 const book: Reader = await loadPackagedBook();
 // @ts-expect-error a board is a string
@@ -565,6 +573,13 @@ position.board = 'O........';
 // @ts-expect-error the rules are rows, cols, k and misere
 new Position('.........', { rows: 3, cols: 3 });
 console.log(winner);
+const parts: PartsReader = await openPartsBook('3x4-parts');
+// @ts-expect-error a book by parts answers with a Promise: it may read its parts first
+const moves: number[] = parts.bestMoves('.'.repeat(12));
+// @ts-expect-error loadPartsBook needs readPart, the function reading a part's bytes by name
+loadPartsBook('{}', {});
+new BookError('part-hash', 'a part refused');
+console.log(moves, (await parts.evaluate('.'.repeat(12))).valueWord, parts.reads);
 """
 
 

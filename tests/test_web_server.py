@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import io
+import json
 import re
 import select
 import shutil
@@ -227,6 +228,60 @@ def test_a_users_book_is_served_and_its_address_printed(tmp_path: Path) -> None:
         ):
             assert get(url + path)[0] == 404, path
         assert get(url + "/book/tictactoe.json")[0] == 200
+
+
+def test_a_book_by_parts_is_served_as_its_manifest_and_the_parts_it_names(tmp_path: Path) -> None:
+    """``--book FOLDER`` (or its manifest.json) serves the manifest and each file the manifest
+    names as a part at /user/NAME/, by plain GET and HEAD, and nothing else of the folder: not a
+    file named like a part that the manifest does not name, not a link out of the folder, not
+    the folder itself; the address printed names the folder's URL."""
+    folder = tmp_path / "my parts"
+    folder.mkdir()
+    (tmp_path / "secret.part").write_bytes(b"the secret\n")
+    parts = ["00-00000.part", "01-00000.part", "leak.part"]
+    manifest = json.dumps(
+        {"format": "tictactoe-book", "version": 3, "parts": [{"file": name} for name in parts]}
+    )
+    (folder / "manifest.json").write_text(manifest)
+    (folder / "00-00000.part").write_bytes(b"x\x9c\x03\x00\x00\x00\x00\x01")
+    (folder / "01-00000.part").write_bytes(bytes(range(256)))
+    (folder / "leak.part").symlink_to(tmp_path / "secret.part")
+    (folder / "notes.part").write_bytes(b"not named by the manifest\n")
+    for given in (folder, folder / "manifest.json"):
+        with running("--port", "0", "--book", str(given)) as (url, line):
+            assert line.startswith(
+                f"Serving the page on {url}/web/ (the book by parts at {url}/user/my%20parts/) "
+            )
+            base = url + "/user/my%20parts/"
+            assert get(base + "manifest.json") == (200, "application/json", manifest.encode())
+            for name in ("00-00000.part", "01-00000.part"):
+                assert get(base + name) == (200, "application/octet-stream", (folder / name).read_bytes())
+            assert get(base + "01-00000.part", method="HEAD") == (200, "application/octet-stream", b"")
+            for path in (
+                "leak.part",
+                "notes.part",
+                "",
+                "../secret.part",
+                "00-00000.part/x",
+                "%2e%2e/secret.part",
+            ):
+                status, _, body = get(base + path)
+                assert status == 404 and b"the secret" not in body, path
+            assert get(url + "/user/my%20parts")[0] == 404
+            assert get(url + "/book/tictactoe.json")[0] == 200
+
+
+def test_a_folder_without_a_manifest_is_one_line_and_status_2(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, str(SERVE), "--port", "0", "--book", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert (
+        result.stderr == f"serve.py: --book {tmp_path}: a folder without manifest.json, not a book by parts\n"
+    )
 
 
 def test_a_missing_users_book_is_one_line_and_status_2(tmp_path: Path) -> None:

@@ -13,6 +13,10 @@ files opened from disk. ``python -m http.server`` would serve the whole reposito
     /book/tictactoe-vs-random.json, /book/tictactoe-misere-vs-random.json
                                       the same two ranked against a random player
     /user/NAME                        the file given with --book (NAME: its file name), if any
+    /user/NAME/manifest.json, /user/NAME/PART
+                                      a book by parts given with --book (its folder, NAME, or
+                                      its manifest.json): the manifest, and each file beside it
+                                      that the manifest names as a part (docs/book-parts.md)
     /clients/js/tictactoe-book.js     the JavaScript reader
     /clients/js/packaged.js           the packaged books' names (the page finds a book's twins there)
     /favicon.ico                      web/favicon.svg
@@ -30,6 +34,11 @@ big the book (a 35 MB book to a dozen idle clients took 400 MB when each read it
 on standard error shows what a client sent (its request line) with control characters escaped,
 as Python's own log does, so a request cannot draw on the terminal running the server.
 
+A book by parts is served as files: the reader fetches the manifest, then each part it needs
+whole, with a plain GET of its URL beside the manifest's, so no range requests are needed (a
+Range header is ignored and the whole file sent, as HTTP allows); a part is a few KB to a few
+hundred KB, and every part a game needs is one request.
+
 Without --port it tries 8000 and, when that port is taken, lets the system pick a free one; it
 prints the page's address either way, with ``?book=`` filled in when --book names a book of your
 own (``make web BOOK=FILE``). Standard library only, so it runs before any ``make venv``.
@@ -39,10 +48,13 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import http.server
 import io
+import json
 import os
 import posixpath
+import re
 import socket
 import sys
 import time
@@ -92,6 +104,10 @@ FIXED = {
 }
 REDIRECTS = {"/": "/web/", "/web": "/web/", "/index.html": "/web/"}
 USER_FOLDER = "/user/"
+#: A book by parts' manifest, and the names a part's file may have (docs/book-parts.md, "The
+#: manifest"): of its folder, only the manifest and the parts it names are served.
+MANIFEST = "manifest.json"
+PART_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}", re.ASCII)
 
 
 def user_book_path(file: Path) -> str:
@@ -100,15 +116,19 @@ def user_book_path(file: Path) -> str:
 
 
 def page_address(origin: str, book: Path | None) -> str:
-    """The page's address, with ``?book=`` naming the user's book when there is one."""
+    """The page's address, with ``?book=`` naming the user's book when there is one (the page
+    reads a whole book; a book by parts, a folder, is named beside it)."""
     if book is None:
         return f"{origin}/web/"
+    if book.is_dir():
+        return f"{origin}/web/ (the book by parts at {origin}{user_book_path(book)}/)"
     return f"{origin}/web/?book={urllib.parse.quote(user_book_path(book))}"
 
 
 def resolve(url_path: str, book: Path | None = None) -> Path | None:
     """The file served at ``url_path`` (no query string), or None; ``book`` is the file given
-    with --book, served at :func:`user_book_path` and nowhere else.
+    with --book, served at :func:`user_book_path` and nowhere else, or the folder of a book by
+    parts given with --book, whose manifest and part files are served below that path.
 
     The path is decoded and normalised first, so ``/web/../.git/config`` is ``/.git/config``
     (not served) and ``/web/%61pp.js`` is ``/web/app.js``.
@@ -119,9 +139,15 @@ def resolve(url_path: str, book: Path | None = None) -> Path | None:
     if path in FIXED:
         file = FIXED[path]
         return file if inside(file, file.parent) else None
-    if book is not None and path == urllib.parse.unquote(user_book_path(book)):
-        return book
     folder, name = posixpath.split(path)
+    if book is not None and book.is_dir():
+        if folder == urllib.parse.unquote(user_book_path(book)) and (
+            name == MANIFEST or name in part_files(book)
+        ):
+            candidate = book / name
+            return candidate if os.path.isfile(candidate) and inside(candidate, book) else None
+    elif book is not None and path == urllib.parse.unquote(user_book_path(book)):
+        return book
     if folder == "/web" and name:
         candidate = WEB / name
         # os.path.isfile, not Path.is_file: it answers False for a name the file system refuses
@@ -129,6 +155,32 @@ def resolve(url_path: str, book: Path | None = None) -> Path | None:
         if candidate.suffix in PAGE_SUFFIXES and os.path.isfile(candidate) and inside(candidate, WEB):
             return candidate
     return None
+
+
+def part_files(folder: Path) -> frozenset[str]:
+    """The part files the manifest of the book by parts in ``folder`` names (a file's name is
+    served only when it is one of them); none when the manifest cannot be read or is not a
+    manifest. Read again only when the manifest changes (its size or time)."""
+    try:
+        found = os.stat(folder / MANIFEST)
+    except OSError:
+        return frozenset()
+    return _part_files(folder, found.st_size, found.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _part_files(folder: Path, size: int, mtime_ns: int) -> frozenset[str]:
+    """``part_files`` for the manifest of that size and time."""
+    try:
+        parts = json.loads((folder / MANIFEST).read_bytes()).get("parts")
+    except (OSError, ValueError, AttributeError):
+        return frozenset()
+    if not isinstance(parts, list):
+        return frozenset()
+    names = (part.get("file") for part in parts if isinstance(part, dict))
+    return frozenset(
+        name for name in names if isinstance(name, str) and PART_NAME.fullmatch(name) and name != MANIFEST
+    )
 
 
 def inside(file: Path, folder: Path) -> bool:
@@ -308,7 +360,8 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=None,
         metavar="FILE",
-        help="a book file of your own to serve too (at /user/NAME); the address printed opens the page on it",
+        help="a book file of your own to serve too (at /user/NAME; the address printed opens the page on it),"
+        " or a book by parts: its folder or its manifest.json (the folder's files at /user/NAME/)",
     )
     parser.add_argument(
         "--idle-timeout",
@@ -335,7 +388,15 @@ def main(argv: list[str] | None = None) -> int:
     book: Path | None = args.book
     if book is not None:
         book = book.resolve()
-        if not book.is_file():
+        if book.name == MANIFEST and book.is_file():
+            book = book.parent  # a book by parts, named by its manifest
+        if book.is_dir() and not (book / MANIFEST).is_file():
+            print(
+                f"serve.py: --book {args.book}: a folder without {MANIFEST}, not a book by parts",
+                file=sys.stderr,
+            )
+            return 2
+        if not (book.is_file() or book.is_dir()):
             # One line and exit 2, like argparse's own errors; the page would only say HTTP 404.
             print(f"serve.py: --book {args.book}: no such file", file=sys.stderr)
             return 2

@@ -1,6 +1,7 @@
-// Types for the npm package tictactoe-book (index.js, which exports tictactoe-book.js whole and
-// loadPackagedBook). Written by hand beside the JavaScript; the package tests check that every
-// value exported at run time is declared here and nothing more (tests/test_packages.py).
+// Types for the npm package tictactoe-book (index.js, which exports tictactoe-book.js whole,
+// loadPackagedBook and openPartsBook). Written by hand beside the JavaScript; the package tests
+// check that every value exported at run time is declared here and nothing more
+// (tests/test_packages.py).
 //
 // Cells are numbered from 0 (0 to cells - 1: 0 to 8 on 3x3) in everything taken and returned,
 // in reading order; show cell c to a person as c + 1. A board is a string of `cells` characters:
@@ -8,8 +9,10 @@
 
 /** The file format this reader reads: a book's `format` member. */
 export declare const FORMAT: 'tictactoe-book';
-/** The book format version this reader reads (version 2 only). */
+/** The book format version loadBook reads (version 2 only). */
 export declare const VERSION: 2;
+/** The format version of a book by parts (docs/book-parts.md), which loadPartsBook reads. */
+export declare const PARTS_VERSION: 3;
 
 /** A mark on the board. */
 export type Mark = 'X' | 'O';
@@ -24,14 +27,17 @@ export type ReasonCode =
   | 'unreadable' | 'limits' | 'json' | 'format' | 'version' | 'rules' | 'lines' | 'symmetries'
   | 'entries' | 'counts' | 'entry-key' | 'entry-shape' | 'missing-entry' | 'entry-inconsistent';
 export declare const REASON_CODES: readonly ReasonCode[];
+/** Why a book by parts is refused beyond REASON_CODES: its list of parts, a part's file missing, not the bytes the manifest names, or not laid out as a part. */
+export type PartsReasonCode = 'parts' | 'part-missing' | 'part-hash' | 'part-format';
+export declare const PARTS_REASON_CODES: readonly PartsReasonCode[];
 
 /** Why a board cannot be answered, in the order the checks run. */
 export type BoardErrorCode = 'length' | 'character' | 'counts' | 'unreachable' | 'over';
 
-/** A book that cannot be used; the message names the source and ends with [code]. */
+/** A book that cannot be used; the message names the source (a part's file, for a book by parts) and ends with [code]. */
 export declare class BookError extends Error {
-  constructor(code: ReasonCode, message: string);
-  code: ReasonCode;
+  constructor(code: ReasonCode | PartsReasonCode, message: string);
+  code: ReasonCode | PartsReasonCode;
 }
 
 /** A board that cannot be answered. */
@@ -278,6 +284,87 @@ export interface Reader {
   /** The computer's move at a level. */
   chooseMove(board: BoardInput, options?: ChooseOptions | null): number;
 }
+
+/**
+ * A book by parts (docs/book-parts.md), as openPartsBook, fetchPartsBook and loadPartsBook return
+ * it: the same answers as a Reader of the version-2 book it was cut from, each a Promise, since
+ * the parts an answer needs (its position's and its successors') may have to be read first.
+ * Each part is checked against the manifest's length and SHA-256 before it is used; a damaged
+ * one rejects with BookError ('part-missing', 'part-hash', 'part-format', 'entry-shape'), and an
+ * entry that does not follow from its successors with 'missing-entry' or 'entry-inconsistent'.
+ */
+export interface PartsReader {
+  readonly against: string;
+  readonly rules: BookRules;
+  readonly cells: number;
+  readonly perms: readonly (readonly number[])[];
+  /** The manifest's parts, in its order. */
+  readonly parts: readonly BookPart[];
+  /** How many part files have been read (a part dropped from the cache and needed again is read again). */
+  readonly reads: number;
+  /** How many bytes of part files have been read. */
+  readonly bytesRead: number;
+  winners(board: string): Set<Mark>;
+  canonical(board: string): { key: string; index: number };
+  check(board: string, first: Mark): void;
+  evaluate(board: BoardInput, options?: EvaluateOptions | null): Promise<Evaluation>;
+  bestMoves(board: BoardInput, options?: EvaluateOptions | null): Promise<number[]>;
+  optimalMoves(board: BoardInput, options?: EvaluateOptions | null): Promise<number[]>;
+  candidates(evaluation: Evaluation, level: Level): number[];
+  chooseMove(board: BoardInput, options?: ChooseOptions | null): Promise<number>;
+}
+
+/** One item of a manifest's `parts`: a file of the folder holding the entries of one layer (marks) and range of keys. */
+export interface BookPart {
+  readonly file: string;
+  readonly layer: number;
+  readonly first: string;
+  readonly last: string;
+  readonly entries: number;
+  readonly bytes: number;
+  readonly sha256: string;
+}
+
+export interface PartsOptions extends LoadOptions {
+  /** How many parts to hold at once, least recently used dropped first (default 64; never fewer than cells + 2). */
+  cacheParts?: number;
+  /** The lowercase hex SHA-256 of a part's bytes (default: Web Crypto's). */
+  sha256?: (bytes: Uint8Array) => string | Promise<string>;
+  /**
+   * A part's zlib stream inflated, at most `limit` bytes (default: DecompressionStream('deflate'));
+   * throws when the bytes are not exactly one zlib stream or inflate to more.
+   */
+  inflate?: (bytes: Uint8Array, limit: number) => Uint8Array | Promise<Uint8Array>;
+}
+
+export interface LoadPartsOptions extends PartsOptions {
+  /**
+   * The bytes of the part file `file` of the manifest's folder; the manifest says it has `bytes`
+   * of them, and the function may stop reading after bytes + 1. Whatever it throws makes the
+   * part 'part-missing'.
+   */
+  readPart: (file: string, bytes: number) => Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
+}
+
+/** Check a book by parts' manifest (its bytes or text) and return its reader; no part is read until an answer needs it. Throws BookError. */
+export declare function loadPartsBook(manifest: Uint8Array | ArrayBuffer | string, options: LoadPartsOptions): PartsReader;
+
+export interface FetchPartsOptions extends PartsOptions {
+  /** default: globalThis.fetch */
+  fetch?: (url: string) => Promise<Response>;
+}
+
+/**
+ * A book by parts over HTTP: `where` is its folder's URL (or its manifest.json's), relative to
+ * the page; the parts are fetched by plain GET from beside the manifest. Rejects with BookError.
+ */
+export declare function fetchPartsBook(where: string | URL, options?: FetchPartsOptions | null): Promise<PartsReader>;
+
+/**
+ * A book by parts: in Node, from the file system (`where`: its folder or manifest.json, a path or
+ * a file: URL; node:crypto and node:zlib); in browsers and bundles, fetchPartsBook. Rejects with BookError.
+ */
+export declare function openPartsBook(where: string | URL, options?: PartsOptions | null): Promise<PartsReader>;
 
 /** A book the package ships. */
 export interface PackagedBook {

@@ -1,10 +1,11 @@
 // The npm package tictactoe-book for browsers and bundlers (package.json's "default" export; Node
 // takes node.js): the reader (tictactoe-book.js, exported whole) and the books the package
-// ships, fetched from beside this module. Nothing here reads files, so a bundler building for a
-// browser finds nothing of Node's to resolve.
+// ships, fetched from beside this module, and a book by parts fetched from its URL
+// (openPartsBook). Nothing here reads files, so a bundler building for a browser finds nothing
+// of Node's to resolve.
 
 import { loadPackaged } from './packaged.js';
-import { readBookResponse } from './tictactoe-book.js';
+import { fetchPartsBook, readBookResponse } from './tictactoe-book.js';
 
 export * from './tictactoe-book.js';
 export { PACKAGED_BOOKS } from './packaged.js';
@@ -43,4 +44,13 @@ async function fetchBook(file) {
  */
 export function loadPackagedBook(options) {
   return loadPackaged(options, fetchBook);
+}
+
+/**
+ * A book by parts over HTTP (docs/book-parts.md): fetchPartsBook. `where` is the folder's URL or
+ * its manifest.json's, relative to the page. Node's entry (node.js) reads a folder from the file
+ * system under the same name, so code that opens a book by parts runs in both.
+ */
+export function openPartsBook(where, options) {
+  return fetchPartsBook(where, options);
 }

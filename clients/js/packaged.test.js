@@ -14,8 +14,8 @@ import * as reader from './tictactoe-book.js';
 const here = fileURLToPath(new URL('./', import.meta.url));
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-test('both entries export the reader whole, PACKAGED_BOOKS and loadPackagedBook, and nothing else', () => {
-  const names = Object.keys(reader).concat(['PACKAGED_BOOKS', 'loadPackagedBook']).sort();
+test('both entries export the reader whole, PACKAGED_BOOKS, loadPackagedBook and openPartsBook, and nothing else', () => {
+  const names = Object.keys(reader).concat(['PACKAGED_BOOKS', 'loadPackagedBook', 'openPartsBook']).sort();
   assert.deepEqual(Object.keys(browser).sort(), names);
   assert.deepEqual(Object.keys(node).sort(), names);
   assert.equal(browser.PACKAGED_BOOKS, node.PACKAGED_BOOKS);

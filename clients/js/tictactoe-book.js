@@ -1,5 +1,6 @@
 // tictactoe-book reader: one ES module, no dependencies, for Node >= 18 and browsers. It reads
-// book format version 2 only (docs/book-format.md); a version-1 book is refused with `version`.
+// book format version 2 (docs/book-format.md; loadBook), and a book by parts, format version 3
+// (docs/book-parts.md; loadPartsBook, at the end); a version-1 book is refused with `version`.
 //
 // A board is a string of `cells` characters in reading order (row by row, top row first): 'X'
 // (the player who moved first), 'O' (the other), '.' (empty); cell c is character c.
@@ -34,6 +35,8 @@
 
 export const FORMAT = 'tictactoe-book';
 export const VERSION = 2;
+/** The format version of a book by parts (docs/book-parts.md): a manifest and part files, read by loadPartsBook. */
+export const PARTS_VERSION = 3;
 export const LEVELS = Object.freeze(['perfect', 'hard', 'medium', 'easy']);
 
 /** The reasons a book is refused, in the order of the steps that check them. */
@@ -41,6 +44,13 @@ export const REASON_CODES = Object.freeze([
   'unreadable', 'limits', 'json', 'format', 'version', 'rules', 'lines', 'symmetries',
   'entries', 'counts', 'entry-key', 'entry-shape', 'missing-entry', 'entry-inconsistent',
 ]);
+
+/**
+ * The reasons a book by parts is refused beyond REASON_CODES (docs/book-parts.md, "A valid book by
+ * parts"): its list of parts, and a part's file missing, not the bytes the manifest names, or
+ * not laid out as a part (Python's tictactoe_book.errors.PARTS_REASONS).
+ */
+export const PARTS_REASON_CODES = Object.freeze(['parts', 'part-missing', 'part-hash', 'part-format']);
 
 const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
 
@@ -475,13 +485,16 @@ export function deriveSymmetries(rows, cols) {
   return perms;
 }
 
-/** Steps 4-6. */
-function checkHeader(doc, refuse) {
+/** Steps 4-6, for a book of format `version` (2; a book by parts' manifest: PARTS_VERSION). */
+function checkHeader(doc, refuse, version = VERSION) {
   if (!isObject(doc)) refuse('format', `is not a book: its top level is ${show(doc)}, not an object`);
   if (doc.format !== FORMAT) refuse('format', `is not a ${FORMAT} file (format ${show(doc.format)})`);
-  if (doc.version !== VERSION) {
-    const hint = doc.version === 1 ? ' only (rebuild the book with `ttt-book build`)' : '';
-    refuse('version', `has format version ${show(doc.version)}; this reader reads version ${VERSION}${hint}`);
+  if (doc.version !== version) {
+    let hint = '';
+    if (version === VERSION && doc.version === 1) hint = ' only (rebuild the book with `ttt-book build`)';
+    else if (doc.version === PARTS_VERSION) hint = ' (a book by parts: openPartsBook reads it)';
+    else if (doc.version === VERSION) hint = ' (a whole book: loadBook reads it)';
+    refuse('version', `has format version ${show(doc.version)}; this reader reads version ${version}${hint}`);
   }
   if (doc.canonical !== 'min-image') refuse('format', `uses canonical rule ${show(doc.canonical)}; this reader knows "min-image"`);
 }
@@ -537,6 +550,7 @@ function checkTables(doc, game, refuse) {
 const DOT = 0x2e;
 const O_MARK = 0x4f;
 const X_MARK = 0x58;
+const MARK_UNITS = [DOT, O_MARK, X_MARK]; // a code's digit's character
 const OCCUPIED = -128; // a derived score's slot for an occupied cell (scores lie in [-16, 16])
 const DERIVED = 0; // what Entries.derive returns
 const MISSING = 1;
@@ -604,16 +618,15 @@ class GameTables {
     }
   }
 
-  /** The board string of a code. */
+  /** The board string of a code: its base-3 digits, the last cell's first. */
   board(code) {
-    let text = '';
-    for (let i = 0, rest = code; i < this.cells; i++) {
-      const unit = 3 ** (this.cells - 1 - i);
-      const digit = Math.floor(rest / unit);
-      rest -= digit * unit;
-      text += '.OX'[digit];
+    const units = new Array(this.cells);
+    for (let i = this.cells - 1, rest = code; i >= 0; i--) {
+      const digit = rest % 3;
+      rest = (rest - digit) / 3;
+      units[i] = MARK_UNITS[digit];
     }
-    return text;
+    return String.fromCharCode(...units);
   }
 }
 
@@ -1171,6 +1184,30 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
   if (!isObject(counts) || counts.entries !== keys.length) {
     refuse('counts', `has counts.entries ${show(isObject(counts) ? counts.entries : counts)}, but ${keys.length} entries`);
   }
+  const { book, tierMask, repeated } = indexEntries(keys, texts, tables, refuse, { checkKeys: !proven });
+  if (proven) return book;
+  // Steps 14 and 15 in one pass: a missing successor is refused at once (no earlier step is
+  // left), the first inconsistency is kept until every successor has been looked up.
+  if (book.byCode.get(0) < 0) refuse('missing-entry', `has no entry for the empty board ${'.'.repeat(tables.cells)}`);
+  let inconsistent = null;
+  for (let i = 0; i < keys.length; i++) {
+    const problem = entryProblem(book, i, tierMask, repeated, inconsistent === null);
+    if (problem === null) continue;
+    if (problem.code === 'missing-entry') refuse(problem.code, problem.reason);
+    inconsistent = problem.reason;
+  }
+  if (inconsistent !== null) refuse('entry-inconsistent', inconsistent);
+  return book;
+}
+
+/**
+ * Steps 12 and 13 over `keys` and their entry strings `texts`: an Entries holding them (each
+ * key's code, each entry's best score), with each entry's tiers as a mask (`tierMask`) and
+ * whether a cell is in two of them (`repeated`), which step 15 reads. With `checkKeys` false
+ * (keys known to be canonical and unfinished: a proven book's, or those a book by parts looks
+ * up by their codes) step 12 checks only their characters.
+ */
+function indexEntries(keys, texts, tables, refuse, { checkKeys = true } = {}) {
   const { cells, images } = tables;
   const book = new Entries(tables, keys, texts);
   // Step 12: each key a playable board in canonical form.
@@ -1183,7 +1220,7 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
     book.x[i] = x;
     book.o[i] = o;
     tables.imageCodes(x, o);
-    if (!proven) {
+    if (checkKeys) {
       const lead = popcount(x) - popcount(o);
       let least = images[0];
       for (let p = 1; p < images.length; p++) if (images[p] < least) least = images[p];
@@ -1205,32 +1242,36 @@ function readEntries(doc, tables, refuse, { proven = false } = {}) {
     const b = book.best[i];
     book.byCode.setBest(slots[i], b >= -cells && b <= cells ? b : NO_SCORE);
   }
-  if (proven) return book;
-  // Steps 14 and 15 in one pass: a missing successor is refused at once (no earlier step is
-  // left), the first inconsistency is kept until every successor has been looked up.
-  if (book.byCode.get(0) < 0) refuse('missing-entry', `has no entry for the empty board ${'.'.repeat(cells)}`);
-  let inconsistent = null;
-  for (let i = 0; i < keys.length; i++) {
-    const status = book.derive(i);
-    if (status === MISSING) {
-      const { cell, code } = book.trouble;
-      const key = keys[i];
-      const move = key.slice(0, cell) + (popcount(book.x[i]) === popcount(book.o[i]) ? 'X' : 'O') + key.slice(cell + 1);
-      refuse('missing-entry', `has entry ${key}, whose move at cell ${cell} leads to ${move}, but no entry ${tables.board(code)}`);
-    }
-    if (inconsistent !== null) continue;
-    if (status === OUT_OF_RANGE) {
-      // A best score outside [-cells, cells] is no move's score: that entry is inconsistent
-      // itself, whatever its successors say (docs/book-format.md, "Scores").
-      const { entry } = book.trouble;
-      inconsistent = `has entry ${keys[entry]}, which has best score ${book.best[entry]}; no move scores more than ${cells} or less than ${-cells}`;
-    } else {
-      const problem = inconsistency(book, i, tierMask, repeated);
-      if (problem) inconsistent = `has entry ${keys[i]}, which ${problem}`;
-    }
+  return { book, tierMask, repeated };
+}
+
+/**
+ * Steps 14 and 15 for entry i of `book` (indexEntries's): its moves' scores derived from its
+ * successors, then what is wrong with it as {code, reason}, or null. A successor missing is
+ * `missing-entry` (book.trouble.code is its canonical code); with `consistency` false that is
+ * all it looks for, else an entry that does not follow from its successors is
+ * `entry-inconsistent`. The one rule of both, for the whole proof and for a book by parts'
+ * answers.
+ */
+function entryProblem(book, i, tierMask, repeated, consistency = true) {
+  const status = book.derive(i);
+  const { keys, tables } = book;
+  if (status === MISSING) {
+    const { cell, code } = book.trouble;
+    const key = keys[i];
+    const move = key.slice(0, cell) + (popcount(book.x[i]) === popcount(book.o[i]) ? 'X' : 'O') + key.slice(cell + 1);
+    return { code: 'missing-entry', reason: `has entry ${key}, whose move at cell ${cell} leads to ${move}, but no entry ${tables.board(code)}` };
   }
-  if (inconsistent !== null) refuse('entry-inconsistent', inconsistent);
-  return book;
+  if (!consistency) return null;
+  if (status === OUT_OF_RANGE) {
+    // A best score outside [-cells, cells] is no move's score: that entry is inconsistent
+    // itself, whatever its successors say (docs/book-format.md, "Scores").
+    const { entry } = book.trouble;
+    const { cells } = tables;
+    return { code: 'entry-inconsistent', reason: `has entry ${keys[entry]}, which has best score ${book.best[entry]}; no move scores more than ${cells} or less than ${-cells}` };
+  }
+  const problem = inconsistency(book, i, tierMask, repeated);
+  return problem === null ? null : { code: 'entry-inconsistent', reason: `has entry ${keys[i]}, which ${problem}` };
 }
 
 // ---------------------------------------------------------------- loading
@@ -1315,32 +1356,46 @@ export async function readBookResponse(response, options) {
   const refuse = bookRefuser(source);
   const encoding = response.headers.get('Content-Encoding');
   const length = encoding && encoding !== 'identity' ? 0 : Number(response.headers.get('Content-Length')) || 0;
-  const body = response.body;
   if (length > MAX_BYTES) {
-    await body?.cancel().catch(() => {});
+    await response.body?.cancel().catch(() => {});
     refuse('limits', `is ${length} bytes long (its Content-Length); a book is at most ${MAX_BYTES} bytes`);
   }
-  if (!body) return new Uint8Array(0); // a response without a body (a HEAD, a 204)
-  const reader = body.getReader();
+  let body;
+  try {
+    body = await readBody(response, MAX_BYTES, progress ? (received) => progress(received, length) : null);
+  } catch (error) {
+    refuse('unreadable', `cannot be read (${error?.message ?? error})`);
+  }
+  if (body.over) refuse('limits', `is more than ${MAX_BYTES} bytes long (reading stopped there); a book is at most ${MAX_BYTES} bytes`);
+  return joined(body.chunks, body.received);
+}
+
+/**
+ * The body of a fetch Response as it streams: its chunks and their length, read until the end
+ * or until they pass `limit` bytes (`over`: the body is cancelled there, its last chunk kept).
+ * `progress(received)` is called after each chunk within the limit. Throws what reading throws.
+ */
+async function readBody(response, limit, progress) {
   const chunks = [];
   let received = 0;
+  if (!response.body) return { chunks, received, over: false }; // a response without a body (a HEAD, a 204)
+  const reader = response.body.getReader();
   for (;;) {
-    let part;
-    try {
-      part = await reader.read();
-    } catch (error) {
-      refuse('unreadable', `cannot be read (${error?.message ?? error})`);
-    }
-    if (part.done) break;
+    const part = await reader.read();
+    if (part.done) return { chunks, received, over: false };
     received += part.value.length;
-    if (received > MAX_BYTES) {
-      await reader.cancel().catch(() => {});
-      refuse('limits', `is more than ${MAX_BYTES} bytes long (reading stopped there); a book is at most ${MAX_BYTES} bytes`);
-    }
     chunks.push(part.value);
-    if (progress) progress(received, length);
+    if (received > limit) {
+      await reader.cancel().catch(() => {});
+      return { chunks, received, over: true };
+    }
+    if (progress) progress(received);
   }
-  const bytes = new Uint8Array(received);
+}
+
+/** The chunks' bytes in one Uint8Array of `length` bytes. */
+function joined(chunks, length) {
+  const bytes = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, at);
@@ -1404,11 +1459,15 @@ export async function loadBookCached(input, cacheOptions) {
 
 const WORDS = { 1: 'win', 0: 'draw', '-1': 'loss' };
 
-class Reader {
-  #entries; // proven: private, so no caller can change what the proof covered
+/**
+ * What every reader shares, whatever holds its entries: the rules and symmetries (derived, and
+ * frozen), the checks of a board, and the levels' choice among the moves of an evaluation.
+ * Reader (a whole book, proven) and PartsReader (a book by parts, read as asked) answer alike.
+ */
+class BookReader {
   #tables;
 
-  constructor(tables, entries, against) {
+  constructor(tables, against) {
     const { rows, cols, k, cells, misere, lines, perms } = tables;
     /** Whom the trap order is ranked against first: 'novice' or 'random' (againstOf). */
     this.against = against;
@@ -1418,7 +1477,6 @@ class Reader {
     this.cells = cells;
     this.perms = frozen(perms);
     this.#tables = tables;
-    this.#entries = entries;
   }
 
   /** The marks that own a line on `board` (a Set of 'X' and 'O'). */
@@ -1438,79 +1496,6 @@ class Reader {
     checkBoard(board, this.#tables, first);
   }
 
-  /** The options for a Position: its own first; RulesError for a position of another game. */
-  #asked(position, options) {
-    const { rows, cols, k, misere } = this.rules;
-    const game = position.rules;
-    if (game.rows !== rows || game.cols !== cols || game.k !== k || game.misere !== misere) {
-      throw new RulesError(`a position of ${rulesName(game)}, but the book is for ${rulesName(this.rules)}`);
-    }
-    if (options.first !== undefined && options.first !== position.first) {
-      throw new TypeError(`first ${show(options.first)} is not the position's (${position.first} moved first)`);
-    }
-    return { first: position.first };
-  }
-
-  /**
-   * The book's answer for `board` in its own orientation and marks: turn (the game's mark),
-   * value (1 win / 0 draw / -1 loss for the side to move), plies, every legal move's score (an
-   * array indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and
-   * the trap-order tiers (cells 0 to cells - 1, each tier sorted), and outcome(cell): {value,
-   * plies} of that move. `first` is the mark that moved first in the game ('X' or 'O').
-   * `board` may be a Position instead: its board and first, its rules those of the book
-   * (RulesError if not).
-   */
-  evaluate(board, options) {
-    const asked = optionsOf(options);
-    const { first = 'X' } = board instanceof Position ? this.#asked(board, asked) : asked;
-    if (board instanceof Position) board = board.board;
-    if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${show(first)}`);
-    this.check(board, first);
-    const asBook = first === 'X' ? board : swapMarks(board);
-    const { key, index, code } = canonicalize(asBook, this.#tables);
-    const entries = this.#entries;
-    const i = entries.byCode.get(code);
-    // The proof (steps 12 and 14) makes the keys exactly the playable boards up to symmetry.
-    if (i < 0) throw new Error(`internal error: proven book has no entry ${key}`);
-    const perm = this.perms[index];
-    const scores = Array(this.cells).fill(null);
-    entries.scoresOf(i).forEach((s, c) => {
-      if (s !== OCCUPIED) scores[perm[c]] = s;
-    });
-    const tiers = tiersOf(entries.texts[i]).map((tier) => tier.map((c) => perm[c]).sort((a, b) => a - b));
-    const empties = count(board, '.');
-    const { value, plies } = decode(entries.best[i], empties, this.cells);
-    const turn = moverOf(asBook) === 'X' ? first : swapMarks(first);
-    return {
-      board,
-      first,
-      turn,
-      value,
-      valueWord: WORDS[value],
-      plies,
-      key,
-      symmetry: index,
-      scores,
-      tiers,
-      optimal: tiers.flat().sort((a, b) => a - b),
-      outcome: (cell) => decode(scores[cell], empties, this.cells),
-    };
-  }
-
-  /**
-   * The top tier of the trap order for the side to move (the optimal moves that win most often
-   * against fallible opponents; the perfect level chooses among them), in the board's own
-   * orientation: cells 0 to cells - 1, ascending.
-   */
-  bestMoves(board, options) {
-    return this.evaluate(board, options).tiers[0];
-  }
-
-  /** Every optimal move for the side to move, in increasing order. */
-  optimalMoves(board, options) {
-    return this.evaluate(board, options).optimal;
-  }
-
   /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/tictactoe_book/play.py). */
   candidates(evaluation, level) {
     if (level === 'perfect') return evaluation.tiers[0];
@@ -1527,6 +1512,126 @@ class Reader {
     const slowest = Math.max(...moves.map((m) => m.s));
     return moves.filter((m) => m.s === slowest).map((m) => m.c);
   }
+}
+
+/**
+ * evaluate's question: the board as the game holds it and the mark that moved first, from a
+ * board string and options.first ('X' by default), or from a Position (its own first; its rules
+ * must be the book's: RulesError); the board checked (BoardError).
+ */
+function askedOf(reader, board, options) {
+  const asked = optionsOf(options);
+  let first = asked.first === undefined ? 'X' : asked.first;
+  if (board instanceof Position) {
+    const { rows, cols, k, misere } = reader.rules;
+    const game = board.rules;
+    if (game.rows !== rows || game.cols !== cols || game.k !== k || game.misere !== misere) {
+      throw new RulesError(`a position of ${rulesName(game)}, but the book is for ${rulesName(reader.rules)}`);
+    }
+    if (asked.first !== undefined && asked.first !== board.first) {
+      throw new TypeError(`first ${show(asked.first)} is not the position's (${board.first} moved first)`);
+    }
+    first = board.first;
+    board = board.board;
+  }
+  if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${show(first)}`);
+  reader.check(board, first);
+  return { board, first };
+}
+
+/**
+ * The answer for `board` (first moved first; asked as the game holds it) from entry i of
+ * `entries`, its canonical key `key` reached by symmetry `index`: every score and tier mapped
+ * back to the board's orientation (Reader.evaluate says what it holds).
+ */
+function answerOf(reader, entries, i, key, index, board, first) {
+  const cells = reader.cells;
+  const perm = reader.perms[index];
+  const scores = Array(cells).fill(null);
+  entries.scoresOf(i).forEach((s, c) => {
+    if (s !== OCCUPIED) scores[perm[c]] = s;
+  });
+  const tiers = tiersOf(entries.texts[i]).map((tier) => tier.map((c) => perm[c]).sort((a, b) => a - b));
+  const empties = count(board, '.');
+  const { value, plies } = decode(entries.best[i], empties, cells);
+  const asBook = first === 'X' ? board : swapMarks(board);
+  const turn = moverOf(asBook) === 'X' ? first : swapMarks(first);
+  return {
+    board,
+    first,
+    turn,
+    value,
+    valueWord: WORDS[value],
+    plies,
+    key,
+    symmetry: index,
+    scores,
+    tiers,
+    optimal: tiers.flat().sort((a, b) => a - b),
+    outcome: (cell) => decode(scores[cell], empties, cells),
+  };
+}
+
+/** chooseMove's options checked: the level and the random source (a function). */
+function choiceOf(options) {
+  const { level = 'perfect', random = Math.random, first } = optionsOf(options);
+  if (typeof random !== 'function') throw new TypeError(`random must be a function, got ${show(random)}`);
+  return { level, random, first };
+}
+
+/** One of `cells` drawn with `random()` (a number from 0 up to 1, else a RangeError); the only one without a draw. */
+function drawn(cells, random) {
+  if (cells.length === 1) return cells[0];
+  const number = random();
+  if (typeof number !== 'number' || !(number >= 0 && number < 1)) {
+    throw new RangeError(`random() must return a number from 0 up to 1, got ${show(number)}`);
+  }
+  return cells[Math.floor(number * cells.length)];
+}
+
+class Reader extends BookReader {
+  #entries; // proven: private, so no caller can change what the proof covered
+  #tables;
+
+  constructor(tables, entries, against) {
+    super(tables, against);
+    this.#tables = tables;
+    this.#entries = entries;
+  }
+
+  /**
+   * The book's answer for `board` in its own orientation and marks: turn (the game's mark),
+   * value (1 win / 0 draw / -1 loss for the side to move), plies, every legal move's score (an
+   * array indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and
+   * the trap-order tiers (cells 0 to cells - 1, each tier sorted), and outcome(cell): {value,
+   * plies} of that move. `first` is the mark that moved first in the game ('X' or 'O').
+   * `board` may be a Position instead: its board and first, its rules those of the book
+   * (RulesError if not).
+   */
+  evaluate(board, options) {
+    const { board: asked, first } = askedOf(this, board, options);
+    const asBook = first === 'X' ? asked : swapMarks(asked);
+    const { key, index, code } = canonicalize(asBook, this.#tables);
+    const entries = this.#entries;
+    const i = entries.byCode.get(code);
+    // The proof (steps 12 and 14) makes the keys exactly the playable boards up to symmetry.
+    if (i < 0) throw new Error(`internal error: proven book has no entry ${key}`);
+    return answerOf(this, entries, i, key, index, asked, first);
+  }
+
+  /**
+   * The top tier of the trap order for the side to move (the optimal moves that win most often
+   * against fallible opponents; the perfect level chooses among them), in the board's own
+   * orientation: cells 0 to cells - 1, ascending.
+   */
+  bestMoves(board, options) {
+    return this.evaluate(board, options).tiers[0];
+  }
+
+  /** Every optimal move for the side to move, in increasing order. */
+  optimalMoves(board, options) {
+    return this.evaluate(board, options).optimal;
+  }
 
   /**
    * The computer's move at `level` (a cell, 0 to cells - 1) on `board` (a string or a Position);
@@ -1534,14 +1639,409 @@ class Reader {
    * number, 1, NaN, not a number) is a RangeError, never a move of undefined.
    */
   chooseMove(board, options) {
-    const { level = 'perfect', random = Math.random, first } = optionsOf(options);
-    if (typeof random !== 'function') throw new TypeError(`random must be a function, got ${show(random)}`);
-    const cells = this.candidates(this.evaluate(board, { first }), level);
-    if (cells.length === 1) return cells[0];
-    const drawn = random();
-    if (typeof drawn !== 'number' || !(drawn >= 0 && drawn < 1)) {
-      throw new RangeError(`random() must return a number from 0 up to 1, got ${show(drawn)}`);
-    }
-    return cells[Math.floor(drawn * cells.length)];
+    const { level, random, first } = choiceOf(options);
+    return drawn(this.candidates(this.evaluate(board, { first }), level), random);
   }
+}
+
+// ---------------------------------------------------------------- a book by parts (format version 3)
+//
+// docs/book-parts.md: a folder holding manifest.json (version 2's header, `version` 3, and
+// `parts` in place of `entries`) and the part files it names, each one zlib stream of the sorted
+// lines `KEY ENTRY` of one layer (number of marks) and one range of keys. loadPartsBook checks
+// the manifest (steps 1-11: version 2's own checks of the header, then the parts and the counts)
+// and reads no part. An answer reads the part of its canonical key and the parts of its
+// successors' keys, each checked against the manifest's length and SHA-256 before it is
+// inflated, then its layout and its entry strings (steps 12-14 and 16), and kept among the most
+// recently used; the entry answered is checked against its successors by the proof's own rule
+// (entryProblem: steps 17 and 18). This layer only reads, checks and indexes parts: the header,
+// the grammar, the successors, the answers are version 2's code above. What reads a part's bytes
+// is the caller's function: openPartsBook in Node reads files (node.js), fetchPartsBook fetches
+// URLs (browsers); the rest is this one reader.
+
+/** The manifest's name in a book's folder. */
+const MANIFEST = 'manifest.json';
+/** A part's file name: letters, digits, '_', '-' and '.', 1 to 100 of them, not starting with '.'. */
+const PART_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** A part's text, inflated, is at most this long (a bound on a damaged stream). */
+const MAX_PART_TEXT = MAX_BYTES;
+/**
+ * Parts a reader holds at once unless told otherwise (as the Python reader): a position needs its
+ * own part and its successors', at most cells + 1, so a reader never holds fewer than cells + 2.
+ */
+const CACHED_PARTS = 64;
+const thousands = (n) => n.toLocaleString('en-US');
+
+/** Is `key` a string of `cells` characters of X, O and '.' with `layer` marks? */
+const inLayer = (key, cells, layer) => typeof key === 'string' && key.length === cells && /^[.OX]*$/.test(key) && count(key, '.') === cells - layer;
+
+/** What is wrong with one item of the manifest's `parts` (step 10), or null. */
+function partProblem(item, cells) {
+  if (!isObject(item)) return 'that is not an object';
+  const { file, layer } = item;
+  if (typeof file !== 'string' || !PART_NAME.test(file) || file === MANIFEST) return `with file ${show(file)}, not a part's file name`;
+  if (!Number.isInteger(layer) || layer < 0 || layer >= cells) return `with layer ${show(layer)}, not 0 to ${cells - 1}`;
+  for (const end of ['first', 'last']) {
+    if (!inLayer(item[end], cells, layer)) return `with ${end} ${show(item[end])}, not a board of ${cells} cells with ${layer} marks`;
+  }
+  if (item.first > item.last) return 'whose first key is after its last';
+  for (const member of ['entries', 'bytes']) {
+    const value = item[member];
+    if (!Number.isInteger(value) || value < 1 || value > MAX_BYTES) return `with ${member} ${show(value)}, not 1 to ${thousands(MAX_BYTES)}`;
+  }
+  if (typeof item.sha256 !== 'string' || !SHA256_HEX.test(item.sha256)) return `with sha256 ${show(item.sha256)}, not 64 lowercase hex digits`;
+  return null;
+}
+
+/** Step 10 (`parts`): the list of parts, each well formed, in order (by layer, then by key), no two overlapping or naming one file. */
+function checkParts(raw, cells, refuse) {
+  if (!Array.isArray(raw) || raw.length === 0) refuse('parts', 'has parts that are not a non-empty array');
+  const parts = raw.map((item, place) => {
+    const problem = partProblem(item, cells);
+    if (problem) refuse('parts', `has parts[${place}] ${problem}`);
+    const { file, layer, first, last, entries, bytes, sha256 } = item;
+    return Object.freeze({ file, layer, first, last, entries, bytes, sha256 });
+  });
+  for (let i = 1; i < parts.length; i++) {
+    const one = parts[i - 1];
+    const two = parts[i];
+    if (one.layer > two.layer || (one.layer === two.layer && one.last >= two.first)) {
+      refuse('parts', `has part ${show(two.file)} out of order or overlapping ${show(one.file)}`);
+    }
+  }
+  if (new Set(parts.map((part) => part.file)).size !== parts.length) refuse('parts', 'names one file for two parts');
+  return Object.freeze(parts);
+}
+
+/** Steps 4-11 on the parsed manifest: the game's tables and the parts. */
+function checkManifest(doc, wanted, refuse) {
+  checkHeader(doc, refuse, PARTS_VERSION);
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
+  const parts = checkParts(doc.parts, tables.cells, refuse);
+  const stated = isObject(doc.counts) ? doc.counts.entries : undefined;
+  const total = parts.reduce((sum, part) => sum + part.entries, 0);
+  if (stated !== total) refuse('counts', `has ${total} entries in its parts but counts.entries says ${show(stated)}`);
+  return { tables, parts };
+}
+
+/**
+ * The name of part `file` in messages: `source` (the manifest's name: a path or a URL) with its
+ * last segment (after the last '/' or '\') replaced by the file's name.
+ */
+function partSource(source, file) {
+  const name = sourceName(source);
+  const cut = Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\'));
+  return cut < 0 ? file : name.slice(0, cut + 1) + file;
+}
+
+/**
+ * Step 14 (`part-format`) on a part's inflated bytes `text`: ASCII lines `KEY ENTRY`, each ending
+ * in '\n', its `entries` keys of its layer, strictly increasing, from its `first` to its
+ * `last`. Returns a Map of its keys to their entry strings, in key order.
+ */
+function partEntries(text, part, cells, refuse) {
+  const fail = (reason) => refuse('part-format', reason);
+  let ascii = text.length > 0 && text[text.length - 1] === 0x0a;
+  for (let i = 0; ascii && i < text.length; i++) if (text[i] > 0x7f) ascii = false;
+  if (!ascii) fail('is not ASCII lines, each ending in a newline');
+  const lines = new TextDecoder().decode(text).split('\n');
+  lines.pop();
+  if (lines.length !== part.entries) fail(`holds ${thousands(lines.length)} lines; the manifest says ${thousands(part.entries)} entries`);
+  const keys = lines.map((line) => line.slice(0, cells));
+  keys.forEach((key, i) => {
+    if (lines[i][cells] !== ' ' || !inLayer(key, cells, part.layer)) fail(`has line ${show(lines[i])}, not a key of ${part.layer} marks, a space and an entry`);
+  });
+  if (keys[0] !== part.first || keys[keys.length - 1] !== part.last) {
+    fail(`holds keys ${show(keys[0])} to ${show(keys[keys.length - 1])}; the manifest says ${show(part.first)} to ${show(part.last)}`);
+  }
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1] >= keys[i]) fail(`has key ${show(keys[i])} out of increasing order`);
+  return new Map(keys.map((key, i) => [key, lines[i].slice(cells + 1)]));
+}
+
+/** A Uint8Array as a ReadableStream of one chunk (a copy: a stream may take its buffer). */
+const streamOf = (bytes) => new ReadableStream({
+  start(controller) {
+    controller.enqueue(bytes.slice());
+    controller.close();
+  },
+});
+
+/** The bytes `raw` inflate to through DecompressionStream('deflate'); more than `limit` of them is an error. */
+async function inflateStream(raw, limit) {
+  const reader = streamOf(raw).pipeThrough(new DecompressionStream('deflate')).getReader();
+  const chunks = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return joined(chunks, length);
+    length += value.length;
+    if (length > limit) {
+      await reader.cancel().catch(() => {});
+      throw new Error(`it holds more than ${thousands(limit)} bytes`);
+    }
+    chunks.push(value);
+  }
+}
+
+/**
+ * The default inflate of loadPartsBook (browsers; Node >= 18 has DecompressionStream too): the
+ * zlib stream `raw` inflated, at most `limit` bytes, and nothing after it. A stream followed by
+ * other bytes is one some DecompressionStreams (Node's) inflate without a word, so it is found
+ * another way: without its last byte, a stream that ends exactly there is cut short.
+ */
+async function inflateWeb(raw, limit) {
+  const text = await inflateStream(raw, limit);
+  let cutShort = false;
+  try {
+    await inflateStream(raw.subarray(0, raw.length - 1), limit);
+  } catch {
+    cutShort = true;
+  }
+  if (!cutShort) throw new Error('bytes follow the end of the stream');
+  return text;
+}
+
+/**
+ * Check a book by parts' manifest and return a reader that reads its parts as its answers need
+ * them, or throw BookError with the first failing step's code (REASON_CODES, or
+ * PARTS_REASON_CODES for `parts`; docs/book-parts.md). `manifest` is manifest.json's bytes or
+ * text, as loadBook takes a book's. Options: `readPart(file, bytes)` (required), the bytes of the
+ * part file named `file` in the manifest's folder (or a Promise of them); the manifest says it
+ * has `bytes` of them, and a reader may stop after bytes + 1. Anything it throws is the part's
+ * `part-missing`. `sha256(bytes)`, the lowercase hex SHA-256 (default: Web Crypto's, sha256Hex),
+ * and `inflate(bytes, limit)`, the zlib stream's inflated bytes (default:
+ * DecompressionStream's), throwing when the bytes are not exactly one zlib stream or inflate to
+ * more than `limit`; either may return a Promise. `rules` and `source` as loadBook's; a part is
+ * named in messages by `source` with its last segment replaced by the part's file.
+ * `cacheParts`: how many parts to hold at once (default 64; never fewer than cells + 2).
+ */
+export function loadPartsBook(manifest, options) {
+  const { rules = null, source = MANIFEST, readPart, sha256 = sha256Hex, inflate = inflateWeb, cacheParts = CACHED_PARTS } = optionsOf(options);
+  for (const [name, given] of [['readPart', readPart], ['sha256', sha256], ['inflate', inflate]]) {
+    if (typeof given !== 'function') throw new TypeError(`${name} must be a function, got ${show(given)}`);
+  }
+  if (!Number.isInteger(cacheParts) || cacheParts < 0) throw new TypeError(`cacheParts must be a whole number, got ${show(cacheParts)}`);
+  const wanted = wantedRules(rules);
+  const refuse = bookRefuser(source);
+  const doc = readDocument(manifest, refuse);
+  const { tables, parts } = checkManifest(doc, wanted, refuse);
+  const limit = Math.max(cacheParts, tables.cells + 2);
+  return new PartsReader(tables, againstOf(doc), parts, { source, readPart, sha256, inflate, limit });
+}
+
+/**
+ * A reader of a book by parts, as loadPartsBook returns it: the same answers as a Reader of the
+ * version-2 book it holds, each a Promise (a part may have to be read first). `parts` is the
+ * manifest's list; `reads` counts the part files read so far, and `bytesRead` their bytes.
+ */
+class PartsReader extends BookReader {
+  #tables;
+  #parts;
+  #layers = new Map(); // layer -> {places, firsts}: its parts' places in #parts and first keys, in order
+  #cache = new Map(); // place -> Promise of the part's entries (a Map), least recently used first
+  #access;
+  #reads = 0;
+  #bytesRead = 0;
+
+  constructor(tables, against, parts, access) {
+    super(tables, against);
+    this.#tables = tables;
+    this.#parts = parts;
+    this.#access = access;
+    parts.forEach((part, place) => {
+      if (!this.#layers.has(part.layer)) this.#layers.set(part.layer, { places: [], firsts: [] });
+      const layer = this.#layers.get(part.layer);
+      layer.places.push(place);
+      layer.firsts.push(part.first);
+    });
+    /** The manifest's parts, in its order: {file, layer, first, last, entries, bytes, sha256}. */
+    this.parts = parts;
+  }
+
+  /** How many part files this reader has read (a part dropped from its cache and needed again is read again). */
+  get reads() {
+    return this.#reads;
+  }
+
+  /** How many bytes of part files this reader has read. */
+  get bytesRead() {
+    return this.#bytesRead;
+  }
+
+  /** The place in `parts` of the part whose range holds `key`, or -1: its layer's part with the last first key not after it. */
+  #placeOf(key) {
+    const layer = this.#layers.get(this.cells - count(key, '.'));
+    if (!layer) return -1;
+    const { places, firsts } = layer;
+    let low = 0;
+    let high = firsts.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (firsts[middle] <= key) low = middle + 1;
+      else high = middle;
+    }
+    if (low === 0) return -1;
+    const place = places[low - 1];
+    return key > this.#parts[place].last ? -1 : place;
+  }
+
+  /** The entries of the part at `place` (a Promise), read and checked unless held; held as the most recently used. */
+  #part(place) {
+    const cache = this.#cache;
+    let found = cache.get(place);
+    if (found) {
+      cache.delete(place);
+    } else {
+      found = this.#read(this.#parts[place]);
+      // a part that fails is not held: it fails again, with its code, each time it is needed
+      found.catch(() => {
+        if (cache.get(place) === found) cache.delete(place);
+      });
+    }
+    cache.set(place, found);
+    if (cache.size > this.#access.limit) cache.delete(cache.keys().next().value);
+    return found;
+  }
+
+  /** Steps 12-14 and 16 on one part: its bytes read and checked against the manifest, inflated, laid out, its entry strings checked. */
+  async #read(part) {
+    const { readPart, sha256, inflate, source } = this.#access;
+    const refuse = bookRefuser(partSource(source, part.file));
+    let raw;
+    try {
+      raw = asBytes(await readPart(part.file, part.bytes));
+    } catch (error) {
+      refuse('part-missing', `part ${show(part.file)} cannot be read (${error?.message ?? error})`);
+    }
+    if (!raw) refuse('part-missing', `part ${show(part.file)} cannot be read (readPart gave no bytes)`);
+    this.#reads += 1;
+    this.#bytesRead += raw.length;
+    if (raw.length !== part.bytes) {
+      const length = raw.length > part.bytes ? `more than ${thousands(part.bytes)}` : thousands(raw.length);
+      refuse('part-hash', `is ${length} bytes; the manifest says ${thousands(part.bytes)}`);
+    }
+    raw = raw.slice(); // a copy: the bytes hashed are the bytes inflated, whatever the caller does with its own
+    const digest = await sha256(raw);
+    if (digest !== part.sha256) {
+      refuse('part-hash', `has SHA-256 ${typeof digest === 'string' && SHA256_HEX.test(digest) ? digest : show(digest)}; the manifest says ${part.sha256}`);
+    }
+    let text;
+    try {
+      text = asBytes(await inflate(raw, MAX_PART_TEXT));
+    } catch (error) {
+      refuse('part-format', `is not one whole zlib stream of at most ${thousands(MAX_PART_TEXT)} bytes of text (${error?.message ?? error})`);
+    }
+    if (!text || text.length > MAX_PART_TEXT) refuse('part-format', `holds more than ${thousands(MAX_PART_TEXT)} bytes of text`);
+    const entries = partEntries(text, part, this.cells, refuse);
+    // step 16: every entry string of the part follows the grammar (readEntry, into scratch arrays)
+    const scratch = [new Float64Array(1), new Uint16Array(1), new Uint8Array(1)];
+    for (const [key, entry] of entries) {
+      const problem = readEntry(entry, this.cells, 0, ...scratch);
+      if (problem) refuse('entry-shape', `has entry ${key}, which ${problem}`);
+    }
+    return entries;
+  }
+
+  /** The entry string of canonical `key` (a Promise), or undefined when no part holds it. */
+  async #text(key) {
+    const place = this.#placeOf(key);
+    return place < 0 ? undefined : (await this.#part(place)).get(key);
+  }
+
+  /**
+   * The entry of canonical `key` (asked for `board`) checked against its successors (steps 17
+   * and 18: entryProblem, the proof's rule): an Entries holding it at 0 and the successors it
+   * needs, each looked up as derive asks for it, so only the parts they lie in are read.
+   */
+  async #proven(key, board) {
+    const text = await this.#text(key);
+    if (text === undefined) bookRefuser(this.#access.source)('missing-entry', `has no entry ${show(key)} for ${show(board)}`);
+    const refuse = bookRefuser(partSource(this.#access.source, this.#parts[this.#placeOf(key)].file));
+    const keys = [key];
+    const texts = [text];
+    for (;;) {
+      const { book, tierMask, repeated } = indexEntries(keys, texts, this.#tables, refuse, { checkKeys: false });
+      if (book.derive(0) === MISSING) {
+        const successor = this.#tables.board(book.trouble.code);
+        const found = await this.#text(successor);
+        if (found !== undefined) {
+          keys.push(successor);
+          texts.push(found);
+          continue;
+        }
+      }
+      const problem = entryProblem(book, 0, tierMask, repeated);
+      if (problem) refuse(problem.code, problem.reason);
+      return book;
+    }
+  }
+
+  /** Reader.evaluate's answer, as a Promise: the parts it needs are read first. */
+  async evaluate(board, options) {
+    const { board: asked, first } = askedOf(this, board, options);
+    const { key, index } = canonicalize(first === 'X' ? asked : swapMarks(asked), this.#tables);
+    return answerOf(this, await this.#proven(key, asked), 0, key, index, asked, first);
+  }
+
+  /** Reader.bestMoves, as a Promise. */
+  async bestMoves(board, options) {
+    return (await this.evaluate(board, options)).tiers[0];
+  }
+
+  /** Reader.optimalMoves, as a Promise. */
+  async optimalMoves(board, options) {
+    return (await this.evaluate(board, options)).optimal;
+  }
+
+  /** Reader.chooseMove, as a Promise. */
+  async chooseMove(board, options) {
+    const { level, random, first } = choiceOf(options);
+    return drawn(this.candidates(await this.evaluate(board, { first }), level), random);
+  }
+}
+
+/**
+ * The manifest's URL of a book by parts at `where` (a URL, or a string resolved against the
+ * page's address): itself when its path ends in /manifest.json, else the folder's manifest.json.
+ */
+function manifestURL(where) {
+  const url = new URL(where, globalThis.location?.href);
+  if (!url.pathname.endsWith(`/${MANIFEST}`)) url.pathname += url.pathname.endsWith('/') ? MANIFEST : `/${MANIFEST}`;
+  return url;
+}
+
+/**
+ * loadPartsBook over HTTP: the manifest fetched from `where` (the folder's URL or the manifest's;
+ * relative to the page in a browser) and read as readBookResponse reads a book, each part fetched
+ * by plain GET from its URL relative to the manifest's (a status other than 2xx is its
+ * `part-missing`), no further than one byte past its length. Options: loadPartsBook's (not
+ * `readPart`), and `fetch` (default: globalThis.fetch). A manifest that cannot be fetched is a
+ * BookError `unreadable`. Resolves to the reader; its SHA-256 and inflate are Web Crypto's and
+ * DecompressionStream's unless given.
+ */
+export async function fetchPartsBook(where, options) {
+  const { fetch: get = globalThis.fetch, ...rest } = optionsOf(options);
+  if (typeof get !== 'function') throw new TypeError(`fetch must be a function, got ${show(get)}`);
+  const url = manifestURL(where);
+  const source = rest.source ?? url.href;
+  const refuse = bookRefuser(source);
+  let response;
+  try {
+    response = await get(url.href);
+  } catch (error) {
+    refuse('unreadable', `cannot be read (${error?.message ?? error})`);
+  }
+  if (!response.ok) refuse('unreadable', `cannot be read (HTTP status ${response.status})`);
+  const manifest = await readBookResponse(response, { source });
+  const readPart = async (file, bytes) => {
+    const answer = await get(new URL(file, url).href);
+    if (!answer.ok) {
+      await answer.body?.cancel().catch(() => {});
+      throw new Error(`HTTP status ${answer.status}`);
+    }
+    const body = await readBody(answer, bytes, null);
+    return joined(body.chunks, body.received);
+  };
+  return loadPartsBook(manifest, { ...rest, source, readPart });
 }
