@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tictactoe_book import Book, Rules, load_book
+from tictactoe_generator.parts import split_document
 from tictactoe_generator.solve import Retrograde, solve
 from tictactoe_generator.trap import TrapArrays, trap_arrays
 
@@ -99,6 +100,26 @@ def proven_4x4(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
         build = [str(BIN / "ttt-book"), "build", "--rules", "4x4:4", "--no-vectors", "-o", str(path)]
         subprocess.run(build, env=env, check=True, capture_output=True)  # proven, then recorded
     yield path, env
+
+
+@pytest.fixture(scope="session")
+def v2_4x4(proven_4x4: tuple[Path, dict[str, str]]) -> Iterator[Book]:
+    """The 4x4 k=4 book (``proven_4x4``), loaded as recorded."""
+    path, env = proven_4x4
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TTT_PROVEN_RECORD", env["TTT_PROVEN_RECORD"])
+        book = load_book(path, rules=None)
+    assert book.trust == "recorded"
+    yield book
+
+
+@pytest.fixture(scope="session")
+def parts_4x4(v2_4x4: Book, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The 4x4 k=4 book by parts, split from ``v2_4x4``."""
+    folder = tmp_path_factory.mktemp("4x4-parts")
+    for name, data in split_document(v2_4x4.data).items():
+        (folder / name).write_bytes(data)
+    return folder
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ and two parts."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,28 +15,9 @@ import pytest
 from tictactoe_book import BoardError, Book, load_book
 from tictactoe_book.game import Position
 from tictactoe_book.parts import PartsBook
-from tictactoe_generator.parts import split_document
 
 pytestmark = pytest.mark.big
 ENTRIES_4X4 = 1_135_214  # the canonical positions not over (README, docs/book-format.md)
-
-
-@pytest.fixture(scope="module")
-def v2_4x4(proven_4x4: tuple[Path, dict[str, str]]) -> Iterator[Book]:
-    path, env = proven_4x4
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("TTT_PROVEN_RECORD", env["TTT_PROVEN_RECORD"])
-        book = load_book(path, rules=None)
-    assert book.trust == "recorded"
-    yield book
-
-
-@pytest.fixture(scope="module")
-def parts_4x4(v2_4x4: Book, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("4x4-parts")
-    for name, data in split_document(v2_4x4.data).items():
-        (folder / name).write_bytes(data)
-    return folder
 
 
 def test_every_canonical_position_holds_the_same_entry_as_in_the_version_2_book(

@@ -12,13 +12,11 @@ boards on a folder, by files or by fetch (the browser's way: Web Crypto and Deco
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import subprocess
 import sys
 import zlib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -292,26 +290,10 @@ def test_the_node_tests_writer_cuts_a_book_as_ttt_book_split_does(name: str, boo
 
 
 @pytest.fixture(scope="module")
-def split_4x4(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Book, Path]]:
-    """The 4x4 k=4 book (built, about 25 s and 1.5 GiB, or ``TTT_BOOK_4X4=FILE``) and its folder
-    by parts, split by ``ttt-book split``."""
-    folder = tmp_path_factory.mktemp("4x4parts")
-    env = {**os.environ, "TTT_PROVEN_RECORD": str(folder / "proven.txt")}
-    given = os.environ.get("TTT_BOOK_4X4")
-    path = Path(given) if given else folder / "4x4.json"
-    if not given:
-        build = [str(BIN / "ttt-book"), "build", "--rules", "4x4:4", "--no-vectors", "-o", str(path)]
-        subprocess.run(build, env=env, check=True, capture_output=True)  # proven, then recorded
-    parts = folder / "parts"
-    subprocess.run([str(BIN / "ttt-book"), "split", "--book", str(path), str(parts)], env=env, check=True)
-    saved = os.environ.get("TTT_PROVEN_RECORD")
-    os.environ["TTT_PROVEN_RECORD"] = env["TTT_PROVEN_RECORD"]
-    try:
-        whole = load_book(path, rules=None)
-    finally:
-        os.environ["TTT_PROVEN_RECORD"] = saved or ""
-    assert whole.rules == Rules(4, 4, 4)
-    yield whole, parts
+def split_4x4(v2_4x4: Book, parts_4x4: Path) -> tuple[Book, Path]:
+    """The 4x4 k=4 book (conftest's, built once for make test-big) and its folder by parts."""
+    assert v2_4x4.rules == Rules(4, 4, 4)
+    return v2_4x4, parts_4x4
 
 
 def played(whole: Book, rng: random.Random, first: str) -> list[tuple[str, str]]:
