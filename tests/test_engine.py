@@ -257,7 +257,7 @@ def test_a_seeded_choice_is_the_seeds_one_draw_among_the_levels_moves(
     for board in sorted(unfinished):
         mover = "X" if board.count("X") == board.count("O") else "O"
         free = [cell for cell in range(9) if board[cell] == "."]
-        wins = [c for c in free if oracle.winner(board[:c] + mover + board[c + 1 :]) == mover]
+        wins = [c for c in free if oracle.line_owner(board[:c] + mover + board[c + 1 :]) == mover]
         options = wins or free
         for seed in range(3):
             wanted = options[0] if len(options) == 1 else random.Random(seed).choice(options)

@@ -199,7 +199,7 @@ def test_a_canonical_finished_key_is_refused_as_finished(key: str, text: str, ow
     canonical form (the smallest of the 8 images, '.' < 'O' < 'X'), finished, with legal counts.
     So the finished-key check alone can refuse them, and the message says that it did."""
     assert key == min(oracle.orientations(key))
-    assert oracle.winner(key) == owner and (owner is not None or "." not in key)
+    assert oracle.line_owner(key) == owner and (owner is not None or "." not in key)
     assert key.count("X") - key.count("O") in (0, 1)
     error = refused(add_key(key, text))
     assert error.code == "entry-key"
