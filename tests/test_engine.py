@@ -522,11 +522,11 @@ def test_the_engine_and_its_book_keep_a_bounded_number_of_answers(monkeypatch: p
     """A long session asking distinct positions grew the engine by a few KB each, for ever (issue
     41, item 5): the engine keeps EVALUATIONS answers, the book CACHED entries and answers, the
     oldest going first, and every answer stays right. The bounds lowered here to see them."""
-    from tictactoe_book import reader
+    from tictactoe_book import book as book_module
     from tictactoe_book.apps import engine as engine_module
 
     monkeypatch.setattr(engine_module, "EVALUATIONS", 8)
-    monkeypatch.setattr(reader, "CACHED", 16)
+    monkeypatch.setattr(book_module, "CACHED", 16)
     book = load_book()
     engine = engine_module.Engine(book)
     fresh = load_book()

@@ -136,6 +136,24 @@ def test_no_chain_of_imports_is_deeper_than_the_architecture_says(folder: str) -
     assert len(deepest) <= MAX_DEPTH[folder], " -> ".join(deepest)
 
 
+@pytest.mark.parametrize("folder", PACKAGES)
+def test_no_module_imports_one_that_imports_it_back(folder: str) -> None:
+    """No cycle of imports (type-only and in-function ones count): docs/architecture.md. The
+    reader and the book by parts were one (parts took ``Book`` from the reader that opens it)."""
+    graph = edges(modules(folder))
+    done: set[str] = set()
+
+    def walk(name: str, path: tuple[str, ...]) -> None:
+        for target in sorted(graph[name]):
+            assert target not in path, " -> ".join((*path[path.index(target) :], name, target))
+            if target not in done:
+                walk(target, (*path, name))
+        done.add(name)
+
+    for name in sorted(graph):
+        walk(name, ())
+
+
 def test_the_architecture_states_the_depth_the_code_has() -> None:
     """docs/architecture.md names the runtime's deepest chain: it is one the code has."""
     text = " ".join((ROOT / "docs" / "architecture.md").read_text().split())

@@ -42,10 +42,10 @@ from tictactoe_book.apps.options import (
     painter,
 )
 from tictactoe_book.apps.script import parse_moves, play_script, transcript_json, transcript_text
+from tictactoe_book.book import Book
 from tictactoe_book.errors import ScriptError
 from tictactoe_book.game import FIRST, SECOND
 from tictactoe_book.opponents import described
-from tictactoe_book.reader import Book
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)

@@ -17,11 +17,12 @@ import click
 
 from tictactoe_book.apps.console import InputProblem, is_terminal
 from tictactoe_book.apps.progress import loading
+from tictactoe_book.book import Book
 from tictactoe_book.errors import BookError, echoed
 from tictactoe_book.game import FIRST, SECOND, Rules
 from tictactoe_book.opponents import DEFAULT, OPPONENTS
 from tictactoe_book.play import LEVELS, MAX_SEED
-from tictactoe_book.reader import Book, book_for, load_book
+from tictactoe_book.reader import book_for, load_book
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
