@@ -215,9 +215,9 @@ def test_a_book_larger_than_readers_take_is_one_line_not_a_usage_error(
     """``build --rules 1x16:3`` solved for 20 s, then said "--output and --vectors both name
     b.json" (status 2): its 70 MB book failed the readers' 64 MiB limit as a ValueError, taken
     for the same file twice (issue 41, item 4). The limit lowered here to below the 3x3 book."""
-    import tictactoe_generator.writer as writer
+    import tictactoe_generator.build as build
 
-    monkeypatch.setattr(writer, "MAX_BOOK_BYTES", 10_000)
+    monkeypatch.setattr(build, "MAX_BOOK_BYTES", 10_000)
     result = CliRunner().invoke(main, ["build", "-o", str(tmp_path / "b.json")])
     assert result.exit_code == 3, result.output
     (line,) = result.output.splitlines()

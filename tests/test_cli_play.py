@@ -252,7 +252,7 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
 
 def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
     from tictactoe_book.game import Rules
-    from tictactoe_generator.writer import write_book
+    from tictactoe_generator.build import write_book
 
     other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))

@@ -372,7 +372,7 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
 
 
 def test_a_book_is_read_by_its_own_rules_unless_the_caller_names_others(tmp_path: Path) -> None:
-    from tictactoe_generator.writer import write_book
+    from tictactoe_generator.build import write_book
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))

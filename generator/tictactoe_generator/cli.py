@@ -142,12 +142,14 @@ def build(
     if against_program or command:
         build_against_program(ctx, output, rules, command, repeat, timeout, startup)
         return
-    writer = build_tools()
+    build_tools()  # numpy and orjson, or one line naming what installs them
+    from tictactoe_generator.build import build_files
+
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
         try:
             with stage_bars() as bars:
                 vectors_path = Path(vectors) if vectors else None
-                written = writer.build_files(
+                written = build_files(
                     Path(output), rules, vectors_path, no_vectors=no_vectors, against=against, progress=bars
                 )
         except SameFileError:
