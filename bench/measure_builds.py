@@ -92,10 +92,12 @@ def array_costs(rules: Rules) -> dict[str, Any]:
 
 
 #: ``ttt-book build`` as ``tictactoe_generator.commands.ttt_book`` runs it, with a timer around each stage of
-#: generator/tictactoe_generator/writer.py's ``write_book`` (the functions it calls, wrapped in place): the
-#: CPU time of each, from the build's own process, written as JSON to the file named first.
+#: generator/tictactoe_generator/build.py's ``write_book`` (the functions it calls, wrapped in place where
+#: it and writer.py's ``solve_arrays`` look them up): the CPU time of each, from the build's own process,
+#: written as JSON to the file named first.
 TIMED_BUILD = """
 import json, sys, time
+import tictactoe_generator.build as build
 import tictactoe_generator.writer as writer
 stages = {}
 def timed(name, function):
@@ -106,10 +108,11 @@ def timed(name, function):
         finally:
             stages[name] = stages.get(name, 0.0) + time.process_time() - start
     return run
-for name, stage in [("solve", "solve"), ("trap_arrays", "trap_order"), ("book_document", "writing"),
-                    ("encode", "writing"), ("write_files", "writing"), ("prove_for_record", "prove")]:
-    setattr(writer, name, timed(stage, getattr(writer, name)))
-writer.gzip.compress = timed("gzip", writer.gzip.compress)
+for module, name, stage in [(writer, "solve", "solve"), (writer, "trap_arrays", "trap_order"),
+                            (build, "book_document", "writing"), (build, "encode", "writing"),
+                            (build, "write_files", "writing"), (build, "prove_for_record", "prove")]:
+    setattr(module, name, timed(stage, getattr(module, name)))
+build.gzip.compress = timed("gzip", build.gzip.compress)
 out, sys.argv = sys.argv[1], ["ttt-book", *sys.argv[2:]]
 import tictactoe_generator.commands
 try:

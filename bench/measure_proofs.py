@@ -120,49 +120,13 @@ def proof_costs_3x4(deadline: float) -> dict[str, Any]:
 DAMAGED_GOAL = 3.0
 
 
-def _free(key: str) -> str:
-    return ",".join(str(cell) for cell, mark in enumerate(key) if mark == ".")
-
-
-#: Damage to every entry of a book (tests/test_proof_definition.py damages the same way), as
-#: ``new entry string (key, best, tiers)``: each once cost the Python reader 20 to 165 proofs.
-DAMAGE = {
-    "every tier every free cell": lambda key, best, tiers: f"{best} {_free(key)}",
-    "every best negated": lambda key, best, tiers: f"{-best} {tiers}",
-    "every best one more": lambda key, best, tiers: f"{best + 1} {tiers}",
-    "every best 100": lambda key, best, tiers: f"100 {tiers}",
-    "every best -100": lambda key, best, tiers: f"-100 {tiers}",
-    "every best 2^53 - 1": lambda key, best, tiers: f"{2**53 - 1} {tiers}",
-    "every tier repeated": lambda key, best, tiers: f"{best} {tiers} {tiers}",
-}
-
-
-def damaged_books(data: dict[str, Any]) -> dict[str, bytes]:
-    """The book ``data`` damaged each way of ``DAMAGE``, and with best scores of 100 on every
-    entry of 5 marks or more listed after all the others (their parents first), as bytes."""
-    books = {}
-    entries = data["entries"]
-    for name, change in DAMAGE.items():
-        damaged = dict(data)
-        damaged["entries"] = {}
-        for key, text in entries.items():
-            best, _, tiers = text.partition(" ")
-            damaged["entries"][key] = change(key, int(best), tiers)
-        books[name] = json.dumps(damaged).encode()
-    marks = {key: len(key) - key.count(".") for key in entries}
-    late = dict(data)
-    late["entries"] = {
-        key: f"100 {entries[key].partition(' ')[2]}" if marks[key] >= 5 else entries[key]
-        for key in sorted(entries, key=marks.__getitem__)
-    }
-    books["best 100 from 5 marks, listed last"] = json.dumps(late).encode()
-    return books
-
-
 def damaged_costs(data: dict[str, Any], rounds: int = 3) -> dict[str, Any]:
-    """parse_book refusing each of ``damaged_books(data)``, alternated with proving the valid
-    book, medians of ``rounds``: each one's time over the valid one's, and the worst; the same
-    for the JavaScript reader's loadBook (clients/js/bench.mjs --refusals), or why not."""
+    """parse_book refusing each of ``damaged_books(data)`` (tests/damaged_everywhere.py, the
+    damage tests/test_proof_definition.py checks the proof on), alternated with proving the
+    valid book, medians of ``rounds``: each one's time over the valid one's, and the worst; the
+    same for the JavaScript reader's loadBook (clients/js/bench.mjs --refusals), or why not."""
+    from damaged_everywhere import damaged_books  # tests/, which tools puts on the path
+
     valid = json.dumps(data).encode()
 
     def refused(raw: bytes) -> None:
@@ -172,7 +136,7 @@ def damaged_costs(data: dict[str, Any], rounds: int = 3) -> dict[str, Any]:
             return
         raise AssertionError("a damaged book was not refused")
 
-    books = damaged_books(data)
+    books = {name: json.dumps(book).encode() for name, book in damaged_books(data).items()}
     fns: dict[str, Callable[[], object]] = {"valid": lambda: parse_book(valid, rules=None)}
     fns.update({name: lambda raw=raw: refused(raw) for name, raw in books.items()})
     times = alternate_calls(fns, rounds)

@@ -44,7 +44,7 @@ def render(f: dict[str, Any]) -> str:
         f["proof_3x4"],
         f["machine"],
     )
-    verdict = "PASS" if s["meets_goal"] else "MISS"
+    verdict = passed(s["meets_goal"])
     click_s = s["import_click_s"]
     click = f"import click {ms(click_s)}"
     json_ms = p["json_loads_ms"]
@@ -379,7 +379,7 @@ def js_row_3x4(js: dict[str, Any]) -> tuple[str, str, str, str]:
 
 
 def engine_section(e: dict[str, Any]) -> tuple[str, list[tuple[str, str, str, str]]]:
-    verdict = "PASS" if e["meets_goal"] else "MISS"
+    verdict = passed(e["meets_goal"])
     return (
         f"ttt-play --engine: {e['requests']:,} requests one at a time through a pipe from Python",
         [

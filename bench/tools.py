@@ -1,4 +1,5 @@
-"""The bench's tools: paths, timing alternated calls and processes, memory, import times."""
+"""The bench's tools: paths (tests/ importable), timing alternated calls and processes, memory,
+import times."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ BIN = Path(sys.executable).parent
 PYTHON = sys.executable
 BOOK = ROOT / "book" / "tictactoe.json"
 JS_BENCH = ROOT / "clients" / "js" / "bench.mjs"
+#: The tests' folder, importable: the bench times what some of the tests' helpers build
+#: (tests/damaged_everywhere.py), so each is defined once.
+TESTS = ROOT / "tests"
+if str(TESTS) not in sys.path:
+    sys.path.append(str(TESTS))
 
 
 def median_time(fn: Callable[[], object], repeat: int) -> float:

@@ -26,7 +26,7 @@ import faultkit
 import pytest
 from oracles.best_response import best_response
 from oracles.enumerate_games import match, novice_player, random_player
-from oracles.oracle import to_move, winner
+from oracles.oracle import line_owner, to_move
 
 from tictactoe_book import Book, load_book
 from tictactoe_generator.reports import program
@@ -72,7 +72,7 @@ class Judge:
             self.walk(".........", mark, ())
 
     def walk(self, board: str, mark: str, moves: tuple[int, ...]) -> None:
-        won = winner(board)
+        won = line_owner(board)
         if won:
             if won != mark:
                 self.losses.add((mark, moves))
@@ -89,7 +89,7 @@ class Judge:
 
     def result(self, board: str, cell: int) -> tuple[int, int]:
         after = board[:cell] + to_move(board) + board[cell + 1 :]
-        if winner(after):
+        if line_owner(after):
             return (1, 1)
         if "." not in after:
             return (0, 1)
@@ -144,7 +144,7 @@ def check_against_judge(report: dict[str, Any], judge: Judge, book: Book) -> Non
         for cell in loss["moves"]:
             assert board[cell] == "."
             board = board[:cell] + to_move(board) + board[cell + 1 :]
-        assert board == loss["board"] and winner(board) not in (None, loss["as"])
+        assert board == loss["board"] and line_owner(board) not in (None, loss["as"])
 
 
 def test_a_perfect_engine_never_loses(book: Book, cached_oracle: Any) -> None:
@@ -366,7 +366,7 @@ def weighted_rates(
 
     @cache
     def chances(board: str) -> tuple[Fraction, Fraction, Fraction]:
-        won = winner(board)
+        won = line_owner(board)
         if won is not None:
             return (
                 (Fraction(1), Fraction(0), Fraction(0))

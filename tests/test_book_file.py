@@ -14,7 +14,7 @@ import pytest
 from tictactoe_book import Book, Rules, load_book, parse_book
 from tictactoe_book.codes import canonical
 from tictactoe_book.game import legal_moves
-from tictactoe_generator.writer import write_book
+from tictactoe_generator.build import write_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = ROOT / "book" / "tictactoe.json"

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -214,9 +215,9 @@ def test_a_book_larger_than_readers_take_is_one_line_not_a_usage_error(
     """``build --rules 1x16:3`` solved for 20 s, then said "--output and --vectors both name
     b.json" (status 2): its 70 MB book failed the readers' 64 MiB limit as a ValueError, taken
     for the same file twice (issue 41, item 4). The limit lowered here to below the 3x3 book."""
-    import tictactoe_generator.writer as writer
+    import tictactoe_generator.build as build
 
-    monkeypatch.setattr(writer, "MAX_BOOK_BYTES", 10_000)
+    monkeypatch.setattr(build, "MAX_BOOK_BYTES", 10_000)
     result = CliRunner().invoke(main, ["build", "-o", str(tmp_path / "b.json")])
     assert result.exit_code == 3, result.output
     (line,) = result.output.splitlines()
@@ -243,3 +244,31 @@ def test_every_json_output_numbers_cells_from_0_and_says_so(tmp_path: Path) -> N
     code, out = run("query", "--json", "....X....")
     assert code == 0 and json.loads(out)["cells_from"] == 0
     assert Engine(load_book()).handle({"op": "rules"})["cells_from"] == 0
+
+
+def test_export_takes_misere_and_against_as_ttt_play_does(tmp_path: Path) -> None:
+    """``ttt-book export --misere/--against`` pick the packaged book as ``ttt-play``'s do
+    (``apps.options.open_book``), so both commands read them alike: a flag, and one of the
+    registry's opponents in any case, None unless given; anything else is a usage error.
+    ``build --against`` takes the same names, the default opponent unless given."""
+    from tictactoe_book.apps.cli import main as ttt_play
+    from tictactoe_book.opponents import DEFAULT, OPPONENTS
+
+    required = {ttt_play: [], main.commands["export"]: ["--lang", "c", "-o", str(tmp_path / "out")]}
+    for command, words in required.items():
+
+        def read(
+            *given: str, command: click.Command = command, words: list[str] = words
+        ) -> tuple[object, ...]:
+            params = command.make_context(str(command.name), [*words, *given]).params
+            return params["misere"], params["against"]
+
+        assert read() == (False, None), command.name
+        for name in OPPONENTS:
+            assert read("--misere", "--against", name.upper()) == (True, name), command.name
+        with pytest.raises(click.BadParameter):
+            read("--against", "expert")
+    build = main.commands["build"]
+    assert build.make_context("build", []).params["against"] == DEFAULT
+    for name in OPPONENTS:
+        assert build.make_context("build", ["--against", name.upper()]).params["against"] == name

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from oracles.oracle import to_move, winner
+from oracles.oracle import line_owner, to_move
 
 from tictactoe_book import Book, Rules, load_book
 from tictactoe_book.apps.cli import main
@@ -252,7 +252,7 @@ def test_bad_book_is_one_line_naming_the_file_status_3(tmp_path: Path, case: str
 
 def test_a_book_for_other_rules_is_played_by_them(tmp_path: Path) -> None:
     from tictactoe_book.game import Rules
-    from tictactoe_generator.writer import write_book
+    from tictactoe_generator.build import write_book
 
     other = tmp_path / "2x3.json"
     write_book(other, Rules(2, 3, 2))
@@ -636,7 +636,7 @@ def level_options(board: str, level: str) -> list[int]:
 
     def wins_at_once(board: str, mark: str) -> list[int]:
         cells = [cell for cell in range(9) if board[cell] == "."]
-        return [cell for cell in cells if winner(board[:cell] + mark + board[cell + 1 :]) == mark]
+        return [cell for cell in cells if line_owner(board[:cell] + mark + board[cell + 1 :]) == mark]
 
     wins = wins_at_once(board, mover)
     if wins or level == "easy":
@@ -650,7 +650,7 @@ def seeded_game(seed: int, levels: dict[str, str]) -> list[int]:
     """The cells (from 0) of a game between ``levels`` with ``seed``: one draw of
     random.Random(seed).choice per move with more than one option, none for a forced move."""
     rng, board, moves = random.Random(seed), "." * 9, []
-    while winner(board) is None and "." in board:
+    while line_owner(board) is None and "." in board:
         options = level_options(board, levels[to_move(board)])
         cell = options[0] if len(options) == 1 else rng.choice(options)
         board = board[:cell] + to_move(board) + board[cell + 1 :]

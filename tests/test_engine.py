@@ -257,7 +257,7 @@ def test_a_seeded_choice_is_the_seeds_one_draw_among_the_levels_moves(
     for board in sorted(unfinished):
         mover = "X" if board.count("X") == board.count("O") else "O"
         free = [cell for cell in range(9) if board[cell] == "."]
-        wins = [c for c in free if oracle.winner(board[:c] + mover + board[c + 1 :]) == mover]
+        wins = [c for c in free if oracle.line_owner(board[:c] + mover + board[c + 1 :]) == mover]
         options = wins or free
         for seed in range(3):
             wanted = options[0] if len(options) == 1 else random.Random(seed).choice(options)
@@ -522,11 +522,11 @@ def test_the_engine_and_its_book_keep_a_bounded_number_of_answers(monkeypatch: p
     """A long session asking distinct positions grew the engine by a few KB each, for ever (issue
     41, item 5): the engine keeps EVALUATIONS answers, the book CACHED entries and answers, the
     oldest going first, and every answer stays right. The bounds lowered here to see them."""
-    from tictactoe_book import reader
+    from tictactoe_book import book as book_module
     from tictactoe_book.apps import engine as engine_module
 
     monkeypatch.setattr(engine_module, "EVALUATIONS", 8)
-    monkeypatch.setattr(reader, "CACHED", 16)
+    monkeypatch.setattr(book_module, "CACHED", 16)
     book = load_book()
     engine = engine_module.Engine(book)
     fresh = load_book()

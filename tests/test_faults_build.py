@@ -40,7 +40,7 @@ from tictactoe_book import Rules
 from tictactoe_book.errors import OutputError
 from tictactoe_generator import atomic
 from tictactoe_generator.atomic import write_files
-from tictactoe_generator.writer import write_book
+from tictactoe_generator.build import write_book
 
 TINY = ["--rules", "2x3:2"]
 OLD_BOOK, OLD_VECTORS = b"old book\n", b"old vectors\n"

@@ -143,14 +143,14 @@ def best_against_random_among_best_against_novice(mark: str) -> Fraction:
     optimal move (tests/oracles/best_response.py's optimal moves, tests/oracles/enumerate_games.py's
     players)."""
     from oracles.best_response import optimal
-    from oracles.oracle import to_move, winner
+    from oracles.oracle import line_owner, to_move
 
     def play(board: str, cell: int) -> str:
         return board[:cell] + to_move(board) + board[cell + 1 :]
 
     @functools.cache
     def novice(board: str) -> Fraction:  # the best chance against the novice from ``board``
-        won = winner(board)
+        won = line_owner(board)
         if won or "." not in board:
             return Fraction(int(won == mark))
         if to_move(board) == mark:
@@ -160,7 +160,7 @@ def best_against_random_among_best_against_novice(mark: str) -> Fraction:
 
     @functools.cache
     def against_random(board: str, bound: bool) -> Fraction:  # bound: the novice can be here
-        won = winner(board)
+        won = line_owner(board)
         if won or "." not in board:
             return Fraction(int(won == mark))
         if to_move(board) == mark:

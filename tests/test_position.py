@@ -122,11 +122,11 @@ def test_the_outcome_is_by_the_rules() -> None:
 
 
 def test_every_reachable_position_agrees_with_the_oracle(reachable: tuple[set[str], set[str]]) -> None:
-    """tests/oracles/oracle.py's winner (the owner of a line, its own line table): the winner
+    """tests/oracles/oracle.py's line_owner (its own line table): the winner
     under normal rules; under misère the other mark; over when a line or the board is full."""
     unfinished, finished = reachable
     for board in unfinished | finished:
-        owner = oracle.winner(board)
+        owner = oracle.line_owner(board)
         over = owner is not None or "." not in board
         for rules, winner in (
             (Rules(), owner),

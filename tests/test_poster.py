@@ -53,7 +53,8 @@ def check_tree(book: Book, tree: Node, side: str, solve: functools._lru_cache_wr
     for node in iter_nodes(tree):
         if node.move is None:
             assert node.board == node.before
-            assert oracle.to_move(node.board) != side or oracle.winner(node.board) or EMPTY not in node.board
+            over = oracle.line_owner(node.board) or EMPTY not in node.board
+            assert oracle.to_move(node.board) != side or over
         else:
             assert oracle.to_move(node.before) == side
             evaluation = book.evaluate(node.before)
@@ -62,10 +63,10 @@ def check_tree(book: Book, tree: Node, side: str, solve: functools._lru_cache_wr
             best = max(results.values(), key=oracle.rank)
             assert results[node.move] == best, (node.before, node.move)  # the oracle agrees
             assert node.board == play(node.before, node.move)
-        finished = oracle.winner(node.board) is not None or EMPTY not in node.board
+        finished = oracle.line_owner(node.board) is not None or EMPTY not in node.board
         if finished:
             assert not node.replies
-            assert oracle.winner(node.board) in (side, None), node.board  # a leaf: not lost
+            assert oracle.line_owner(node.board) in (side, None), node.board  # a leaf: not lost
             games += 1
             continue
         assert oracle.to_move(node.board) == other(side)
@@ -77,7 +78,7 @@ def check_tree(book: Book, tree: Node, side: str, solve: functools._lru_cache_wr
             for mirror in reply.mirrors:
                 assert is_mirror(node.board, after, play(node.board, mirror)), (node.board, reply)
             if reply.child is None:  # the reply ends the game
-                assert oracle.winner(after) is None and EMPTY not in after, after
+                assert oracle.line_owner(after) is None and EMPTY not in after, after
                 games += 1
             else:
                 assert reply.child.before == after
@@ -100,7 +101,7 @@ def test_the_unfolded_tree_is_every_game_of_the_policy(book: Book) -> None:
     # The policy played out by brute force, without the tree builder: one game per opposing
     # line. Unfolded, the tree has a leaf for each.
     def games(board: str, side: str) -> int:
-        if oracle.winner(board) or EMPTY not in board:
+        if oracle.line_owner(board) or EMPTY not in board:
             return 1
         if oracle.to_move(board) == side:
             return games(play(board, book.evaluate(board).tiers[0][0]), side)
@@ -123,7 +124,7 @@ def test_the_svg_draws_exactly_the_tree(book: Book, side: str) -> None:
     assert svg.count(BOARD_TAG) == count_boards(tree)
     assert svg.count('<g class="mirror">') == sum(len(r.mirrors) for n in iter_nodes(tree) for r in n.replies)
     # every completed line is drawn: one per line of every finished board
-    finished = [n.board for n in iter_nodes(tree) if oracle.winner(n.board)]
+    finished = [n.board for n in iter_nodes(tree) if oracle.line_owner(n.board)]
     lines = sum(
         1 for b in finished for line in oracle.LINES if b[line[0]] != "." and len({b[c] for c in line}) == 1
     )

@@ -58,7 +58,7 @@ def test_a_stage_left_unfinished_is_erased(monkeypatch: pytest.MonkeyPatch) -> N
 def test_the_builds_proof_of_a_big_book_has_its_bar(monkeypatch: pytest.MonkeyPatch) -> None:
     """A book over 1 MB is proven before it is written: most of a 4x4 build, shown as nothing
     before. The 3x3 book padded over the line stands in for it."""
-    from tictactoe_generator.writer import prove_for_record
+    from tictactoe_generator.build import prove_for_record
 
     raw = (Path(__file__).resolve().parent.parent / "book" / "tictactoe.json").read_bytes()
     big = raw.replace(b'{"canonical"', b'{"pad":"' + b" " * 1_000_000 + b'","canonical"', 1)

@@ -21,13 +21,14 @@ import pytest
 import test_fuzz
 import test_proof_runs
 import test_validity
+from damaged_everywhere import EVERYWHERE, every_entry, far_late
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tictactoe_book import BookError, Rules, parse_book, proof, proof_engine, reader
 from tictactoe_book.book_format import check_header, parse_json
 from tictactoe_book.codes import canonical
-from tictactoe_book.game import EMPTY, transform
+from tictactoe_book.game import transform
 from tictactoe_generator.writer import build_book
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,46 +104,6 @@ def vector_bytes(case: dict[str, Any] | None = None) -> bytes:
 @pytest.fixture(scope="module")
 def book_3x4() -> dict[str, Any]:
     return build_book(Rules(3, 4, 3))
-
-
-def every_entry(data: dict[str, Any], change: Any) -> dict[str, Any]:
-    """``data`` with each entry's string ``change(key, best, tiers)``."""
-    damaged = copy.deepcopy(data)
-    for key, text in data["entries"].items():
-        best, _, tiers = text.partition(" ")
-        damaged["entries"][key] = change(key, int(best), tiers)
-    return damaged
-
-
-def free_cells(key: str) -> str:
-    return ",".join(str(cell) for cell, mark in enumerate(key) if mark == EMPTY)
-
-
-#: Issue 41, item 3: damage to every entry of a book, each of which once cost the Python
-#: reader 20 to 165 proofs of the valid book.
-EVERYWHERE = {
-    "every entry's tiers every free cell": lambda key, best, tiers: f"{best} {free_cells(key)}",
-    "every best score negated": lambda key, best, tiers: f"{-best} {tiers}",
-    "every best score one more": lambda key, best, tiers: f"{best + 1} {tiers}",
-    "every best score 100": lambda key, best, tiers: f"100 {tiers}",
-    "every best score -100": lambda key, best, tiers: f"-100 {tiers}",
-    "every best score 2^53 - 1": lambda key, best, tiers: f"{2**53 - 1} {tiers}",
-    "every best score 63": lambda key, best, tiers: f"63 {tiers}",
-    "every entry's tiers repeated": lambda key, best, tiers: f"{best} {tiers} {tiers}",
-}
-
-
-def far_late(data: dict[str, Any]) -> dict[str, Any]:
-    """Best scores beyond every move's on every entry of 5 marks or more, listed last in the
-    file: their parents, listed first, all move onto them."""
-    damaged = copy.deepcopy(data)
-    keys = sorted(data["entries"], key=lambda key: len(key) - key.count(EMPTY))
-    entries = data["entries"]
-    damaged["entries"] = {
-        key: f"100 {entries[key].partition(' ')[2]}" if len(key) - key.count(EMPTY) >= 5 else entries[key]
-        for key in keys
-    }
-    return damaged
 
 
 @pytest.mark.parametrize("damage", EVERYWHERE)

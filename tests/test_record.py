@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from tictactoe_book import BookError, Rules, load_book, parse_book, reader, trust
+from tictactoe_generator.build import prove_for_record, write_book
 from tictactoe_generator.cli import main as book_cli
-from tictactoe_generator.writer import prove_for_record, write_book
 
 ROOT = Path(__file__).resolve().parent.parent
 RAW = (ROOT / "book" / "tictactoe.json").read_bytes()

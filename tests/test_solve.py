@@ -144,7 +144,7 @@ def test_finished_positions_say_how_they_ended(retro: Retrograde, reachable: Rea
             assert board in unfinished
         else:
             assert board in finished
-            assert oracle.winner(board) == how[status], board
+            assert oracle.line_owner(board) == how[status], board
 
 
 def test_3x4_counts_and_first_player_win(retro_3x4: Retrograde) -> None:

@@ -199,7 +199,7 @@ def test_a_canonical_finished_key_is_refused_as_finished(key: str, text: str, ow
     canonical form (the smallest of the 8 images, '.' < 'O' < 'X'), finished, with legal counts.
     So the finished-key check alone can refuse them, and the message says that it did."""
     assert key == min(oracle.orientations(key))
-    assert oracle.winner(key) == owner and (owner is not None or "." not in key)
+    assert oracle.line_owner(key) == owner and (owner is not None or "." not in key)
     assert key.count("X") - key.count("O") in (0, 1)
     error = refused(add_key(key, text))
     assert error.code == "entry-key"
@@ -372,7 +372,7 @@ def test_the_attacks_that_used_to_succeed_are_refused() -> None:
 
 
 def test_a_book_is_read_by_its_own_rules_unless_the_caller_names_others(tmp_path: Path) -> None:
-    from tictactoe_generator.writer import write_book
+    from tictactoe_generator.build import write_book
 
     path = tmp_path / "2x3.json"
     write_book(path, Rules(2, 3, 2))

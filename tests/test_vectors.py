@@ -163,7 +163,7 @@ def test_tiny_boards_vectors_name_the_documented_first_failure_and_both_readers_
     spec: str, tmp_path: Path
 ) -> None:
     from tictactoe_book import Rules
-    from tictactoe_generator.writer import write_book
+    from tictactoe_generator.build import write_book
 
     rules = Rules.parse(spec)
     book_path, vectors_path = tmp_path / "book.json", tmp_path / "book.vectors.json"

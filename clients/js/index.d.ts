@@ -267,7 +267,12 @@ export interface Reader {
   readonly rules: BookRules;
   readonly cells: number;
   readonly perms: readonly (readonly number[])[];
-  /** The marks that own a line on `board`. */
+  /**
+   * The marks that own a complete line on `board`: who completed a line, not who won (under
+   * misère the owner of a line loses; `Position.outcome()` says who won).
+   */
+  lineOwners(board: string): Set<Mark>;
+  /** @deprecated Since 3.0.0; removed in 4.0.0: use `lineOwners` (the same Set; under misère its marks lose). */
   winners(board: string): Set<Mark>;
   /** The board's canonical key and the index of the first symmetry giving it. */
   canonical(board: string): { key: string; index: number };

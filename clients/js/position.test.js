@@ -90,6 +90,21 @@ for (const [name, shape, lines, cells] of GAMES) {
   }
 }
 
+test('lineOwners: the marks owning a line, under misère too (the owners lose); winners is its deprecated alias', () => {
+  const owners = (board) => new Set(['X', 'O'].filter((mark) => LINES_3X3.some((line) => line.every((c) => board[c] === mark))));
+  // every reachable board, finished ones included, and one no game reaches (both own a line)
+  const boards = [...oracle(LINES_3X3, 9, false, 'X').keys(), 'XXXOOO...'];
+  for (const board of boards) {
+    for (const reader of [book, misereBook]) {
+      assert.deepEqual(reader.lineOwners(board), owners(board), board);
+      assert.deepEqual(reader.winners(board), reader.lineOwners(board), board);
+    }
+  }
+  assert.deepEqual(misereBook.lineOwners('XXXOO....'), new Set(['X']));
+  assert.equal(new Position('XXXOO....', misereBook.rules).outcome().winner, 'O');
+  assert.deepEqual(book.lineOwners('XXXOOO...'), new Set(['X', 'O']));
+});
+
 test('the issue\'s example: X completes the top row under misère, so O wins', () => {
   // X X X
   // O O .      misère: X completed the line, and loses

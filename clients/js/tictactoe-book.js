@@ -802,6 +802,14 @@ function tablesOf({ rows, cols, k, misere }) {
   return tables;
 }
 
+/** The marks owning a complete line, X first, of the board with X on `x` and O on `o` (bits by cell). */
+function lineOwnersOf(x, o, tables) {
+  const owners = [];
+  if (tables.fillsLine(x)) owners.push('X');
+  if (tables.fillsLine(o)) owners.push('O');
+  return owners;
+}
+
 /**
  * Throws BoardError unless `board` is a board of the game in `tables` that `first` began
  * (docs/porting.md, section 2, in order: length, character, counts, unreachable, over). With
@@ -824,7 +832,7 @@ function checkBoard(board, tables, first, { finished = false, whose = 'the book'
     throw new BoardError('counts', `board "${board}" has ${a} ${first} and ${b} ${second}; ${first} moved first`);
   }
   const { x, o } = marksOf(board);
-  const won = [['X', x], ['O', o]].filter(([, mask]) => tables.fillsLine(mask)).map(([mark]) => mark);
+  const won = lineOwnersOf(x, o, tables);
   if (won.length > 1) throw new BoardError('unreachable', `board "${board}" is unreachable: both X and O have a line`);
   if (won.length === 1) {
     const lastMover = a > b ? first : second;
@@ -915,7 +923,7 @@ export class Position {
 /** A board's outcome (Position.outcome), frozen: its board already checked. */
 function outcomeOf(board, tables) {
   const { x, o } = marksOf(board);
-  const owner = tables.fillsLine(x) ? 'X' : tables.fillsLine(o) ? 'O' : null;
+  const [owner = null] = lineOwnersOf(x, o, tables);
   if (owner === null) return board.includes('.') ? NOT_OVER : Object.freeze({ winner: null, line: Object.freeze([]) });
   const mask = owner === 'X' ? x : o;
   const i = tables.lineMasks.findIndex((line) => (mask & line) === line);
@@ -1479,10 +1487,18 @@ class BookReader {
     this.#tables = tables;
   }
 
-  /** The marks that own a line on `board` (a Set of 'X' and 'O'). */
-  winners(board) {
+  /**
+   * The marks that own a complete line on `board` (a Set of 'X' and 'O'): who completed a line,
+   * not who won (under misère the owner of a line loses; Position.outcome says who won).
+   */
+  lineOwners(board) {
     const { x, o } = marksOf(board) ?? { x: 0, o: 0 };
-    return new Set([['X', x], ['O', o]].filter(([, mask]) => this.#tables.fillsLine(mask)).map(([mark]) => mark));
+    return new Set(lineOwnersOf(x, o, this.#tables));
+  }
+
+  /** @deprecated Since 3.0.0; removed in 4.0.0. The same Set as lineOwners (under misère the owners lose). */
+  winners(board) {
+    return this.lineOwners(board);
   }
 
   /** The smallest image of `board` (its canonical key) and the index of the first symmetry giving it. */

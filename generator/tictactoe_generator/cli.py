@@ -28,10 +28,11 @@ from tictactoe_book.apps.console import (
     exit_statuses,
     run_cli,
 )
+from tictactoe_book.apps.options import OPPONENT
 from tictactoe_book.apps.progress import loading, progress
 from tictactoe_book.errors import BoardError, SameFileError
 from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
-from tictactoe_book.opponents import DEFAULT, OPPONENTS, described
+from tictactoe_book.opponents import DEFAULT, described
 from tictactoe_book.reader import Book
 from tictactoe_generator import build_tools, reports
 from tictactoe_generator.against_program import (
@@ -91,7 +92,7 @@ def run(argv: list[str] | None = None) -> None:
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
 @click.option(
     "--against",
-    type=click.Choice(list(OPPONENTS), case_sensitive=False),
+    type=OPPONENT,
     default=DEFAULT,
     show_default=True,
     help=f"The reference opponent the trap order ranks the optimal moves against first: {described()}.",
@@ -141,12 +142,14 @@ def build(
     if against_program or command:
         build_against_program(ctx, output, rules, command, repeat, timeout, startup)
         return
-    writer = build_tools()
+    build_tools()  # numpy and orjson, or one line naming what installs them
+    from tictactoe_generator.build import build_files
+
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
         try:
             with stage_bars() as bars:
                 vectors_path = Path(vectors) if vectors else None
-                written = writer.build_files(
+                written = build_files(
                     Path(output), rules, vectors_path, no_vectors=no_vectors, against=against, progress=bars
                 )
         except SameFileError:

@@ -8,9 +8,10 @@ import os
 import click
 
 from tictactoe_book.apps.console import Command, FilePath, book_in_use, echo, exit_statuses
+from tictactoe_book.apps.options import book_choice_options
 from tictactoe_book.apps.options import open_book as open_play_book
 from tictactoe_book.game import FIRST, SECOND
-from tictactoe_book.opponents import OPPONENTS, described
+from tictactoe_book.opponents import described
 from tictactoe_generator.atomic import finish_once_written, folder_target, write_into
 from tictactoe_generator.options import BOOK_OPTION, open_book
 
@@ -54,18 +55,11 @@ from tictactoe_generator.options import BOOK_OPTION, open_book
     help="Rust only: the crate's name (used as NAME with '-' read as '_'), so that crates of "
     "different names (the normal and the misère book) are members of one Cargo workspace.",
 )
-@click.option(
-    "--misere",
-    is_flag=True,
-    help="Export the packaged 3x3 misère book (completing a line loses), the one ttt-play plays "
-    "with this option; with --book, the book must be a misère one (a usage error otherwise).",
-)
-@click.option(
-    "--against",
-    type=click.Choice(list(OPPONENTS), case_sensitive=False),
-    default=None,
-    help="Export the packaged book whose top tiers are ranked against this opponent, the one "
-    f"ttt-play plays with this option: {described()}. With --book, the book must be ranked so.",
+@book_choice_options(
+    misere_help="Export the packaged 3x3 misère book (completing a line loses), the one ttt-play "
+    "plays with this option; with --book, the book must be a misère one (a usage error otherwise).",
+    against_help="Export the packaged book whose top tiers are ranked against this opponent, the "
+    f"one ttt-play plays with this option: {described()}. With --book, the book must be ranked so.",
 )
 @click.option(
     "-o",

@@ -26,7 +26,7 @@ from tictactoe_book.reader import Book
 from tictactoe_generator.atomic import write_into
 
 if TYPE_CHECKING:
-    from tictactoe_book.reader import Progress
+    from tictactoe_book.book_format import Progress
 
 #: Entries in a part, at most: on 4x4 k=4, 288 parts of about 19 KB (5.35 MB in all; 1,024 a
 #: part: 5.49 MB, 16,384: 5.30 MB; docs/benchmarks.md, "A book by parts").

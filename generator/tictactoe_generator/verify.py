@@ -25,7 +25,7 @@ from tictactoe_book.reader import Book, default_book_path, parse_entry, parse_js
 from tictactoe_generator import build_tools
 
 if TYPE_CHECKING:
-    from tictactoe_book.reader import Progress
+    from tictactoe_book.book_format import Progress
 
 
 @dataclass

@@ -28,6 +28,7 @@ if __name__ != "tictactoe_book":  # player/ and generator/ are folders, not pack
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from tictactoe_book.book import Book, Evaluation
     from tictactoe_book.errors import (
         BOOK_REASONS,
         BoardError,
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     )
     from tictactoe_book.game import Outcome, Position, Rules
     from tictactoe_book.play import LEVELS, choose_move
-    from tictactoe_book.reader import Book, Evaluation, load_book, parse_book
+    from tictactoe_book.reader import load_book, parse_book
 
 __version__ = "3.0.0"
 
@@ -74,8 +75,8 @@ _HOMES = {
     "Rules": "game",
     "LEVELS": "play",
     "choose_move": "play",
-    "Book": "reader",
-    "Evaluation": "reader",
+    "Book": "book",
+    "Evaluation": "book",
     "load_book": "reader",
     "parse_book": "reader",
 }

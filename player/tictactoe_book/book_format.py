@@ -29,6 +29,12 @@ if TYPE_CHECKING:
 
     Fail = Callable[[str, str], BookError]
 
+    #: How far a load has gone, for an app to show: ``progress(stage, done, total)``, the
+    #: solver's shape (tictactoe_generator.solve.Progress). ``"read"`` once the file's bytes are read
+    #: (done 0 of its size in bytes: parsing them follows), then, if it is proven, ``"prove"``
+    #: (entries checked of the book's entries) from 0 as the proof starts to all as it ends.
+    Progress = Callable[[str, int, int], None]
+
 FORMAT_NAME = "tictactoe-book"
 #: Bumped only for a change an existing reader would misread; readers refuse versions they don't know.
 FORMAT_VERSION = 2
@@ -41,7 +47,6 @@ MAX_BOOK_BYTES = 64 * 1024 * 1024
 MAX_STRUCTURE = 4_000_000
 #: Step 3 ("json"): arrays and objects nest at most this deep (the book itself uses 3 levels).
 MAX_DEPTH = 32
-#: The packaged books' names: 3x3, and 3x3 misère, each ranked against each reference opponent
 
 
 # ---------------------------------------------------------------- step 1: the bytes

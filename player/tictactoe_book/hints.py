@@ -20,7 +20,7 @@ from tictactoe_book.play import level_policy
 from tictactoe_book.rates import PlayOut
 
 if TYPE_CHECKING:
-    from tictactoe_book.reader import Book
+    from tictactoe_book.book import Book
 
 #: The chance of going on to win against each reference opponent, by its name.
 Chances = dict[str, Fraction]

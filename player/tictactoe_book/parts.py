@@ -10,9 +10,10 @@ is a ``Book`` whose entries are a mapping that reads parts as it is asked
 version-2 rule (the definition: ``proof.missing``, ``proof.inconsistency``); ``prove_parts``
 runs that rule over every entry of every part, holding a bounded number of parts (``ttt-book verify FOLDER``).
 
-The steps and their reason codes are version 2's (tictactoe_book.reader), with ``parts`` for
-the manifest's list of parts and ``part-missing``, ``part-hash``, ``part-format`` for a part's
-file; a message about a part names its file, and the entry where one is at fault.
+The steps and their reason codes are version 2's (tictactoe_book.book_format,
+tictactoe_book.proof), with ``parts`` for the manifest's list of parts and ``part-missing``,
+``part-hash``, ``part-format`` for a part's file; a message about a part names its file, and
+the entry where one is at fault.
 """
 
 from __future__ import annotations
@@ -28,25 +29,22 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
-from tictactoe_book.errors import BookError, EntryShapeError
-from tictactoe_book.game import EMPTY, Rules
-from tictactoe_book.grammar import misshapen, short
-from tictactoe_book.proof import Move, inconsistency, key_problem, missing, successors
-from tictactoe_book.reader import (
+from tictactoe_book.book import Book, Entry, ranked
+from tictactoe_book.book_format import (
     FORMAT_NAME,
     FORMAT_VERSION,
     MAX_BOOK_BYTES,
-    Book,
-    Entry,
-    _ranked,
     check_header,
-    parse_entry,
     parse_json,
     read_book_bytes,
 )
+from tictactoe_book.errors import BookError, EntryShapeError
+from tictactoe_book.game import EMPTY, Rules
+from tictactoe_book.grammar import misshapen, parse_entry, short
+from tictactoe_book.proof import Move, inconsistency, key_problem, missing, successors
 
 if TYPE_CHECKING:
-    from tictactoe_book.reader import Progress
+    from tictactoe_book.book_format import Progress
 
 #: The format version of a book by parts (version 2 is the whole-file book).
 PARTS_VERSION = 3
@@ -344,9 +342,9 @@ def load_parts(
     data = parse_json(read_book_bytes(where), where)
     stated, parts = check_manifest(data, where, rules)
     book = PartsBook(stated, data, where, PartTexts(os.path.dirname(where) or ".", stated, parts))
-    ranked = _ranked(book, against)
-    assert isinstance(ranked, PartsBook)
-    return ranked
+    found = ranked(book, against)
+    assert isinstance(found, PartsBook)
+    return found
 
 
 # ---------------------------------------------------------------- the proof by parts

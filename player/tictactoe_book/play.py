@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 
 class Answer(Protocol):
-    """What a level reads of a book's answer for a board (``tictactoe_book.reader.Evaluation``)."""
+    """What a level reads of a book's answer for a board (``tictactoe_book.book.Evaluation``)."""
 
     @property
     def board(self) -> str: ...
@@ -42,7 +42,7 @@ class Answer(Protocol):
 
 
 class Book(Protocol):
-    """What a level asks of a book (``tictactoe_book.reader.Book``): its answer for a board."""
+    """What a level asks of a book (``tictactoe_book.book.Book``): its answer for a board."""
 
     def evaluate(self, board: str | Position, *, first: str = FIRST) -> Answer: ...
 

@@ -1,24 +1,18 @@
 """Shared by the audit's test engines: an exhaustive negamax of their own (no book, no player
-package), and the contract's loop: a board per line in, a cell per line out."""
+package; the lines and the side to move are tests/oracles/oracle.py's), and the contract's loop:
+a board per line in, a cell per line out."""
 
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 
-LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from oracles.oracle import line_owner, to_move
 
-
-def winner(board: str) -> str | None:
-    for a, b, c in LINES:
-        if board[a] != "." and board[a] == board[b] == board[c]:
-            return board[a]
-    return None
-
-
-def to_move(board: str) -> str:
-    return "X" if board.count("X") == board.count("O") else "O"
+__all__ = ["line_owner", "to_move"]  # the engines import them from here, with the rest
 
 
 def free(board: str) -> list[int]:
@@ -40,7 +34,7 @@ def value(board: str) -> int:
 
 def move_value(board: str, cell: int) -> int:
     after = play(board, cell)
-    if winner(after):
+    if line_owner(after):
         return 9  # a win in 1
     if "." not in after:
         return 0
@@ -55,7 +49,7 @@ def best_moves(board: str, cells: list[int] | None = None) -> list[int]:
 
 
 def immediate_wins(board: str, mark: str) -> list[int]:
-    return [c for c in free(board) if winner(board[:c] + mark + board[c + 1 :]) == mark]
+    return [c for c in free(board) if line_owner(board[:c] + mark + board[c + 1 :]) == mark]
 
 
 def serve(choose: Callable[[str], object]) -> None:

@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import free, play, serve, winner
+from common import free, line_owner, play, serve
 
 
 @functools.cache
@@ -19,7 +19,7 @@ def value(board: str) -> int:
 
 def move_value(board: str, cell: int) -> int:
     after = play(board, cell)
-    if winner(after):
+    if line_owner(after):
         return -9  # the mover completed a line: a loss in 1
     if "." not in after:
         return 0

@@ -9,7 +9,7 @@ import functools
 from collections.abc import Callable
 from fractions import Fraction
 
-from .oracle import move_results, rank, to_move, winner
+from .oracle import line_owner, move_results, rank, to_move
 
 Opponent = Callable[[str], tuple[int | None, ...]]
 
@@ -34,7 +34,7 @@ def best_response(opponent: Opponent, mark: str) -> Fraction:
 
     @functools.cache
     def chance(board: str) -> Fraction:
-        won = winner(board)
+        won = line_owner(board)
         if won is not None:
             return Fraction(int(won == mark))
         if "." not in board:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from .oracle import LINES, to_move, winner
+from .oracle import LINES, line_owner, to_move
 
 Policy = Callable[[str], tuple[int, ...]]
 Rates = tuple[Fraction, Fraction, Fraction]  # (win, draw, loss) for the player under test
@@ -52,7 +52,7 @@ def match(tested: Policy, opponent: Policy, tested_mark: str) -> Rates:
     while ply:
         following: dict[str, int] = {}
         for board, share in ply.items():
-            won = winner(board)
+            won = line_owner(board)
             if won:
                 ends["win" if won == tested_mark else "loss"] += share
                 continue

@@ -17,7 +17,9 @@ LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 Result = tuple[int, int]  # (value, plies)
 
 
-def winner(board: str) -> str | None:
+def line_owner(board: str) -> str | None:
+    """The mark owning a line of ``board``, or None: the winner under the normal rules, the
+    loser under misère (the audit's misère engine asks it too)."""
     for a, b, c in LINES:
         if board[a] != "." and board[a] == board[b] == board[c]:
             return board[a]
@@ -46,7 +48,7 @@ def move_results(board: str, solve: Callable[[str], Result]) -> dict[int, Result
         if board[cell] != ".":
             continue
         child = board[:cell] + mark + board[cell + 1 :]
-        if winner(child) == mark:
+        if line_owner(child) == mark:
             results[cell] = (1, 1)
         elif "." not in child:
             results[cell] = (0, 1)
@@ -69,7 +71,7 @@ def all_positions() -> tuple[set[str], set[str]]:
     while frontier:
         nxt = set()
         for board in frontier:
-            if winner(board) or "." not in board:
+            if line_owner(board) or "." not in board:
                 finished.add(board)
                 continue
             unfinished.add(board)

@@ -31,12 +31,21 @@ from tictactoe_book.apps.console import (
     refuse_unused,
     run_cli,
 )
-from tictactoe_book.apps.options import DELAY, LEVEL, MARK, SeedParam, colour_wanted, open_book, painter
+from tictactoe_book.apps.options import (
+    DELAY,
+    LEVEL,
+    MARK,
+    SeedParam,
+    book_choice_options,
+    colour_wanted,
+    open_book,
+    painter,
+)
 from tictactoe_book.apps.script import parse_moves, play_script, transcript_json, transcript_text
+from tictactoe_book.book import Book
 from tictactoe_book.errors import ScriptError
 from tictactoe_book.game import FIRST, SECOND
-from tictactoe_book.opponents import OPPONENTS, described
-from tictactoe_book.reader import Book
+from tictactoe_book.opponents import described
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
@@ -72,17 +81,10 @@ MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer
     help="Play from this book file instead of the packaged one, by the rules it states (board, "
     "k, misère). Env: TTT_BOOK (empty: unset).",
 )
-@click.option(
-    "--against",
-    type=click.Choice(list(OPPONENTS), case_sensitive=False),
-    default=None,
-    help="Whom the perfect level plays to beat: it wins as often as a never-losing player can "
-    f"against {described()}. The other levels play as they do.",
-)
-@click.option(
-    "--misere",
-    is_flag=True,
-    help="Misère: completing a line loses. Plays the packaged 3x3 misère book; with --book, "
+@book_choice_options(
+    against_help="Whom the perfect level plays to beat: it wins as often as a never-losing player "
+    f"can against {described()}. The other levels play as they do.",
+    misere_help="Misère: completing a line loses. Plays the packaged 3x3 misère book; with --book, "
     "the book must be a misère one (a usage error otherwise).",
 )
 @click.option(

@@ -21,11 +21,12 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
+from tictactoe_book.book import Book, Evaluation
+from tictactoe_book.book_format import lone_surrogate
 from tictactoe_book.errors import BoardError, RequestError, echoed
 from tictactoe_book.game import FIRST, check_mark
 from tictactoe_book.opponents import OPPONENTS
 from tictactoe_book.play import LEVELS, MAX_SEED, choose_move
-from tictactoe_book.reader import Book, Evaluation, lone_surrogate
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable

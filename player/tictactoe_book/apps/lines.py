@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from tictactoe_book.apps.text import Paint, Write
-    from tictactoe_book.reader import Book
+    from tictactoe_book.book import Book
 
     ReadLine = Callable[[str], str | None]
 

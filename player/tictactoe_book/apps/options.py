@@ -10,20 +10,24 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from tictactoe_book.apps.console import InputProblem, is_terminal
 from tictactoe_book.apps.progress import loading
+from tictactoe_book.book import Book
 from tictactoe_book.errors import BookError, echoed
 from tictactoe_book.game import FIRST, SECOND, Rules
-from tictactoe_book.opponents import DEFAULT
+from tictactoe_book.opponents import DEFAULT, OPPONENTS
 from tictactoe_book.play import LEVELS, MAX_SEED
-from tictactoe_book.reader import Book, book_for, load_book
+from tictactoe_book.reader import book_for, load_book
 
 MARK = click.Choice([FIRST, SECOND], case_sensitive=False)
 LEVEL = click.Choice(list(LEVELS), case_sensitive=False)
+#: A reference opponent's name, from the registry (``tictactoe_book.opponents``).
+OPPONENT = click.Choice(list(OPPONENTS), case_sensitive=False)
 #: Styles by kind; a kind of several words (``"draw book"``) takes each word's style. Win, draw
 #: and loss are the page's green, grey and red (web/style.css).
 COLOURS: dict[str, dict[str, Any]] = {
@@ -108,6 +112,22 @@ def painter(enabled: bool):  # type: ignore[no-untyped-def]
         return click.style(text, **style)
 
     return paint
+
+
+Decorated = TypeVar("Decorated", bound=Callable[..., Any])
+
+
+def book_choice_options(*, misere_help: str, against_help: str) -> Callable[[Decorated], Decorated]:
+    """``--misere`` and ``--against`` as every command that opens its book with ``open_book``
+    declares them (``ttt-play``, ``ttt-book export``): a flag and an opponent's name, None
+    unless given; each command says in its help what the book is for."""
+    misere = click.option("--misere", is_flag=True, help=misere_help)
+    against = click.option("--against", type=OPPONENT, default=None, help=against_help)
+
+    def declare(command: Decorated) -> Decorated:
+        return against(misere(command))
+
+    return declare
 
 
 def open_book(path: str | None, misere: bool = False, against: str | None = None) -> Book:

@@ -23,7 +23,7 @@ from tictactoe_book.trust import RECORD_ABOVE
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from tictactoe_book.reader import Progress
+    from tictactoe_book.book_format import Progress
 
 PROGRESS_AFTER = 0.5  # seconds of work before a progress bar is worth showing
 

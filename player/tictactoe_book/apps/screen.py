@@ -27,8 +27,8 @@ from tictactoe_book.play import check_level
 if TYPE_CHECKING:
     import random
 
+    from tictactoe_book.book import Book
     from tictactoe_book.hints import MoveHint
-    from tictactoe_book.reader import Book
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import random
     from typing import Any
 
-    from tictactoe_book.reader import Book
+    from tictactoe_book.book import Book
 
 MAX_SCRIPT_CHARS = 1000
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")

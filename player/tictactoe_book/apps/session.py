@@ -16,8 +16,8 @@ from tictactoe_book.play import check_level, choose_move
 if TYPE_CHECKING:
     import random
 
+    from tictactoe_book.book import Book
     from tictactoe_book.rates import PlayOut
-    from tictactoe_book.reader import Book
 
 
 def check_mark(mark: str, what: str = "mark") -> str:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import random
 
     from tictactoe_book.apps.text import Paint, Write
-    from tictactoe_book.reader import Book
+    from tictactoe_book.book import Book
 
 
 def watch_game(

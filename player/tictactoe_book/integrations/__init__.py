@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import functools
 
+from tictactoe_book.book import Book
 from tictactoe_book.game import Rules
 from tictactoe_book.opponents import DEFAULT
-from tictactoe_book.reader import Book, book_for, load_book
+from tictactoe_book.reader import book_for, load_book
 
 
 @functools.cache

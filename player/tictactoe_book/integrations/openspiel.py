@@ -14,10 +14,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tictactoe_book.book import Book
 from tictactoe_book.game import EMPTY, FIRST, SECOND, Rules
 from tictactoe_book.integrations import book_for_game
 from tictactoe_book.play import check_level, choose_move
-from tictactoe_book.reader import Book
 
 _MARKS = {"x": FIRST, "o": SECOND, ".": EMPTY}
 

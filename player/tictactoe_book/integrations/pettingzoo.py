@@ -14,11 +14,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tictactoe_book.book import Book
 from tictactoe_book.errors import echoed
 from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules, check_reachable
 from tictactoe_book.integrations import book_for_game
 from tictactoe_book.play import check_level, choose_move
-from tictactoe_book.reader import Book
 
 SIZE = 3
 #: tictactoe_v3's game: 3x3, three in a row wins.
