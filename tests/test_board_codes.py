@@ -8,8 +8,8 @@ import random
 import pytest
 
 from tictactoe_book import Rules
-from tictactoe_book.codes import board_codes, canonical
-from tictactoe_book.game import EMPTY, FIRST, SECOND, transform
+from tictactoe_book.codes import board_codes
+from tictactoe_book.game import EMPTY, FIRST, SECOND, canonical, transform
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ import orjson
 import pytest
 
 from tictactoe_book import Rules
-from tictactoe_book.codes import canonical
+from tictactoe_book.game import canonical
 from tictactoe_book.reader import entry_text
 from tictactoe_generator.codes import decode
 from tictactoe_generator.solve import Retrograde, solve

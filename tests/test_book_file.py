@@ -12,8 +12,7 @@ import orjson
 import pytest
 
 from tictactoe_book import Book, Rules, load_book, parse_book
-from tictactoe_book.codes import canonical
-from tictactoe_book.game import legal_moves
+from tictactoe_book.game import canonical, legal_moves
 from tictactoe_generator.build import write_book
 
 ROOT = Path(__file__).resolve().parent.parent

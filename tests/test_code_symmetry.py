@@ -1,6 +1,6 @@
 """Position codes and their symmetry tables over arrays (generator/tictactoe_generator/codes.py) agree with
 the board strings, with the codes of ``tictactoe_book.codes.board_codes`` and with
-``tictactoe_book.codes.canonical``."""
+``tictactoe_book.game.canonical``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from tictactoe_book import Rules
-from tictactoe_book.codes import board_codes, canonical
-from tictactoe_book.game import transform
+from tictactoe_book.codes import board_codes
+from tictactoe_book.game import canonical, transform
 from tictactoe_generator.codes import (
     CODE,
     canonical_codes,

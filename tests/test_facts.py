@@ -8,7 +8,7 @@ over, 138 over); 549,946 nodes in the game tree; 255,168 games (131,184 first-pl
 from __future__ import annotations
 
 from tictactoe_book import Book, Rules
-from tictactoe_book.codes import canonical
+from tictactoe_book.game import canonical
 from tictactoe_generator.solve import Retrograde
 
 Reachable = tuple[set[str], set[str]]

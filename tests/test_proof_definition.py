@@ -27,8 +27,7 @@ from hypothesis import strategies as st
 
 from tictactoe_book import BookError, Rules, parse_book, proof, proof_engine, reader
 from tictactoe_book.book_format import check_header, parse_json
-from tictactoe_book.codes import canonical
-from tictactoe_book.game import transform
+from tictactoe_book.game import canonical, transform
 from tictactoe_generator.writer import build_book
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +154,7 @@ def test_a_disagreement_is_an_internal_error(monkeypatch: pytest.MonkeyPatch) ->
 def count_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """How often each part of the definition runs, by name."""
     calls: dict[str, int] = {}
-    for name in ("key_problem", "successors", "missing", "inconsistency", "first_failure", "canonical_key"):
+    for name in ("key_problem", "successors", "missing", "inconsistency", "first_failure", "canonical"):
         real = getattr(proof, name)
 
         def counted(*args: Any, real: Any = real, name: str = name) -> Any:
@@ -178,7 +177,7 @@ def test_a_damaged_book_costs_the_definition_a_fixed_number_of_calls(
     with pytest.raises(BookError):
         parse_book(raw, "<3x4>")
     assert "first_failure" not in calls
-    assert calls.get("successors", 0) <= 2 and calls.get("canonical_key", 0) <= 2 * 12, calls
+    assert calls.get("successors", 0) <= 2 and calls.get("canonical", 0) <= 2 * 12, calls
 
 
 # ---------------------------------------------------------------- each check, isolated (issue 41, item 14)

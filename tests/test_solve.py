@@ -19,8 +19,7 @@ from oracles import oracle
 from oracles.negamax import Negamax, Result
 
 from tictactoe_book import Rules
-from tictactoe_book.codes import canonical
-from tictactoe_book.game import EMPTY, decode_score
+from tictactoe_book.game import EMPTY, canonical, decode_score
 from tictactoe_book.opponents import NOVICE
 from tictactoe_generator.codes import FIRST_DIGIT, SECOND_DIGIT, completing_cells, decode
 from tictactoe_generator.solve import (

@@ -8,8 +8,7 @@ import itertools
 import pytest
 
 from tictactoe_book import Rules, RulesError
-from tictactoe_book.codes import canonical
-from tictactoe_book.game import transform
+from tictactoe_book.game import canonical, transform
 
 SHAPES = [Rules(3, 3, 3), Rules(3, 4, 3), Rules(4, 4, 4), Rules(2, 3, 2), Rules(1, 4, 3)]
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from tictactoe_book.codes import board_codes, canonical
+from tictactoe_book.codes import board_codes
 from tictactoe_book.game import (
     EMPTY,
     FIRST,
@@ -21,6 +21,7 @@ from tictactoe_book.game import (
     Cell,
     Rules,
     Symmetry,
+    canonical,
     decode_score,
     other,
     side_to_move,

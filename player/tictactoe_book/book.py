@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import tictactoe_book.proof as proof
-from tictactoe_book.codes import canonical
 from tictactoe_book.errors import BookError, RulesError
 from tictactoe_book.game import (
     EMPTY,
@@ -24,6 +23,7 @@ from tictactoe_book.game import (
     Position,
     Rules,
     Symmetry,
+    canonical,
     check_mark,
     check_playable,
     decode_score,

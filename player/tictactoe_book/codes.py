@@ -1,8 +1,8 @@
-"""Board codes: a board as one integer; and the canonical form.
+"""Board codes: a board as one integer.
 
 A board's *code* reads its string as a number in base 4, the first cell the most significant:
 ``.`` is 0, ``O`` 1, ``X`` 2 (``DIGITS``). Codes compare as their boards do, so the smallest code
-among a board's images is the canonical key's (``canonical``, found on the strings): the one
+among a board's images is the canonical key's (``tictactoe_book.game.canonical``): the one
 integer encoding every array (``tictactoe_generator.codes``) and export (the C and Rust tables)
 mirrors.
 """
@@ -13,7 +13,7 @@ from functools import cache
 from itertools import product
 from typing import TYPE_CHECKING
 
-from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules, Symmetry, transform
+from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -59,13 +59,3 @@ def board_codes(rules: Rules) -> BoardCodes:
     high_text = ["".join(marks) for marks in product(_MARKS_BY_DIGIT, repeat=cells - low_cells)]
     low_text = ["".join(marks) for marks in product(_MARKS_BY_DIGIT, repeat=low_cells)]
     return BoardCodes(rules, lambda code: high_text[code >> low_bits] + low_text[code & mask])
-
-
-def canonical(rules: Rules, board: str) -> tuple[str, Symmetry]:
-    """The canonical key of ``board`` (its smallest image, ``.`` < ``O`` < ``X`` as in ASCII)
-    and the symmetry that maps ``board`` onto it, the first in ``rules.symmetries`` order on a
-    tie (the identity when ``board`` is canonical). ``board`` holds marks only (``check`` it
-    first)."""
-    images = [transform(board, symmetry) for symmetry in rules.symmetries]
-    smallest = min(images)
-    return smallest, rules.symmetries[images.index(smallest)]

@@ -11,7 +11,7 @@ book's score scale.
   ``image[i] = board[perm[i]]``: 8 on a square board (the dihedral group), 4 on a rectangle.
 * The *canonical* form of a board is its smallest image (``.`` < ``O`` < ``X``), reached first
   by the symmetries in order; a move ``c`` on the canonical board is cell ``perm[c]`` on the board
-  (``tictactoe_book.codes.canonical``).
+  (``canonical``).
 * A *position* (``Position``) is a board under its rules, with the mark that moved first: the
   one game state every walker goes through. Its ``outcome()`` says who won *by the rules*
   (``Outcome``): the owner of a completed line, or under misère the other mark
@@ -334,20 +334,19 @@ def is_over(rules: Rules, board: str) -> bool:
     return EMPTY not in board or bool(line_owners(rules)(board))
 
 
-def completing(rules: Rules, board: str, mark: str) -> int:
-    """The free cells where ``mark`` would complete a line, as a set of bits (bit ``c`` for
-    cell ``c``): the lines holding ``k - 1`` of ``mark`` and one empty cell (``read_lines``)."""
-    lines, k, found = read_lines(rules)(board), rules.k, 0
-    for at, line in enumerate(rules.lines):
-        seen = lines[at * (k + 1) : at * (k + 1) + k]
-        if seen.count(mark) == k - 1 and EMPTY in seen:
-            found |= 1 << line[seen.index(EMPTY)]
-    return found
-
-
 def transform(board: str, symmetry: Symmetry) -> str:
     """The image of ``board`` under ``symmetry``: ``image[i] = board[perm[i]]``."""
     return "".join(symmetry.take(board))
+
+
+def canonical(rules: Rules, board: str) -> tuple[str, Symmetry]:
+    """The canonical key of ``board`` (its smallest image, ``.`` < ``O`` < ``X`` as in ASCII)
+    and the symmetry that maps ``board`` onto it, the first in ``rules.symmetries`` order on a
+    tie (the identity when ``board`` is canonical). ``board`` holds marks only (``check`` it
+    first)."""
+    images = [transform(board, symmetry) for symmetry in rules.symmetries]
+    smallest = min(images)
+    return smallest, rules.symmetries[images.index(smallest)]
 
 
 def check(rules: Rules, board: str, first: str = FIRST) -> str:

@@ -23,7 +23,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tictactoe_book.errors import OpponentError, echoed
-from tictactoe_book.game import FIRST, Cell, Policy, Rules, completing, legal_moves, other, side_to_move
+from tictactoe_book.game import (
+    EMPTY,
+    FIRST,
+    Cell,
+    Policy,
+    Rules,
+    legal_moves,
+    other,
+    read_lines,
+    side_to_move,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -66,6 +76,17 @@ class Opponent:
     def policy(self, rules: Rules, *, first: str = FIRST) -> Policy:
         """It, as a player of a game ``first`` began (``tictactoe_book.game.Policy``)."""
         return lambda board: self.moves(rules, board, side_to_move(board, first))
+
+
+def completing(rules: Rules, board: str, mark: str) -> int:
+    """The free cells where ``mark`` would complete a line, as a set of bits (bit ``c`` for
+    cell ``c``): the lines holding ``k - 1`` of ``mark`` and one empty cell (``read_lines``)."""
+    lines, k, found = read_lines(rules)(board), rules.k, 0
+    for at, line in enumerate(rules.lines):
+        seen = lines[at * (k + 1) : at * (k + 1) + k]
+        if seen.count(mark) == k - 1 and EMPTY in seen:
+            found |= 1 << line[seen.index(EMPTY)]
+    return found
 
 
 def cell_set(cells: list[Cell]) -> int:

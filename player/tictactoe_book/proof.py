@@ -26,8 +26,6 @@ to the same findings on every damaged book of the tests.
 
 from __future__ import annotations
 
-from functools import cache
-from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from tictactoe_book.errors import EntryShapeError
@@ -37,6 +35,7 @@ from tictactoe_book.game import (
     SECOND,
     Cell,
     Rules,
+    canonical,
     end_score,
     line_owners,
     one_ply_back,
@@ -46,7 +45,7 @@ from tictactoe_book.game import (
 from tictactoe_book.grammar import misshapen, parse_entry, short
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    pass
 
 #: A move: its cell, the board it makes, that board's canonical key (None if the game ends
 #: there), and its score (None if that key is no entry).
@@ -61,19 +60,6 @@ class ProofDisagreement(RuntimeError):
     find failing that step. A bug of this package, whatever the book holds."""
 
 
-def canonical_key(rules: Rules, board: str) -> str:
-    """The canonical key of ``board``: the smallest of its images under the symmetries
-    (docs/book-format.md, "Canonical form"; ``image[i] = board[perm[i]]``)."""
-    return min(["".join(image(board)) for image in _images(rules)])
-
-
-@cache
-def _images(rules: Rules) -> list[Callable[[str], tuple[str, ...]]]:
-    """Per symmetry, a board's image as its characters (``tictactoe_book.game.transform``, made
-    once per symmetry: a key's successors take a dozen canonical keys)."""
-    return [itemgetter(*symmetry.perm) for symmetry in rules.symmetries]
-
-
 def key_problem(rules: Rules, key: str) -> str | None:
     """Step 12 for one key: what is wrong with it, or None. A key is ``cells`` characters of X,
     O and ``.``, with as many X as O or one more, not finished (no derived line full of one
@@ -86,7 +72,7 @@ def key_problem(rules: Rules, key: str) -> str | None:
         return f"has entry key {key!r} with {x} X and {o} O"
     if x + o == cells or line_owners(rules)(key):
         return f"has entry key {key!r}, a finished board"
-    if canonical_key(rules, key) != key:
+    if canonical(rules, key)[0] != key:
         return f"has entry key {key!r}, which is not in canonical form"
     return None
 
@@ -105,7 +91,7 @@ def successors(rules: Rules, texts: dict[str, Any], key: str) -> list[Move]:
             if ends is not None:
                 found.append((cell, board, None, ends))
                 continue
-            successor = canonical_key(rules, board)
+            successor = canonical(rules, board)[0]
             text = texts.get(successor)
             score = None if text is None else one_ply_back(parse_entry(text, rules.cells)[0])
             found.append((cell, board, successor, score))

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tictactoe_book.codes import board_codes, canonical
+from tictactoe_book.codes import board_codes
 from tictactoe_book.errors import ExportTooLarge
-from tictactoe_book.game import Cell, Position, Rules, check_mark
+from tictactoe_book.game import Cell, Position, Rules, canonical, check_mark
 from tictactoe_book.opponents import DEFAULT
 from tictactoe_book.reader import Book
 
