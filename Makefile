@@ -79,9 +79,13 @@ test-big: $(STAMP)
 # The book exported as C and Rust (ttt-book export), compiled with gcc (strict, and under
 # AddressSanitizer and UBSan) and rustc, run against every board vector; the strategy tables
 # played against every opposing line through the compiled C; the game state and the levels of
-# both (tests/test_export_game.py: C89, C99, C++, 10,000 games a level, the crate's cargo test).
-# Needs gcc, g++, size, rustc and cargo on PATH (no crate is downloaded).
+# both (tests/test_export_game.py: C89, C99, C++, 10,000 games a level, the crate's cargo test,
+# the Rust Position against Python's); the exports built by avr-gcc for an ATmega328P and run in
+# simavr (tests/test_export_avr.py). Needs gcc, g++, size, rustc and cargo on PATH (no crate is
+# downloaded); installs Debian's gcc-avr, avr-libc and simavr when missing and run as root
+# (tests/exports/setup-avr.sh; otherwise the AVR tests skip, saying so).
 test-exports: $(STAMP)
+	bash tests/exports/setup-avr.sh
 	$(BIN)/python -m pytest -m exports
 
 # What a game developer installs, built and used away from the repository (tests/test_packages.py):

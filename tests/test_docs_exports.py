@@ -30,7 +30,7 @@ def book(board: str) -> Book:
 
 
 def documented() -> dict[tuple[str, str], list[int]]:
-    """Each row's figures, in order: positions, .rodata, the error names, .text, source."""
+    """Each row's figures, in order: positions, .rodata, .text, source."""
     rows = {
         (board, what): [int(n.replace(",", "")) for n in re.findall(r"\d[\d,]*", cells)]
         for board, what, cells in ROW.findall(PORTING)
@@ -83,5 +83,7 @@ def test_the_sections_are_as_the_table_says(board: str, what: str, tmp_path: Pat
         parts = line.split()
         if len(parts) >= 2 and parts[1].isdigit():
             sizes[parts[0]] = int(parts[1])
-    found = [sizes[".rodata"], sizes[".rodata.str1.1"], sizes[".text"]]
-    assert documented()[board, what][1:4] == found, (board, what, sizes)
+    # no string literal: the error names are an array among the tables (in flash on AVR, where a
+    # literal is copied into RAM; tests/test_export_avr.py)
+    assert not [name for name in sizes if name.startswith(".rodata.str")], sizes
+    assert documented()[board, what][1:3] == [sizes[".rodata"], sizes[".text"]], (board, what, sizes)

@@ -10,6 +10,9 @@
   among the level's cells (the vectors' ``levels``, tests/c_build.py, check the cells).
 * 10,000 games against a random player at each level, each side, give the rates ``ttt-book
   levels --exact`` prints, within sampling error; none is lost at perfect.
+* The Rust ``Position`` (tests/exports/position_driver.rs) on every reachable 3x3 position,
+  normal and misère, and on boards no game reaches: what Python's ``Position`` says (whose turn,
+  legal moves, who won, every cell played) and what the book says of it (best moves, value).
 * The C compiles as C89, C99 and C++ with -Wall -Wextra -Werror (and runs under ASan and UBSan);
   a C++ program links against the C implementation; every header, full and strategy, declares
   the shared names; the Rust driver answers every question as the C one does; the crate's own
@@ -24,7 +27,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -35,7 +38,8 @@ from oracles.book_oracle import derived_lines
 from oracles.negamax import Negamax
 from test_exports import SANITIZED, compile_rust, write
 
-from tictactoe_book import BoardError, Position, load_book
+from tictactoe_book import BoardError, IllegalMoveError, Position, Rules, load_book
+from tictactoe_book.reader import Book
 from tictactoe_generator.cli import main
 from tictactoe_generator.export.c import c_book, c_strategy
 from tictactoe_generator.export.rust import rust_book
@@ -462,7 +466,8 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
 ) -> None:
     """The crate has no dependencies, so cargo needs no network: its tests (the game walked from
     the empty board against the book's scores, perfect play against every line, the generator,
-    the errors) and the example in its documentation pass for 3x3, misère 3x3 and 3x4."""
+    the errors, a game through ``Position``) and the example in its documentation pass for 3x3,
+    misère 3x3 and 3x4."""
     path = book_3x4_path if book == "3x4" else ROOT / "book" / book
     crate = export_crate(tmp_path / "crate", "--book", str(path))
     manifest = (crate / "Cargo.toml").read_text()
@@ -473,7 +478,7 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
         "tests/game.rs",
     ]
     out = cargo_test(crate, tmp_path / "target")
-    assert "test result: ok. 5 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
+    assert "test result: ok. 6 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
     # the unit test of the redraw bound (test_the_redraw_bound_is_exact_at_every_boundary: C's)
     assert "test tests::accept_keeps_the_draws_below_the_top_2_32_mod_n_only ... ok" in out
 
@@ -645,3 +650,94 @@ def test_the_redraw_bound_is_exact_at_every_boundary(tmp_path: Path) -> None:
         (MASK, 9),
     ]
     assert ask(program, [f"{draw} {n}" for draw, n, _ in cases]) == [str(int(kept)) for _, _, kept in cases]
+
+
+# ---------------------------------------------------------------- the Rust Position
+
+
+#: Python's IllegalMoveError messages (tictactoe_book.game), by the MoveError the Rust Position
+#: gives: its code and its variant.
+MOVE_ERRORS = {
+    "over:Board(Over)": re.compile(r"the game '.*' is over; no move \d+"),
+    "illegal-move:OffBoard": re.compile(r"cell \d+ is off the board \(0 to \d+\)"),
+    "illegal-move:Taken": re.compile(r"cell \d+ of '.*' is taken by [XO]"),
+}
+
+
+def joined(cells: Iterable[int]) -> str:
+    return ",".join(map(str, cells))
+
+
+def python_position(board: str, rules: Rules, book: Book) -> str:
+    """What tests/exports/position_driver.rs prints for ``board``, from Python's ``Position``
+    (its turn, legal moves, outcome, every cell played) and the book's answer for it."""
+    try:
+        position = Position(board, rules)
+    except BoardError as error:
+        return f"error={error.code}"
+    ended = position.outcome()
+    outcome = (
+        "-" if ended is None else f"{ended.winner or '-'}/{joined(ended.line)}/{ended.completed_by or '-'}"
+    )
+    plays = []
+    for cell in range(rules.cells + 1):
+        try:
+            plays.append(str(position.play(cell)))
+        except IllegalMoveError as error:
+            (kind,) = [kind for kind, message in MOVE_ERRORS.items() if message.fullmatch(str(error))]
+            plays.append(kind)
+    try:
+        best = joined(book.best_moves(position))
+        evaluation = book.evaluate(position)
+        value = f"{evaluation.value}/{evaluation.plies}"
+    except BoardError as error:
+        best = value = f"error:{error.code}"
+    return (
+        f"turn={position.turn} over={int(position.is_over)} outcome={outcome} "
+        f"moves={joined(position.legal_moves())} plays={';'.join(plays)} best={best} value={value}"
+    )
+
+
+def reachable(rules: Rules) -> list[str]:
+    """Every board reachable from the empty one, by Python's ``Position``."""
+    seen = {Position.empty(rules)}
+    frontier = list(seen)
+    while frontier:
+        position = frontier.pop()
+        for cell in position.legal_moves():
+            child = position.play(cell)
+            if child not in seen:
+                seen.add(child)
+                frontier.append(child)
+    return sorted(str(position) for position in seen)
+
+
+#: Boards no game reaches, for each error Position::new gives (and one it must take: a finished
+#: game), beside the reachable ones.
+REFUSED_BOARDS = ["X", "X.O.Z....", "XX.......", "XXXOOO...", "OOX......", "X..........", "XXXOO...."]
+
+
+@pytest.mark.parametrize("misere", [False, True], ids=["normal", "misere"])
+def test_the_rust_position_is_the_python_positions_on_every_reachable_board(
+    tmp_path: Path, misere: bool
+) -> None:
+    """The Rust ``Position`` of the normal and the misère export, on each of the 5,478 reachable
+    3x3 positions and on boards no game reaches: Python's ``Position`` refuses the same boards
+    with the same code, and on the others gives the same turn, legal moves, outcome (the winner
+    by the rules, the line and who completed it) and, for every cell and one off the board, the
+    same new position or error (the game over, off the board, taken); the book's best moves and
+    value for the position are the Python book's."""
+    rules = Rules(3, 3, 3, misere=misere)
+    book = load_book(rules=rules)
+    program = compile_rust(write(tmp_path, rust_book(full_table(book))), "position_driver")
+    boards = [*reachable(rules), *REFUSED_BOARDS]
+    expected = [python_position(board, rules, book) for board in boards]
+    assert len(boards) - len(REFUSED_BOARDS) == 5478
+    assert sum(line.startswith("error=") for line in expected) == len(REFUSED_BOARDS) - 1
+    # X X X
+    # O O .      X completed the top row: X wins, or under misère O does
+    # . . .
+    assert f"outcome={'O' if misere else 'X'}/0,1,2/X" in expected[-1]
+    answers = ask(program, boards)
+    wrong = [(b, a, e) for b, a, e in zip(boards, answers, expected, strict=True) if a != e]
+    assert wrong == [], f"{len(wrong)} wrong, the first: {wrong[:2]}"

@@ -65,6 +65,12 @@ OUTCOMES = (
 SHARED = ("outcome", "turn", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
 
 
+#: What avr-gcc holds: no array of more than 32,767 bytes (its ptrdiff_t has 16 bits), and
+#: pgm_read_* reads PROGMEM tables from the first 64 KB of flash. An export whose tables exceed
+#: either is refused on AVR by an #error saying so (``_on_avr``).
+AVR_LARGEST_ARRAY = 32_767
+AVR_NEAR_FLASH = 65_536
+
 #: The prefix of an export's names unless ``--prefix`` gives another: ttt_outcome, TTT_CELLS,
 #: TICTACTOE_BOOK_H. With prefix ``mis``: mis_outcome, MIS_CELLS, MIS_TICTACTOE_BOOK_H.
 DEFAULT_PREFIX = "ttt"
@@ -146,6 +152,18 @@ def c_book(table: FullTable, *, single_header: bool = False, prefix: str = DEFAU
         tops=wrapped(table.tops),
         horizons=", ".join(str(HORIZON.get(level, 0)) for level in LEVELS),
     )
+    count = len(table.keys)
+    implementation = _on_avr(
+        implementation,
+        f"the {rules} book",
+        {
+            "ttt_keys": count * key_bits(rules) // 8,
+            "ttt_bests": count,
+            "ttt_tops": 2 * count,
+            **_rule_tables(rules),
+        },
+        "for a microcontroller, export one side's play instead: ttt-book export --lang c --strategy X (or O)",
+    )
     files = _put_together(BOOK_HEADER, BOOK_SOURCE, command, header, implementation, single_header)
     return _named(files, prefix, table.against)
 
@@ -183,8 +201,36 @@ def c_strategy(
         keys=wrapped(table.keys),
         moves=wrapped(packed_moves(table.moves)),
     )
+    count = len(table.keys)
+    implementation = _on_avr(
+        implementation,
+        f"the {rules} strategy for {side}",
+        {"ttt_keys": count * key_bits(rules) // 8, "ttt_moves": (count + 1) // 2, **_rule_tables(rules)},
+        "an AVR cannot hold it: play a smaller board",
+    )
     files = _put_together(header_name, source_name, command, header, implementation, single_header)
     return _named(files, prefix, table.against)
+
+
+def _rule_tables(rules: Rules) -> dict[str, int]:
+    """The bytes of the rules' tables every export holds: the symmetries and the lines."""
+    return {"ttt_perms": len(rules.symmetries) * rules.cells, "ttt_lines": len(rules.lines) * rules.k}
+
+
+def _on_avr(implementation: str, what: str, tables: dict[str, int], instead: str) -> str:
+    """``implementation`` as it is when its ``tables`` (bytes by name) fit what AVR holds
+    (AVR_LARGEST_ARRAY, AVR_NEAR_FLASH); else behind an ``#error`` on AVR, one line saying why
+    and what to do ``instead``, which stands in for the compiler's own errors (``size of array
+    'ttt_keys' is too large``). Other targets compile it as it is."""
+    largest = max(tables, key=lambda name: tables[name])
+    total = sum(tables.values())
+    if tables[largest] <= AVR_LARGEST_ARRAY and total <= AVR_NEAR_FLASH:
+        return implementation
+    message = (
+        f"{what} has {total:,} B of tables ({largest} alone {tables[largest]:,} B), more than AVR holds "
+        f"({AVR_LARGEST_ARRAY:,} B an array, {AVR_NEAR_FLASH // 1024} KB of flash for pgm_read_*): {instead}"
+    )
+    return f'#if defined(__AVR__)\n#error "{message}"\n#else\n{implementation}#endif\n'
 
 
 def _named(files: dict[str, str], prefix: str, against: str) -> dict[str, str]:
@@ -236,11 +282,21 @@ def _shared(rules: Rules, count: str, api: str) -> dict[str, object]:
         "state_functions": fill(
             "state.c",
             api=api,
-            error_name_cases="\n".join(
-                f'    case TTT_ERR_{name}:\n        return "{code}";' for name, code, _ in ERRORS
-            ),
+            error_names=_error_names(),
+            name_size=max(len(code) for _, code, _ in ERRORS) + 1,
         ),
     }
+
+
+def _error_names() -> str:
+    """The initializer of ``ttt_error_names``, its semicolon included: each error's name and its
+    NUL, in the order of the codes, as adjacent literals (so that no octal escape runs into a
+    name)."""
+    last = len(ERRORS) - 1
+    return "\n".join(
+        f'    "{code}\\0"{";" if i == last else ""} /* TTT_ERR_{name} */'
+        for i, (name, code, _) in enumerate(ERRORS)
+    )
 
 
 def _rules_macros(rules: Rules) -> str:

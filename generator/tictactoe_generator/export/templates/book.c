@@ -187,7 +187,7 @@ int ttt_canonical(const char *board, char key[TTT_CELLS + 1], int *symmetry)
     code = ttt_canonical_code(board, symmetry);
     key[TTT_CELLS] = '\0';
     for (cell = TTT_CELLS - 1; cell >= 0; cell--) {
-        key[cell] = ".OX"[code & 3u];
+        key[cell] = (code & 3u) == 2u ? 'X' : (code & 3u) == 1u ? 'O' : '.'; /* no string: RAM on AVR */
         code >>= 2;
     }
     return 0;

@@ -1,6 +1,7 @@
 //! Generated with the crate by `${command}`; do not edit. The game walked from
 //! the empty board through `legal_moves` and `play`, every position against the book's scores,
-//! perfect play against every opposing line, the generator, the levels and the errors.
+//! perfect play against every opposing line, the generator, the levels, the errors and a game
+//! played through `Position`.
 
 use std::collections::{HashMap, HashSet};
 use std::error::Error;
@@ -155,4 +156,33 @@ fn errors_say_what_was_wrong() {
     assert_eq!(boxed.source().map(|e| e.to_string()), Some("bad board: over".to_string()));
     assert_eq!(MoveError::Taken(0).code(), "illegal-move");
     assert_eq!("expert".parse::<Level>(), Err(UnknownLevel("expert".to_string())));
+}
+
+#[test]
+fn a_position_plays_a_game_and_stays_as_it_was() {
+    let start = Position::empty();
+    assert_eq!((Position::new(&empty()), Position::default()), (Ok(start), start));
+    assert_eq!((start.turn(), start.to_string()), (Mark::X, empty()));
+    assert_eq!(format!("{:?}", start), format!("Position({:?})", empty()));
+    let next = start.play(0).unwrap();
+    assert_eq!((start.board(), next.board()), (empty().as_str(), play(&empty(), 0).unwrap().as_str()));
+    assert_eq!((next.turn(), next.legal_moves()), (Mark::O, (1..CELLS).collect::<Vec<_>>()));
+    assert_eq!(best_moves(next.board()), best_moves(&next.to_string()));
+    assert_eq!(next.play(0), Err(MoveError::Taken(0)));
+    assert_eq!(next.play(CELLS), Err(MoveError::OffBoard(CELLS)));
+    assert_eq!(Position::new("X"), Err(BoardError::Length));
+    let mut position = next;
+    while let Some(&cell) = position.legal_moves().first() {
+        position = position.play(cell).unwrap();
+    }
+    let ended = position.outcome().unwrap();
+    assert!(position.is_over() && position.legal_moves().is_empty());
+    assert_eq!(position.play(0), Err(MoveError::Board(BoardError::Over)));
+    assert_eq!(outcome(position.board()), Ok(Some(ended.clone())));
+    match (ended.winner, ended.completed_by) {
+        (None, None) => assert!(ended.line.is_empty()),
+        // completing a line wins; under misère it loses
+        (Some(winner), Some(by)) => assert_eq!((winner == by, ended.line.len()), (!MISERE, K)),
+        other => panic!("{:?}", other),
+    }
 }

@@ -6,25 +6,30 @@
 //! numbered from 0 in the same order. X moved first: in a game where O moved first, swap `X`
 //! and `O` in the board before asking (cells stay put; the answers do not change).
 //!
-//! Every function checks the board first and returns the first failing check as a
-//! [`BoardError`]; the game's own functions ([`outcome`], [`legal_moves`], [`play`]) take a
-//! finished game too. Scores are for the side to move, higher is better: `CELLS + 1 - p` is a
-//! win in `p` plies (the move itself counted), `-(CELLS + 1 - p)` a loss in `p` plies, 0 a draw.
-//! [`choose`] draws from an [`Rng`] the caller keeps: mulberry32, the generator of the C
-//! export's `ttt_random`, so one seed gives the same moves in both.
+//! A game is a [`Position`]: immutable, [`Position::play`] gives the next one or a
+//! [`MoveError`], and it says whose turn it is, its legal moves and who won by the rules
+//! ([`Position::outcome`], misère included), as Python's `tictactoe_book.Position` and the
+//! JavaScript `Position` do. Every function of the book takes a board string (a position's
+//! [`Position::board`]: `best_moves(position.board())`), checks it first and returns the first
+//! failing check as a [`BoardError`] ([`BoardError::Over`] for a finished game, but for the
+//! game's own functions, [`outcome`], [`turn`], [`legal_moves`], which take one). Scores are for
+//! the side to move, higher is better: `CELLS + 1 - p` is a win in `p` plies (the move itself
+//! counted), `-(CELLS + 1 - p)` a loss in `p` plies, 0 a draw. [`choose`] draws from an [`Rng`]
+//! the caller keeps: mulberry32, the generator of the C export's `ttt_random`, so one seed gives
+//! the same moves in both.
 //!
 //! A game, the computer against itself:
 //!
 //! ```
-//! use ${crate_lib}::{choose, outcome, play, Level, Rng, CELLS};
+//! use ${crate_lib}::{choose, Level, Position, Rng};
 //!
 //! let mut rng = Rng::new(2024); // any seed; the same seed, the same game
-//! let mut board = ".".repeat(CELLS);
-//! while outcome(&board).unwrap().is_none() {
-//!     let cell = choose(&board, Level::Perfect, &mut rng).unwrap();
-//!     board = play(&board, cell).unwrap();
+//! let mut position = Position::empty();
+//! while !position.is_over() {
+//!     let cell = choose(position.board(), Level::Perfect, &mut rng).unwrap();
+//!     position = position.play(cell).unwrap();
 //! }
-//! println!("{:?}", outcome(&board).unwrap()); // who won, by the rules, and the line
+//! println!("{} {:?}", position, position.outcome()); // the board, who won by the rules, the line
 //! ```
 
 use std::fmt;
@@ -125,13 +130,15 @@ impl fmt::Display for Mark {
     }
 }
 
-/// How a game ended, by the rules: `winner` (`None` for a draw; under misère the side that
-/// completed a line loses, so the other wins) and the completed line's cells (the first of the
-/// rules' lines one mark owns; empty for a draw).
+/// How a game ended, by the rules (Python's `tictactoe_book.Outcome`): `winner` (`None` for a
+/// draw; under misère the side that completed a line loses, so the other wins), the completed
+/// line's cells (the first of the rules' lines one mark owns; empty for a draw) and
+/// `completed_by`, the mark that completed it (under misère, the loser; `None` for a draw).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
     pub winner: Option<Mark>,
     pub line: Vec<usize>,
+    pub completed_by: Option<Mark>,
 }
 
 /// The computer's levels, strongest first ([`candidates`], [`choose`]).
@@ -280,10 +287,15 @@ fn mover(board: &Board) -> u8 {
     if x == o { b'X' } else { b'O' }
 }
 
+/// True once a line is complete or no cell is free.
+fn finished(board: &Board) -> bool {
+    owns_line(board, b'X') || owns_line(board, b'O') || !board.contains(&b'.')
+}
+
 /// The board if it has a move to make, else the first failing check.
 fn check(text: &str) -> Result<Board, BoardError> {
     let board = position(text)?;
-    if owns_line(&board, b'X') || owns_line(&board, b'O') || !board.contains(&b'.') {
+    if finished(&board) {
         return Err(BoardError::Over);
     }
     Ok(board)
@@ -477,45 +489,131 @@ pub fn choose(board: &str, level: Level, rng: &mut Rng) -> Result<usize, BoardEr
     Ok(if moves.len() == 1 { moves[0] } else { moves[rng.pick(moves.len())] })
 }
 
-/// How the game stands: `None` while it goes on, else who won by the rules and the line.
-pub fn outcome(board: &str) -> Result<Option<GameOutcome>, BoardError> {
-    let board = position(board)?;
-    for (mark, owner, other) in [(b'X', Mark::X, Mark::O), (b'O', Mark::O, Mark::X)] {
-        if let Some(line) = first_line(&board, mark) {
-            // completing a line wins; under misère it loses, and the other side wins
-            let winner = if MISERE { other } else { owner };
-            return Ok(Some(GameOutcome { winner: Some(winner), line: line.iter().map(|&c| c as usize).collect() }));
+/// A game in progress, or finished: a board of these rules, X moved first (as the crate's
+/// boards: in a game where O moved first, swap `X` and `O`). Python's `tictactoe_book.Position`
+/// and the JavaScript `Position` in Rust: immutable (and `Copy`), [`Position::play`] returns
+/// the next position; [`Position::board`] (or `Display`) is the board string the book's
+/// functions take (`best_moves(position.board())`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    board: Board,
+}
+
+impl Position {
+    /// The position of `board`, finished or not, or the board's first failing check: every
+    /// check but [`BoardError::Over`] (as Python's `Position(board)` refuses a board).
+    pub fn new(board: &str) -> Result<Position, BoardError> {
+        Ok(Position { board: position(board)? })
+    }
+
+    /// The start of the game: every cell free, X to move.
+    pub fn empty() -> Position {
+        Position { board: [b'.'; CELLS] }
+    }
+
+    /// The board: [`CELLS`] characters, `X`, `O` or `.`, in reading order.
+    pub fn board(&self) -> &str {
+        std::str::from_utf8(&self.board).expect("a board holds X, O and . only")
+    }
+
+    /// The mark to move next: X when the marks are level (on a finished board, the mark that
+    /// would move next).
+    pub fn turn(&self) -> Mark {
+        if mover(&self.board) == b'X' { Mark::X } else { Mark::O }
+    }
+
+    /// True once a line is complete or no cell is free.
+    pub fn is_over(&self) -> bool {
+        finished(&self.board)
+    }
+
+    /// `None` while the game goes on, else who won by the rules (completing a line wins; under
+    /// misère it loses, and the other side wins), the line and who completed it.
+    pub fn outcome(&self) -> Option<GameOutcome> {
+        for (mark, owner, other) in [(b'X', Mark::X, Mark::O), (b'O', Mark::O, Mark::X)] {
+            if let Some(line) = first_line(&self.board, mark) {
+                return Some(GameOutcome {
+                    winner: Some(if MISERE { other } else { owner }),
+                    line: line.iter().map(|&c| c as usize).collect(),
+                    completed_by: Some(owner),
+                });
+            }
+        }
+        if self.board.contains(&b'.') {
+            None
+        } else {
+            Some(GameOutcome { winner: None, line: Vec::new(), completed_by: None })
         }
     }
-    Ok(if board.contains(&b'.') { None } else { Some(GameOutcome { winner: None, line: Vec::new() }) })
+
+    /// The free cells in increasing order; none once the game is over.
+    pub fn legal_moves(&self) -> Vec<usize> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        (0..CELLS).filter(|&c| self.board[c] == b'.').collect()
+    }
+
+    /// The position after the side to move takes `cell`: [`MoveError::Board`] with
+    /// [`BoardError::Over`] once the game is over, [`MoveError::OffBoard`] or
+    /// [`MoveError::Taken`] for a cell that cannot be played.
+    pub fn play(&self, cell: usize) -> Result<Position, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::Board(BoardError::Over));
+        }
+        if cell >= CELLS {
+            return Err(MoveError::OffBoard(cell));
+        }
+        if self.board[cell] != b'.' {
+            return Err(MoveError::Taken(cell));
+        }
+        let mut board = self.board;
+        board[cell] = mover(&board);
+        Ok(Position { board })
+    }
+}
+
+impl Default for Position {
+    /// The start of the game ([`Position::empty`]).
+    fn default() -> Position {
+        Position::empty()
+    }
+}
+
+impl fmt::Display for Position {
+    /// The board string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.board())
+    }
+}
+
+impl fmt::Debug for Position {
+    /// `Position("X...O...X")`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Position").field(&self.board()).finish()
+    }
+}
+
+/// How the game stands: `None` while it goes on, else who won by the rules and the line
+/// ([`Position::outcome`]).
+pub fn outcome(board: &str) -> Result<Option<GameOutcome>, BoardError> {
+    Ok(Position::new(board)?.outcome())
 }
 
 /// Whose turn it is: the mark that moves next (X when the marks are level; on a finished
 /// board, the one that would move next).
 pub fn turn(board: &str) -> Result<Mark, BoardError> {
-    Ok(if mover(&position(board)?) == b'X' { Mark::X } else { Mark::O })
+    Ok(Position::new(board)?.turn())
 }
 
 /// The free cells in increasing order; none once the game is over.
 pub fn legal_moves(board: &str) -> Result<Vec<usize>, BoardError> {
-    match check(board) {
-        Ok(board) => Ok((0..CELLS).filter(|&c| board[c] == b'.').collect()),
-        Err(BoardError::Over) => Ok(Vec::new()),
-        Err(error) => Err(error),
-    }
+    Ok(Position::new(board)?.legal_moves())
 }
 
-/// The board after the side to move takes `cell`.
+/// The board after the side to move takes `cell` ([`Position::play`], as a string).
 pub fn play(board: &str, cell: usize) -> Result<String, MoveError> {
-    let mut board = check(board)?;
-    if cell >= CELLS {
-        return Err(MoveError::OffBoard(cell));
-    }
-    if board[cell] != b'.' {
-        return Err(MoveError::Taken(cell));
-    }
-    board[cell] = mover(&board);
-    Ok(board.iter().map(|&m| m as char).collect())
+    Ok(Position::new(board)?.play(cell)?.to_string())
 }
 
 #[cfg(test)]

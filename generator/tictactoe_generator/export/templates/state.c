@@ -117,11 +117,34 @@ uint32_t ${api}random(uint32_t *state)
     return z ^ (z >> 14);
 }
 
+/* The errors' names (${api}error_name), one after the other from TTT_ERR_LENGTH's down, each
+ * ending in a NUL; the array's own NUL after them is "", the name of any other number. One
+ * array, in flash on AVR (where a string literal is copied into RAM at start-up). */
+static const char ttt_error_names[] TTT_FLASH =
+${error_names}
+
 const char *${api}error_name(int code)
 {
-    switch (code) {
-${error_name_cases}
-    default:
-        return "";
+    const char *none = ttt_error_names + sizeof ttt_error_names - 1;
+    const char *name = code < 0 ? ttt_error_names : none;
+    for (; code < -1 && name != none; code++) {
+        while (TTT_READ_U8((const uint8_t *)name) != 0) {
+            name++;
+        }
+        name++;
     }
+#if defined(__AVR__)
+    {
+        /* a pointer into flash is no string to the caller: the name is copied into RAM, into
+         * room for the longest name and its NUL, which the next call overwrites */
+        static char copy[${name_size}];
+        int i = 0;
+        while ((copy[i] = (char)TTT_READ_U8((const uint8_t *)name + i)) != '\0') {
+            i++;
+        }
+        return copy;
+    }
+#else
+    return name;
+#endif
 }

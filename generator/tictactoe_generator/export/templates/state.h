@@ -30,5 +30,7 @@ int ${api}play(const char *board, int cell, char out[TTT_CELLS + 1]);
 uint32_t ${api}random(uint32_t *state);
 
 /* The conformance vectors' name of an error code: "length", "character", ... (the TTT_ERR_*
- * list above, in order); "" for any other number, 0 and every non-negative answer included. */
+ * list above, in order); "" for any other number, 0 and every non-negative answer included.
+ * On AVR the names stay in flash and the one asked for is copied into a static buffer, which
+ * the next call overwrites. */
 const char *${api}error_name(int code);
