@@ -46,12 +46,12 @@ import os
 import time
 from tictactoe_book import proof_engine, reader
 reader.PROGRESS_ENTRIES = 8
-checked = proof_engine._EntryProof._moves
+checked = proof_engine.EntryProof._moves
 delay = float(os.environ.get("ENTRY_DELAY", "0.01"))
 def slowly(self, mover, board, ranks, *args):
     time.sleep(delay * len(ranks))
     return checked(self, mover, board, ranks, *args)
-proof_engine._EntryProof._moves = slowly
+proof_engine.EntryProof._moves = slowly
 from tictactoe_book.apps.cli import run
 run()
 """

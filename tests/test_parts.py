@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from tictactoe_book import BookError, load_book
 from tictactoe_book.game import Rules
-from tictactoe_book.parts import MANIFEST, PartsBook, load_parts, prove_parts
+from tictactoe_book.parts import MANIFEST, PartsBook, load_parts
+from tictactoe_book.parts_proof import prove_parts
 from tictactoe_book.reader import Book, parse_book
 from tictactoe_generator.cli import main as book_cli
 from tictactoe_generator.parts import build_parts, split_document

@@ -30,6 +30,7 @@ from tictactoe_book.apps.console import (
 )
 from tictactoe_book.apps.options import OPPONENT
 from tictactoe_book.apps.progress import loading, progress
+from tictactoe_book.book_format import Progress
 from tictactoe_book.errors import BoardError, SameFileError
 from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
 from tictactoe_book.opponents import DEFAULT, described
@@ -313,10 +314,15 @@ def verify(path: str | None, max_differences: int) -> None:
     step's reason code. Then, beyond validity, a fresh solve of the same rules: the trap order
     of every entry, counts, trap_rates, symmetry names, and the exact bytes `build` writes.
 
+    A book by parts (a folder, docs/book-parts.md) is proven a layer at a time; a proof of a
+    book over 1 MB that is interrupted (Ctrl-C) resumes, run again, after the last layer it
+    proved.
+
     \b
     Examples:
       $ ttt-book verify
       $ ttt-book build --rules 3x4:3 -o 3x4.json && ttt-book verify 3x4.json
+      $ ttt-book split parts && ttt-book verify parts
     """
     from tictactoe_generator.verify import render, verify_book
 
@@ -325,11 +331,24 @@ def verify(path: str | None, max_differences: int) -> None:
     reports = []
     for where in paths:  # (a book that cannot be read: status 3)
         with loading(where) as shown:
-            reports.append(verify_book(where, progress=shown))
+            reports.append(verify_book(where, progress=_saying_resumed(where, shown)))
     for report in reports:
         echo(render(report, max_differences))
     if not all(report.ok for report in reports):
         sys.exit(NEGATIVE)
+
+
+def _saying_resumed(where: str, shown: Progress) -> Progress:
+    """``shown``, after a line on standard error when a proof by parts resumes where an
+    interrupted one stopped (``tictactoe_book.parts_proof``)."""
+
+    def told(stage: str, done: int, total: int) -> None:
+        if stage == "resume":
+            echo(f"{where}: resuming from layer {done} of {total}: layers 0 to {done - 1} were proven "
+                 "by an interrupted run", err=True)  # fmt: skip
+        shown(stage, done, total)
+
+    return told
 
 
 @main.command(epilog=exit_statuses())

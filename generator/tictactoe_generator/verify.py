@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 import tictactoe_book.trust as trust
 from tictactoe_book.errors import BookError, BuildToolMissing
 from tictactoe_book.opponents import OPPONENTS
-from tictactoe_book.parts import is_book_by_parts, prove_parts
+from tictactoe_book.parts import is_book_by_parts
+from tictactoe_book.parts_proof import prove_parts
 from tictactoe_book.reader import Book, default_book_path, parse_entry, parse_json, prove, read_book_bytes
 from tictactoe_generator import build_tools
 

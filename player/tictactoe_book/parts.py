@@ -7,8 +7,9 @@ manifest's length and SHA-256, and caches the part holding its canonical key and
 its successors, and nothing else. The answers are version 2's ``Book``'s own: ``PartsBook``
 is a ``Book`` whose entries are a mapping that reads parts as it is asked
 (``PartTexts``). Every entry answered is first checked against its successors by the
-version-2 rule (the definition: ``proof.missing``, ``proof.inconsistency``); ``prove_parts``
-runs that rule over every entry of every part, holding a bounded number of parts (``ttt-book verify FOLDER``).
+version-2 rule (the definition: ``proof.missing``, ``proof.inconsistency``); ``first_failure``
+runs that rule over every entry of every part (the definition of the proof by parts), which
+``tictactoe_book.parts_proof.prove_parts`` runs with the proof's accelerator (``ttt-book verify FOLDER``).
 
 The steps and their reason codes are version 2's (tictactoe_book.book_format,
 tictactoe_book.proof), with ``parts`` for the manifest's list of parts and ``part-missing``,
@@ -27,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tictactoe_book.book import Book, Entry, ranked
 from tictactoe_book.book_format import (
@@ -42,9 +43,6 @@ from tictactoe_book.errors import BookError, EntryShapeError
 from tictactoe_book.game import EMPTY, Rules
 from tictactoe_book.grammar import misshapen, parse_entry, short
 from tictactoe_book.proof import Move, inconsistency, key_problem, missing, successors
-
-if TYPE_CHECKING:
-    from tictactoe_book.book_format import Progress
 
 #: The format version of a book by parts (version 2 is the whole-file book).
 PARTS_VERSION = 3
@@ -179,6 +177,12 @@ def read_part(folder: str, part: Part, rules: Rules) -> dict[str, str]:
 
 def part_texts(folder: str, part: Part, rules: Rules) -> dict[str, str]:
     """The entries of ``part`` as its file holds them, the bytes and the layout checked."""
+    return _layout(part_bytes(folder, part), part, rules.cells, os.path.join(folder, part.file))
+
+
+def part_bytes(folder: str, part: Part) -> bytes:
+    """The bytes of ``part``'s file, checked against the manifest's length and SHA-256
+    (``part-missing``, ``part-hash``)."""
     path = os.path.join(folder, part.file)
     try:
         raw = read_book_bytes(path)
@@ -190,7 +194,7 @@ def part_texts(folder: str, part: Part, rules: Rules) -> dict[str, str]:
     digest = hashlib.sha256(raw).hexdigest()
     if digest != part.sha256:
         raise BookError(path, "part-hash", f"has SHA-256 {digest}; the manifest says {part.sha256}")
-    return _layout(raw, part, rules.cells, path)
+    return raw
 
 
 def check_shapes(texts: dict[str, str], path: str, rules: Rules) -> None:
@@ -302,6 +306,8 @@ class PartsBook(Book):
     def __init__(self, rules: Rules, data: dict[str, Any], source: str, texts: PartTexts) -> None:
         super().__init__(rules, {**data, "entries": texts}, source, trust="parts")
         self.texts = texts
+        #: the SHA-256 of the manifest's bytes (which name every part's): the book's identity
+        self.manifest_sha256 = ""
 
     def __repr__(self) -> str:
         parts = len(self.texts.parts)
@@ -339,31 +345,28 @@ def load_parts(
     checked (no part is read until asked); BookError naming the file if it cannot be used.
     ``rules`` and ``against`` as ``load_book`` takes them."""
     where = manifest_path(path)
-    data = parse_json(read_book_bytes(where), where)
+    raw = read_book_bytes(where)
+    data = parse_json(raw, where)
     stated, parts = check_manifest(data, where, rules)
     book = PartsBook(stated, data, where, PartTexts(os.path.dirname(where) or ".", stated, parts))
+    book.manifest_sha256 = hashlib.sha256(raw).hexdigest()
     found = ranked(book, against)
     assert isinstance(found, PartsBook)
     return found
 
 
-# ---------------------------------------------------------------- the proof by parts
+# ---------------------------------------------------------------- the proof by parts, entry by entry
 
 
-def prove_parts(
-    path: str | os.PathLike[str], *, progress: Progress | None = None, limit: int = CACHED_PARTS
-) -> PartsBook:
-    """The proof by parts (docs/book-parts.md, "The proof by parts"): the manifest, then every
-    part's bytes, layout, keys and entry strings, then every entry against its successors, a
-    part at a time, at most ``limit`` parts in memory. Returns the book, or raises BookError
-    with the first failing step's code, naming the first part (and entry) in manifest order
-    that fails it. ``progress`` is told the entries checked (stage ``"prove"``; each of the
-    two passes over the parts counts for half)."""
-    book = load_parts(path)
+def first_failure(book: PartsBook, *, limit: int = CACHED_PARTS) -> BookError | None:
+    """The proof by parts of ``book`` (its manifest checked: ``load_parts``) entry by entry, as
+    docs/book-parts.md writes its steps 12 to 18: every part's bytes, layout, keys and entry
+    strings, then every entry against its successors (``entry_problem``), at most ``limit``
+    parts in memory. The definition of the proof by parts: the BookError of the first failing
+    step, naming the first part (and entry) in manifest order that fails it, or None.
+    ``tictactoe_book.parts_proof.prove_parts`` finds the same with the proof's accelerator,
+    layer by layer (tests/test_parts_proof.py holds the two to the same findings)."""
     rules, texts = book.rules, book.texts
-    total, done = len(texts), 0
-    tell = progress or (lambda stage, done, total: None)
-    tell("prove", 0, total)
     first: dict[str, BookError] = {}  # the first finding of each step, in manifest order
     for part in texts.parts:
         path_of_part = os.path.join(texts.folder, part.file)
@@ -375,11 +378,11 @@ def prove_parts(
             check_shapes(entries, path_of_part, rules)
         except BookError as error:
             first.setdefault(error.code, error)
-        done += part.entries
-        tell("prove", done // 2, total)
-    _raise_first(first, ("part-missing", "part-hash", "part-format", "entry-key", "entry-shape"))
+    found = _first_of(first, ("part-missing", "part-hash", "part-format", "entry-key", "entry-shape"))
+    if found is not None:
+        return found
     if texts.place_of(EMPTY * rules.cells) is None or EMPTY * rules.cells not in texts:
-        raise BookError(book.source, "missing-entry", "has no entry for the empty board")
+        return BookError(book.source, "missing-entry", NO_EMPTY_BOARD)
     texts.limit = max(limit, rules.cells + 2)
     for place in range(len(texts.parts)):
         for key in texts.part(place):
@@ -387,18 +390,14 @@ def prove_parts(
             if found is not None:
                 first.setdefault(found.code, found)
                 if found.code == "missing-entry":
-                    break
-        if "missing-entry" in first:
-            break
-        done += texts.parts[place].entries
-        tell("prove", done // 2, total)
-    _raise_first(first, ("missing-entry", "entry-inconsistent"))
-    tell("prove", total, total)
-    return book
+                    return found
+    return first.get("entry-inconsistent")
 
 
-def _raise_first(found: dict[str, BookError], codes: tuple[str, ...]) -> None:
-    """Raise the finding of the earliest of ``codes`` in ``found``, if any."""
-    for code in codes:
-        if code in found:
-            raise found[code]
+#: The message of a book by parts without the empty board.
+NO_EMPTY_BOARD = "has no entry for the empty board"
+
+
+def _first_of(found: dict[str, BookError], codes: tuple[str, ...]) -> BookError | None:
+    """The finding of the earliest of ``codes`` in ``found``, if any."""
+    return next((found[code] for code in codes if code in found), None)

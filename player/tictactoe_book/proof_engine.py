@@ -1,4 +1,4 @@
-"""The proof's accelerator: steps 12 to 15 over whole runs of entries (``_EntryProof``), finding
+"""The proof's accelerator: steps 12 to 15 over whole runs of entries (``EntryProof``), finding
 the first failing step and the first entry in file order that fails it, as the definition
 (tictactoe_book.proof) would, at a fraction of its cost (docs/benchmarks.md; docs/scaling.md, "The
 proof"). It writes no message: tictactoe_book.reader has the definition write the one of the entry
@@ -12,7 +12,7 @@ import re
 import sys
 from array import array
 from collections import deque
-from functools import cache, cached_property, reduce
+from functools import cache, cached_property, lru_cache, reduce
 from itertools import accumulate, compress, pairwise, repeat
 from operator import add, and_, floordiv, itemgetter, mod, ne, xor
 from typing import TYPE_CHECKING, Any
@@ -89,19 +89,20 @@ def first_failing(
     tell = progress or (lambda done: None)
     cells = rules.cells
     if all(map(cells.__eq__, map(len, texts))) and not "".join(texts).translate(_NOT_MARKS):
-        return _EntryProof(rules, texts, run).finding(tell)
+        return EntryProof(rules, texts, run).finding(lambda done: tell(done // 2))
     keys = list(texts)
     malformed = next(
         place for place, key in enumerate(keys) if len(key) != cells or key.translate(_NOT_MARKS)
     )
     # the first failing key is this one, or one before it failing another check of step 12
-    before = _EntryProof(rules, dict(zip(keys[:malformed], repeat(""))), run).first_pass(None, None)
+    before = EntryProof(rules, dict(zip(keys[:malformed], repeat(""))), run).first_pass(None, None)
     tell(len(keys))
     return "entry-key", keys[min(before, default=malformed)]
 
 
-class _EntryProof:
-    """Steps 12 to 15 for the entries of one book, over whole runs of them.
+class EntryProof:
+    """Steps 12 to 15 for the entries of one book, or of one layer of a book (``enter``,
+    ``check``), over whole runs of them.
 
     The keys are read as one string of their cells' digits (``.`` 0, ``O`` 1, ``X`` 2, a key's
     row after another, each followed by a newline). A board's *rank* reads its digits in base
@@ -117,6 +118,11 @@ class _EntryProof:
     moves' scores are held against the entries' best scores and tiers all at once, a run of
     entries with the same side to move at a time (``_moves``). Each distinct entry string is
     parsed once (``_facts``).
+
+    A book by parts is proven a layer (number of marks) at a time (tictactoe_book.parts_proof):
+    one table for the book, each layer's ``EntryProof`` entered into it (the first pass), then
+    the layer before it checked against it (the second pass). A caller's ``tell`` is told the
+    entries of each pass done so far: from 0 to the entries, then on to twice that.
     """
 
     def __init__(self, rules: Rules, texts: dict[str, Any], run: int) -> None:
@@ -126,7 +132,7 @@ class _EntryProof:
         #: the keys and their entries, in file order: a finding names the first that fails
         self.keys = list(texts)
         self.values = list(texts.values())
-        self.images = _Images(rules)
+        self.images = _images(rules)
         #: ``_Boards.lead`` (``cells`` + #X - #O) as 0 where a key has as many X as O or one
         #: more, else 1
         self.unlike = bytes(0 if lead in (rules.cells, rules.cells + 1) else 1 for lead in range(256))
@@ -137,21 +143,31 @@ class _EntryProof:
         #: best score no move of the board can have)
         self.wrong: set[str] = set()
         self.groups: list[_Group] = []
-        self.done = 0  # (the entries checked, counting each pass for half)
+        self.done = 0  # (the entries checked, by either pass: up to twice the entries)
 
     def finding(self, tell: Callable[[int], None]) -> tuple[str, str | None] | None:
         """The first failing step's code and the first entry failing it (see ``first_failing``)."""
-        keys, cells = self.keys, self.rules.cells
+        table = bytearray(3**self.rules.cells)
+        code, place = self.enter(tell, table) or self.check(tell, table) or (None, 0)
+        if code in (None, "entry-inconsistent") and EMPTY * self.rules.cells not in self.texts:
+            return "missing-entry", None
+        return None if code is None else (code, self.keys[place])
+
+    def enter(self, tell: Callable[[int], None], table: bytearray) -> tuple[str, int] | None:
+        """Steps 12 and 13 (the first pass): the code and place of the first entry failing the
+        first that fails; else None, every image of every key then in ``table``."""
         misshapen = self._facts()
-        table = bytearray(3**cells)
-        unfit = self.first_pass(tell, table if misshapen is None else None)
-        if unfit or misshapen is not None:
-            tell(len(keys))
-            if unfit:
-                return "entry-key", keys[min(unfit)]
-            assert misshapen is not None
-            return "entry-shape", keys[misshapen]
-        # the second pass: steps 14 and 15, every move looked up in the table
+        bad = self.first_pass(tell, table if misshapen is None else None)
+        found = ("entry-key", min(bad)) if bad else None if misshapen is None else ("entry-shape", misshapen)
+        if found is not None:
+            tell(2 * len(self.keys))
+        return found
+
+    def check(self, tell: Callable[[int], None], table: bytearray) -> tuple[str, int] | None:
+        """Steps 14 and 15 (the second pass) after ``enter``, each move looked up in ``table``: the
+        code and place of the first entry failing the first that fails, or None. (That the empty
+        board is an entry is the caller's to check.)"""
+        cells = self.rules.cells
         missing: set[int] = set()  # entries with a successor that is no entry
         wrong: set[int] = set()  # entries inconsistent with their successors
         for group in self.groups:
@@ -169,14 +185,12 @@ class _EntryProof:
                     if rows:
                         places.update(map(group.places.__getitem__, map(start.__add__, rows)))
                 self.done += stop - start
-                tell(self.done // 2)
+                tell(self.done)
         if missing:
-            return "missing-entry", keys[min(missing)]
-        if EMPTY * cells not in self.texts:
-            return "missing-entry", None
+            return "missing-entry", min(missing)
         if self.wrong:
             wrong.update(place for place, text in enumerate(self.values) if text in self.wrong)
-        return ("entry-inconsistent", keys[min(wrong)]) if wrong else None
+        return ("entry-inconsistent", min(wrong)) if wrong else None
 
     def first_pass(self, tell: Callable[[int], None] | None, table: bytearray | None) -> list[int]:
         """Step 12 (13 held over): the places of the keys that fail it; and, if ``table`` is
@@ -205,7 +219,7 @@ class _EntryProof:
                         deque(map(table.__setitem__, image, onto), maxlen=0)
                 self.done += len(images[0])
                 if tell is not None:
-                    tell(self.done // 2)  # (each pass counts for half)
+                    tell(self.done)
         return unfit
 
     def _unfit(self, board: _Boards, images: list[list[int]]) -> list[int]:
@@ -360,10 +374,10 @@ class _Group:
     """The entries with one side to move (``mover``: its digit), in file order: their keys as
     the digits of their ranks (``digits``, in ASCII: each key's row followed by a newline),
     their keys' ranks (filled by the first pass), and per entry the facts of its string
-    (``_EntryProof._facts``): the byte of a move onto it, its best score's byte and its tiers'
+    (``EntryProof._facts``): the byte of a move onto it, its best score's byte and its tiers'
     cells (a byte per cell); their places in the file when a finding asks (``places``)."""
 
-    def __init__(self, proof: _EntryProof, mover: int, chosen: list[int], facts: bool) -> None:
+    def __init__(self, proof: EntryProof, mover: int, chosen: list[int], facts: bool) -> None:
         self.mover, self.chosen = mover, chosen
         keys = list(compress(proof.keys, chosen))
         self.count = len(keys)
@@ -421,7 +435,6 @@ class _Images:
 
     def __init__(self, rules: Rules) -> None:
         cells = rules.cells
-        self.cells = cells
         #: the place value of the second half's first cell: a rank's two halves are divmod by it
         self.split = 3 ** (cells - cells // 2)
         self.tables: list[tuple[list[int], list[int]]] = []
@@ -450,6 +463,7 @@ class _Images:
         return images
 
 
+_images = lru_cache(maxsize=4)(_Images)  # (made once for every layer of a book by parts)
 _ANY_BYTE = re.compile(rb"[^\x00]")
 
 
@@ -503,8 +517,3 @@ def _parsed(text: str, cells: int) -> tuple[int, Tiers] | None:
         return parse_entry(text, cells)
     except EntryShapeError:
         return None
-
-
-#: A move: its cell, the board it makes, that board's canonical key (None if the game ends
-#: there), and its score (None if that key is no entry).
-Move = tuple[Cell, str, str | None, int | None]

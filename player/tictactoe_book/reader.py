@@ -136,7 +136,7 @@ def check_entries(
     (``proof_engine.first_failing``); the definition writes the message of the one entry the
     accelerator names, and raises ``proof.ProofDisagreement`` if that entry passes it.
     """
-    with _collector_paused():
+    with collector_paused():
         found = proof_engine.first_failing(rules, texts, progress, run=PROGRESS_ENTRIES)
     if found is None:
         return None
@@ -145,7 +145,7 @@ def check_entries(
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """The cyclic garbage collector paused. The proof makes lists and strings by the run and no
     cycle; the collector's passes over them are time for nothing."""
     enabled = gc.isenabled()

@@ -17,7 +17,13 @@ packaged book", "The proven-book record").
   proof (``trust == "recorded"``). Where: ``$TTT_PROVEN_RECORD`` if set (empty: no record at
   all, nothing read or written), else ``$XDG_CACHE_HOME/tictactoe-book/proven-sha256.txt``
   (``~/.cache`` when ``XDG_CACHE_HOME`` is unset or not absolute, as the XDG base directory
-  specification says). The record is as trustworthy as the folder it lives in.
+  specification says). The record is as trustworthy as the folder it lives in. A book by
+  parts is recorded by its manifest's SHA-256 (``remember_digest``), which names every part's.
+* **An unfinished proof by parts** (tictactoe_book.parts_proof): beside the record, in
+  ``PROOF_STATE``, the state of the latest proof by parts interrupted on this machine (its
+  manifest's SHA-256, the layers proven, their findings), so that the proof of the same
+  manifest resumes (``unfinished_proof``, ``keep_unfinished_proof``,
+  ``forget_unfinished_proof``). No record, no state.
 
 Nothing here raises. A record that cannot be read is empty; one that cannot be written (a
 read-only home, a full disk) stays as it was, and the next load proves the book again. A file
@@ -26,15 +32,19 @@ naming someone's notes by mistake) is never overwritten, and nothing is recorded
 there; a record's path that is a symbolic link keeps it, the file it names is rewritten. A new
 line is written by rewriting the whole file to a temporary file beside it and renaming that
 over it (``os.replace``), so no reader ever sees half a record. Two processes recording at the
-same moment can lose one of the two lines: that book is proven once more, nothing worse.
+same moment can lose one of the two lines: that book is proven once more, nothing worse. The
+state of an unfinished proof is read and written the same way: a file there that is no state
+is neither used nor overwritten.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import stat
 import zlib
+from typing import Any
 
 #: Books larger than this many bytes (1 MB) are recorded once proven; a smaller one proves in
 #: well under a second, about what hashing and reading the record cost anyway.
@@ -45,6 +55,10 @@ RECORD_VARIABLE = "TTT_PROVEN_RECORD"
 MAX_RECORD_BYTES = 1024 * 1024
 #: Beside a packaged book, the file holding its CRC-32.
 PACKAGED_SUFFIX = ".crc32"
+#: In the record's folder, the state of an unfinished proof by parts (tictactoe_book.parts_proof).
+PROOF_STATE = "proof-by-parts.json"
+#: The most of a state file read (it holds a digest, a layer and a few findings).
+MAX_STATE_BYTES = 64 * 1024
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -63,6 +77,12 @@ def remember(raw: bytes) -> None:
     """Record that the book ``raw`` proved, if it is large enough to be worth it."""
     if len(raw) > RECORD_ABOVE:
         _remember(digest(raw))
+
+
+def remember_digest(sha256: str) -> None:
+    """Record that the bytes with this digest proved (a book by parts: its manifest's, whose
+    hashes name every part's bytes)."""
+    _remember(sha256)
 
 
 def packaged_digest(raw: bytes) -> str:
@@ -123,21 +143,28 @@ def _remember(sha256: str) -> None:
     lines.append(sha256)
     while len(lines) * 65 > MAX_RECORD_BYTES:
         lines.pop(0)
+    _replace(path, "".join(line + "\n" for line in lines))  # (if not: proven again next time)
+
+
+def _replace(path: str, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path`` and rename it over ``path``, so that no
+    reader sees half of it; quietly nothing if that cannot be done."""
     folder = os.path.dirname(path) or "."
     temporary = None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         import tempfile
 
-        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".proven-sha256.", suffix=".tmp")
+        prefix = "." + os.path.basename(path).partition(".")[0] + "."
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".tmp")
         with os.fdopen(handle, "w", encoding="ascii") as out:
-            out.write("".join(line + "\n" for line in lines))
+            out.write(text)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
         temporary = None
     except OSError:
-        pass  # not recorded: the book is proven again next time
+        pass
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
@@ -147,28 +174,87 @@ def _remember(sha256: str) -> None:
 def _read(path: str) -> list[str] | None:
     """The digests in the record at ``path``, oldest first: [] if there is no file there yet;
     None if what is there is no record (not a regular file, larger than a record grows, a line
-    that is not a digest) or cannot be read: it is neither trusted nor overwritten. A FIFO or a
-    device is not read (nor waited on)."""
+    that is not a digest) or cannot be read: it is neither trusted nor overwritten."""
+    raw = _file_bytes(path, MAX_RECORD_BYTES)
+    lines = None if raw is None else raw.decode("ascii", errors="replace").splitlines()
+    if lines is None or not all(_is_digest(line) for line in lines):
+        return None
+    return list(dict.fromkeys(lines))
+
+
+def _file_bytes(path: str, limit: int) -> bytes | None:
+    """The bytes of the regular file at ``path`` (b"" if there is none), or None if it is not a
+    regular file, is longer than ``limit`` or cannot be read. A FIFO or a device is not read
+    (nor waited on)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        return []
+        return b""
     except OSError:
         return None
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
             return None
         with os.fdopen(descriptor, "rb", closefd=False) as handle:
-            raw = handle.read(MAX_RECORD_BYTES + 1)
+            raw = handle.read(limit + 1)
     except OSError:
         return None
     finally:
         os.close(descriptor)
-    lines = raw.decode("ascii", errors="replace").splitlines()
-    if len(raw) > MAX_RECORD_BYTES or not all(_is_digest(line) for line in lines):
-        return None
-    return list(dict.fromkeys(lines))
+    return None if len(raw) > limit else raw
 
 
 def _is_digest(text: str) -> bool:
     return len(text) == 64 and _HEX.issuperset(text)
+
+
+# ---------------------------------------------------------------- an unfinished proof by parts
+
+
+def state_location() -> str | None:
+    """Where the state of an unfinished proof by parts is kept: ``PROOF_STATE`` in the record's
+    folder; None when there is no record (``TTT_PROVEN_RECORD`` set and empty)."""
+    record = location()
+    return None if record is None else os.path.join(os.path.dirname(record), PROOF_STATE)
+
+
+def unfinished_proof(manifest: str) -> dict[str, Any] | None:
+    """The state kept of an unfinished proof of the book by parts whose manifest has the SHA-256
+    ``manifest`` (a JSON object, its ``"manifest"`` that digest); None if none is kept, or
+    another book's, or what lies there is no state."""
+    path = state_location()
+    state = None if path is None else _read_state(path)
+    return state if state and state["manifest"] == manifest else None
+
+
+def keep_unfinished_proof(state: dict[str, Any]) -> None:
+    """Keep ``state`` (a JSON object whose ``"manifest"`` is its book's manifest's SHA-256) as
+    the one unfinished proof, in place of any other book's; quietly nothing if it cannot be
+    written, or if what lies at its path is no state (never overwritten)."""
+    path = state_location()
+    if path is not None and _is_digest(state.get("manifest", "")) and _read_state(path) is not None:
+        _replace(path, json.dumps(state, sort_keys=True, ensure_ascii=True) + "\n")
+
+
+def forget_unfinished_proof(manifest: str) -> None:
+    """The state kept of that book's proof removed (the proof has ended), if it is that book's."""
+    path = state_location()
+    if path is not None and unfinished_proof(manifest) is not None:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def _read_state(path: str) -> dict[str, Any] | None:
+    """The state at ``path``: {} if there is none yet (no file, or an empty one); None if what
+    is there is no state (not a regular file, over ``MAX_STATE_BYTES``, not a JSON object whose
+    ``"manifest"`` is a digest) or cannot be read: it is neither used nor overwritten."""
+    raw = _file_bytes(path, MAX_STATE_BYTES)
+    if not raw:
+        return None if raw is None else {}
+    try:
+        state = json.loads(raw)
+    except ValueError:
+        return None
+    if type(state) is not dict or type(state.get("manifest")) is not str or not _is_digest(state["manifest"]):
+        return None
+    return state
