@@ -14,7 +14,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -30,7 +30,6 @@ from tictactoe_book.apps.console import (
 )
 from tictactoe_book.apps.options import OPPONENT
 from tictactoe_book.apps.progress import loading, progress
-from tictactoe_book.book_format import Progress
 from tictactoe_book.errors import BoardError, SameFileError
 from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
 from tictactoe_book.opponents import DEFAULT, described
@@ -47,6 +46,9 @@ from tictactoe_generator.atomic import finish_once_written, target, write_files
 from tictactoe_generator.export_cli import export
 from tictactoe_generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
 from tictactoe_generator.parts_cli import split
+
+if TYPE_CHECKING:
+    from tictactoe_book.book_format import Progress
 
 DEFAULT_BOOK = Path("book") / "tictactoe.json"
 PROGRESS_LABEL = "Enumerating every game"
