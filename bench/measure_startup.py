@@ -14,6 +14,7 @@ from typing import Any
 
 from tools import (
     BIN,
+    BOOK,
     PYTHON,
     ROOT,
     Process,
@@ -98,13 +99,16 @@ def startup(book: Book) -> dict[str, Any]:
     """The start-up goal and what the packaged path costs, measured on the installed wheel."""
     moves = finishing_moves(book, SEED)
     args = ["--moves", moves, "--seed", str(SEED)]
+    # the dev install given the checkout's book by path, with no record of proven books: it
+    # proves the book on every load, as every --book or TTT_BOOK book not proven before
+    dev_args, dev_env = ["--book", str(BOOK), *args], clean_env(TTT_PROVEN_RECORD="")
     with installed_wheel() as work:
         site = work / "site"
         packaged_env = clean_env(PYTHONPATH=str(site))
         packaged = packaged_load(site, packaged_env, work)
         games = {
             "packaged": run_checked([str(site / "bin" / "ttt-play"), *args], env=packaged_env, cwd=work),
-            "dev": run_checked([str(BIN / "ttt-play"), *args], env=clean_env(), cwd=work),
+            "dev": run_checked([str(BIN / "ttt-play"), *dev_args], env=dev_env, cwd=work),
         }
         if games["packaged"].stdout != games["dev"].stdout:
             shown = "\n".join(f"{name}:\n{done.stdout}" for name, done in games.items())
@@ -113,7 +117,7 @@ def startup(book: Book) -> dict[str, Any]:
             {
                 "click": Process([PYTHON, "-c", "import click"], packaged_env),
                 "packaged": Process([str(site / "bin" / "ttt-play"), *args], packaged_env),
-                "dev": Process([str(BIN / "ttt-play"), *args]),
+                "dev": Process([str(BIN / "ttt-play"), *dev_args], dev_env),
                 "python": Process([PYTHON, "-c", "pass"], packaged_env),
             },
             ROUNDS,
@@ -121,12 +125,10 @@ def startup(book: Book) -> dict[str, Any]:
         )
         times = {name: statistics.median(values) for name, values in samples.items()}
         ratio = paired_ratio(samples["packaged"], samples["click"])
-        game_code = (
-            f"sys.argv = ['ttt-play', *{args!r}]\nfrom tictactoe_book.commands import ttt_play\nttt_play()"
-        )
+        game_code = "sys.argv = ['ttt-play', *{!r}]\nfrom tictactoe_book.commands import ttt_play\nttt_play()"
         memory = {
-            "packaged_kib": peak_memory_kib(game_code, packaged_env, work),
-            "dev_kib": peak_memory_kib(game_code, clean_env(), work),
+            "packaged_kib": peak_memory_kib(game_code.format(args), packaged_env, work),
+            "dev_kib": peak_memory_kib(game_code.format(dev_args), dev_env, work),
             "click_kib": peak_memory_kib("import click", packaged_env, work),
         }
         imports = import_breakdown([str(site / "bin" / "ttt-play"), *args], packaged_env, work)

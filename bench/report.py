@@ -62,7 +62,7 @@ def render(f: dict[str, Any]) -> str:
                     f" {s['ratio_of_medians']:.2f}x)",
                 ),
                 (
-                    "same game, dev install (book proven on load)",
+                    "same game, dev install, --book the checkout's book (proven)",
                     ms(s["dev_game_s"]),
                     click,
                     f"{s['dev_ratio']:.2f}x ({(s['dev_game_s'] - s['packaged_game_s']) * 1e3:+.1f} ms)",
