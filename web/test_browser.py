@@ -385,7 +385,7 @@ def for_you(result: oracle.Result, yours: bool) -> str:
 
 def value_for_x(board: str) -> int:
     """The oracle's value of a position for X (who moves first here): +1, 0 or -1."""
-    won = oracle.winner(board)
+    won = oracle.line_owner(board)
     if won or "." not in board:
         return {"X": 1, "O": -1, None: 0}[won]
     value = solve(board)[0]
@@ -413,7 +413,7 @@ def test_the_analysis_steps_through_a_finished_game(page: Page) -> None:
         positions.append(position)
         assert position.count(".") == 9 - step
         items = page.locator("#board .cell")
-        if "." in position and not oracle.winner(position):
+        if "." in position and not oracle.line_owner(position):
             results = oracle.move_results(position, solve)
             yours = oracle.to_move(position) == "X"  # you are X
             for cell, result in results.items():
