@@ -33,7 +33,7 @@ from tictactoe_book.apps.progress import loading, progress
 from tictactoe_book.errors import BoardError, SameFileError
 from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
 from tictactoe_book.opponents import DEFAULT, described
-from tictactoe_book.reader import Book
+from tictactoe_book.reader import MAX_BOOK_CELLS, Book
 from tictactoe_generator import build_tools, reports
 from tictactoe_generator.against_program import (
     REPEAT_OPTION,
@@ -80,8 +80,8 @@ def run(argv: list[str] | None = None) -> None:
     type=RulesParam(),
     default="3x3:3",
     show_default=True,
-    help="Board shape and line length, as ROWSxCOLS:K (up to 16 cells); K left out is the shorter "
-    "side (4x4 is 4x4:4, 3x4 is 3x4:3); :misere after it for misère.",
+    help="Board shape and line length, as ROWSxCOLS:K (up to 20 cells; over 16, a book by parts); K "
+    "left out is the shorter side (4x4 is 4x4:4, 3x4 is 3x4:3); :misere after it for misère.",
 )
 @click.option("--misere", is_flag=True, help="Misère: completing a line loses (the same as RULES:misere).")
 @click.option(
@@ -93,6 +93,12 @@ def run(argv: list[str] | None = None) -> None:
     "vectors.json beside it.",
 )
 @click.option("--no-vectors", is_flag=True, help="Do not write conformance vectors.")
+@click.option(
+    "--parts",
+    is_flag=True,
+    help="Write a book by parts into the folder -o names (docs/book-parts.md), built a layer at a "
+    "time with the layers not in use on disk; the only way past 16 cells. No vectors.",
+)
 @click.option(
     "--against",
     type=OPPONENT,
@@ -119,6 +125,7 @@ def build(
     misere: bool,
     vectors: str | None,
     no_vectors: bool,
+    parts: bool,
     against: str,
     against_program: bool,
     repeat: int,
@@ -131,6 +138,9 @@ def build(
     Any board of up to 16 cells, normal or misère: 4x4 takes seconds and about a gigabyte. On a
     terminal, a bar shows each stage of a long build.
 
+    With --parts, a book by parts in the folder -o names, up to 20 cells: 4x4 in seconds, 4x5
+    k=4 in about an hour and 10 GB (docs/benchmarks.md). Prove it with ttt-book verify FOLDER.
+
     ttt-book build --against-program -o BOOK -- COMMAND [ARGS...] writes the book that beats
     that program as often as it can be beaten without ever losing, and says how often.
 
@@ -138,6 +148,7 @@ def build(
     Examples:
       $ ttt-book build -o mybook.json
       $ ttt-book build --misere -o misere.json
+      $ ttt-book build --rules 4x5:4 --parts -o 4x5-parts
     """
     from tictactoe_generator.progress import stage_bars
 
@@ -146,6 +157,15 @@ def build(
         build_against_program(ctx, output, rules, command, repeat, timeout, startup)
         return
     build_tools()  # numpy and orjson, or one line naming what installs them
+    if parts:
+        from tictactoe_generator.parts import write_parts
+
+        with finish_once_written():
+            with stage_bars() as bars:
+                files = write_parts(output, rules, against=against, progress=bars)
+            size = sum(map(len, files.values()))
+            echo(f"wrote {output}: {len(files) - 1} parts and manifest.json, {size:,} bytes, {rules}")
+        return
     from tictactoe_generator.build import build_files
 
     with finish_once_written():  # Ctrl-C once the files are renamed into place: the report, 0
@@ -169,6 +189,20 @@ def checked_build_options(ctx: click.Context, rules: Rules, misere: bool) -> Rul
     not_standard_output("'--vectors'", params["vectors"])
     if params["no_vectors"] and params["vectors"] is not None:
         raise click.UsageError("--vectors and --no-vectors contradict each other")
+    if params["parts"]:
+        if params["against_program"] or params["command"]:
+            raise click.UsageError(
+                "--parts and --against-program do not go together (boards of up to 12 cells)"
+            )
+        if params["vectors"] is not None:
+            raise click.UsageError("--vectors is for a book in one file; a book by parts has none")
+        if ctx.get_parameter_source("output") is click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--parts writes a folder: name it with -o FOLDER")
+    elif rules.cells > MAX_BOOK_CELLS:
+        raise click.UsageError(
+            f"a {rules} board has {rules.cells} cells: a book in one file holds at most {MAX_BOOK_CELLS}; "
+            "add --parts -o FOLDER to build a book by parts"
+        )
     if not (params["against_program"] or params["command"]):
         for name in ("repeat", "timeout", "startup"):
             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:

@@ -24,7 +24,8 @@ programs' bitboard flips (Chess Programming Wiki, "Flipping Mirroring and Rotati
 look-up of bytes), with wider chunks so that 4x4 needs two look-ups. Canonical form is the
 project's: the smallest image, and on a tie the first symmetry in ``rules.symmetries`` order.
 
-Codes fit in 32 bits and are stored as ``uint32``. Build time only: numpy never enters player/.
+Codes of up to 16 cells fit in 32 bits and are stored as ``uint32``; up to MAX_CELLS (20),
+as ``uint64`` (``code_type``). Build time only: numpy never enters player/.
 """
 
 from __future__ import annotations
@@ -37,10 +38,16 @@ import numpy.typing as npt
 from tictactoe_book.codes import DIGITS, shift
 from tictactoe_book.game import EMPTY, FIRST, MAX_CELLS, SECOND, Cell, Rules
 
-#: The dtype of a position code: two bits for each of at most MAX_CELLS cells.
+#: The dtype of the codes of boards of up to 16 cells (two bits a cell); ``code_type`` for any.
 CODE = np.uint32
-assert np.iinfo(CODE).bits >= 2 * MAX_CELLS
-Codes = npt.NDArray[np.uint32]
+Codes = npt.NDArray[np.unsignedinteger]
+assert np.iinfo(np.uint64).bits >= 2 * MAX_CELLS
+
+
+def code_type(cells: int) -> type[np.unsignedinteger]:
+    """The dtype of the codes of boards of ``cells`` cells: ``uint32`` up to 16, else ``uint64``."""
+    return CODE if 2 * cells <= np.iinfo(CODE).bits else np.uint64
+
 
 #: Each mark's digit, the player's board codes' (player/tictactoe_book/game.py): ``.`` 0, ``O`` 1, ``X`` 2.
 EMPTY_DIGIT = DIGITS[EMPTY]
@@ -57,7 +64,7 @@ def mover_digit(marks: int) -> int:
 
 def decode(codes: Codes, cells: int) -> list[str]:
     """The board strings of ``codes``, in order."""
-    codes = np.asarray(codes, dtype=CODE)
+    codes = np.asarray(codes, dtype=code_type(cells))
     digits = np.empty((len(codes), cells), dtype=np.uint8)
     for cell in range(cells):
         digits[:, cell] = (codes >> shift(cells, cell)) & 3
@@ -67,7 +74,14 @@ def decode(codes: Codes, cells: int) -> list[str]:
 
 def digits_at(codes: Codes, cells: int, cell: Cell) -> Codes:
     """The digit each code has at ``cell``."""
-    return (codes >> CODE(shift(cells, cell))) & CODE(3)
+    found: Codes = (codes >> codes.dtype.type(shift(cells, cell))) & codes.dtype.type(3)
+    return found
+
+
+def placed(codes: Codes, digit: int, cells: int, cell: Cell) -> Codes:
+    """The codes with ``digit`` placed on ``cell`` (empty on every one of them)."""
+    found: Codes = codes | codes.dtype.type(digit << shift(cells, cell))
+    return found
 
 
 def line_masks(rules: Rules, cell: Cell, digit: int) -> list[int]:
@@ -89,9 +103,10 @@ def completing_cells(rules: Rules, codes: Codes, digit: int) -> npt.NDArray[np.b
     cells = rules.cells
     found = np.zeros((len(codes), cells), dtype=bool)
     for cell in range(cells):
-        placed = codes | CODE(digit << shift(cells, cell))
         free = digits_at(codes, cells, cell) == EMPTY_DIGIT
-        found[:, cell] = free & completes_line(placed, line_masks(rules, cell, digit))
+        found[:, cell] = free & completes_line(
+            placed(codes, digit, cells, cell), line_masks(rules, cell, digit)
+        )
     return found
 
 
@@ -108,7 +123,7 @@ class CodeSymmetries:
     chunk_bits: int
     #: ``tables[s, j][v]``: the image under symmetry ``s`` of a code whose chunk ``j`` is ``v``
     #: and whose other chunks are empty; shape (symmetries, chunks, 2 ** chunk_bits)
-    tables: npt.NDArray[np.uint32]
+    tables: Codes
 
     @property
     def count(self) -> int:
@@ -123,8 +138,9 @@ def code_symmetries(rules: Rules) -> CodeSymmetries:
         raise ValueError(f"{rules}: the first symmetry must be the identity")
     chunks = -(-2 * cells // MAX_CHUNK_BITS)
     chunk_bits = 2 * -(-cells // chunks)
-    values = np.arange(1 << chunk_bits, dtype=CODE)
-    tables = np.zeros((len(rules.symmetries), chunks, 1 << chunk_bits), dtype=CODE)
+    dtype = code_type(cells)
+    values = np.arange(1 << chunk_bits, dtype=dtype)
+    tables = np.zeros((len(rules.symmetries), chunks, 1 << chunk_bits), dtype=dtype)
     for s, symmetry in enumerate(rules.symmetries):
         for cell in range(cells):
             chunk, offset = divmod(shift(cells, cell), chunk_bits)

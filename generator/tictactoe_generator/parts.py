@@ -12,7 +12,9 @@ and written atomically into the folder (``tictactoe_generator.atomic.write_into`
 from __future__ import annotations
 
 import hashlib
+import tempfile
 import zlib
+from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,7 +25,7 @@ from tictactoe_book.game import EMPTY, Rules
 from tictactoe_book.opponents import DEFAULT
 from tictactoe_book.parts import MANIFEST, PARTS_VERSION
 from tictactoe_book.reader import Book
-from tictactoe_generator.atomic import write_into
+from tictactoe_generator.atomic import folder_target, write_into
 
 if TYPE_CHECKING:
     from tictactoe_book.book_format import Progress
@@ -50,23 +52,39 @@ def split_document(book: dict[str, Any], *, part_entries: int = PART_ENTRIES) ->
         ordered = list(keys)
         for index, start in enumerate(range(0, len(ordered), part_entries)):
             run = ordered[start : start + part_entries]
-            data = zlib.compress("".join(f"{key} {entries[key]}\n" for key in run).encode("ascii"), LEVEL)
-            name = f"{marks:02d}-{index:05d}.part"
+            name, data, item = part_file(marks, index, run, [entries[key] for key in run])
             files[name] = data
-            parts.append(
-                {
-                    "file": name,
-                    "layer": marks,
-                    "first": run[0],
-                    "last": run[-1],
-                    "entries": len(run),
-                    "bytes": len(data),
-                    "sha256": hashlib.sha256(data).hexdigest(),
-                }
-            )
+            parts.append(item)
+    return {MANIFEST: manifest_bytes(book, parts), **files}
+
+
+def part_file(
+    marks: int, index: int, keys: Sequence[str], texts: Sequence[str]
+) -> tuple[str, bytes, dict[str, Any]]:
+    """Run ``index`` of layer ``marks``, the entries ``keys`` (in increasing order) with their
+    entry strings ``texts``: the part's file name, its bytes and its item in the manifest."""
+    data = zlib.compress(
+        "".join(f"{key} {text}\n" for key, text in zip(keys, texts, strict=True)).encode("ascii"), LEVEL
+    )
+    name = f"{marks:02d}-{index:05d}.part"
+    item = {
+        "file": name,
+        "layer": marks,
+        "first": keys[0],
+        "last": keys[-1],
+        "entries": len(keys),
+        "bytes": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+    }
+    return name, data, item
+
+
+def manifest_bytes(book: dict[str, Any], parts: list[dict[str, Any]]) -> bytes:
+    """The manifest of the version-2 document ``book`` (its entries, if any, left out) cut into
+    ``parts`` (their items, in order)."""
     manifest = {name: value for name, value in book.items() if name != "entries"}
     manifest.update(version=PARTS_VERSION, parts=parts)
-    return {MANIFEST: encode(manifest), **files}
+    return encode(manifest)
 
 
 def encode(manifest: dict[str, Any]) -> bytes:
@@ -84,10 +102,27 @@ def split_book(book: Book, folder: str | Path) -> dict[str, bytes]:
 
 
 def build_parts(
-    rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None
+    rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None, near: Path | None = None
 ) -> dict[str, bytes]:
-    """The files of the book by parts of ``rules``: version 2's build, split (BuildToolMissing
-    without numpy)."""
+    """The files of the book by parts of ``rules``, built by layers
+    (tictactoe_generator.layered), the layers not in use waiting in a temporary folder in
+    ``near`` (default: the system's), removed after; BuildToolMissing without numpy."""
     from tictactoe_generator import build_tools
 
-    return split_document(build_tools().build_book(rules, against=against, progress=progress))
+    build_tools()
+    from tictactoe_generator.layered import build_by_layers
+
+    with tempfile.TemporaryDirectory(prefix=".ttt-layers-", dir=near) as work:
+        return build_by_layers(rules, Path(work), against=against, progress=progress)
+
+
+def write_parts(
+    folder: str | Path, rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None
+) -> dict[str, bytes]:
+    """``ttt-book build --parts``: the book by parts of ``rules`` built and written into
+    ``folder``, all files or none (its layers wait beside it while it is built); the files."""
+    real = folder_target(folder)
+    near = next(parent for parent in real.parents if parent.is_dir())
+    files = build_parts(rules, against=against, progress=progress, near=near)
+    write_into(folder, files)
+    return files

@@ -36,21 +36,20 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from tictactoe_book.codes import shift
 from tictactoe_book.game import MAX_CELLS, Rules
 from tictactoe_generator.codes import (
-    CODE,
     EMPTY_DIGIT,
     FIRST_DIGIT,
-    SECOND_DIGIT,
     Codes,
     CodeSymmetries,
     canonical_codes,
     code_symmetries,
+    code_type,
     completes_line,
     digits_at,
     line_masks,
     mover_digit,
+    placed,
     stabilizer_sizes,
 )
 
@@ -202,39 +201,54 @@ def _reach(
 ) -> tuple[Codes, npt.NDArray[np.int64], npt.NDArray[np.int8], npt.NDArray[np.int32]]:
     """The forward pass: every canonical reachable position by layer, its status and successors."""
     cells = rules.cells
-    masks = {d: [line_masks(rules, c, d) for c in range(cells)] for d in (FIRST_DIGIT, SECOND_DIGIT)}
-    layers = [np.zeros(1, dtype=CODE)]
+    layers = [np.zeros(1, dtype=code_type(cells))]
     statuses = [np.full(1, UNFINISHED, dtype=np.int8)]
     successors: list[npt.NDArray[np.int32]] = []
     next_start = 1  # the row where layer m + 1 will start
     for m in range(cells):
-        codes, status = layers[m], statuses[m]
-        open_rows = np.flatnonzero(status == UNFINISHED)
-        parents = codes[open_rows]
-        digit = mover_digit(m)
-        rows, moves, children, won = [], [], [], []
-        for cell in range(cells):
-            free = np.flatnonzero(digits_at(parents, cells, cell) == EMPTY_DIGIT)
-            child = parents[free] | CODE(digit << shift(cells, cell))
-            rows.append(open_rows[free])
-            moves.append(np.full(len(free), cell, dtype=np.intp))
-            children.append(child)
-            won.append(completes_line(child, masks[digit][cell]))
-        canonical = canonical_codes(symmetries, np.concatenate(children))
-        next_codes, inverse = np.unique(canonical, return_inverse=True)
-        next_status = np.full(len(next_codes), FULL if m + 1 == cells else UNFINISHED, dtype=np.int8)
-        next_status[inverse[np.concatenate(won)]] = FIRST_LINE if digit == FIRST_DIGIT else SECOND_LINE
-        table = np.full((len(codes), cells), -1, dtype=np.int32)
-        table[np.concatenate(rows), np.concatenate(moves)] = next_start + inverse
+        next_codes, next_status, table = forward_layer(rules, symmetries, m, layers[m], statuses[m])
+        successors.append(np.where(table >= 0, table + np.int32(next_start), table))
         next_start += len(next_codes)
         layers.append(next_codes)
         statuses.append(next_status)
-        successors.append(table)
         if progress is not None:
             progress("reach", m + 1, cells)
     successors.append(np.full((len(layers[cells]), cells), -1, dtype=np.int32))
     layer_starts = np.concatenate([[0], np.cumsum([len(layer) for layer in layers])]).astype(np.int64)
     return np.concatenate(layers), layer_starts, np.concatenate(statuses), np.concatenate(successors)
+
+
+def forward_layer(
+    rules: Rules, symmetries: CodeSymmetries, m: int, codes: Codes, status: npt.NDArray[np.int8]
+) -> tuple[Codes, npt.NDArray[np.int8], npt.NDArray[np.int32]]:
+    """One step of the forward pass: layer ``m + 1`` from layer ``m`` (``codes``, sorted, and
+    their ``status``): its codes (the distinct canonical children of layer ``m``'s unfinished
+    positions, sorted), their status, and layer ``m``'s successors table, ``table[i, c]`` the
+    row in layer ``m + 1`` of the position after the move at cell ``c``, or -1."""
+    cells = rules.cells
+    open_rows = np.flatnonzero(status == UNFINISHED)
+    parents = codes[open_rows]
+    digit = mover_digit(m)
+
+    def free(cell: int) -> npt.NDArray[np.intp]:
+        return np.flatnonzero(digits_at(parents, cells, cell) == EMPTY_DIGIT)
+
+    children, won = [], []
+    for cell in range(cells):
+        child = placed(parents[free(cell)], digit, cells, cell)
+        won.append(completes_line(child, line_masks(rules, cell, digit)))
+        children.append(canonical_codes(symmetries, child))
+    next_codes, inverse = np.unique(np.concatenate(children), return_inverse=True)
+    del children
+    next_status = np.full(len(next_codes), FULL if m + 1 == cells else UNFINISHED, dtype=np.int8)
+    next_status[inverse[np.concatenate(won)]] = FIRST_LINE if digit == FIRST_DIGIT else SECOND_LINE
+    table = np.full((len(codes), cells), -1, dtype=np.int32)
+    done = 0
+    for cell in range(cells):
+        rows = free(cell)
+        table[open_rows[rows], cell] = inverse[done : done + len(rows)]
+        done += len(rows)
+    return next_codes, next_status, table
 
 
 def _back(
@@ -247,23 +261,39 @@ def _back(
 ) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
     """The backward pass: every position's best score and every move's score."""
     cells = rules.cells
-    over = cells + 1  # the game ended 0 plies ago: |score| of a finished position
-    best = np.zeros(len(status), dtype=np.int8)
-    best[(status == FIRST_LINE) | (status == SECOND_LINE)] = over if misere else -over
+    best = finished_best(misere, cells, status)
     scores = np.full((len(status), cells), OCCUPIED, dtype=np.int8)
     arrival = np.zeros(len(status), dtype=np.int8)  # the score of the move into each position
     for m in range(cells, -1, -1):
         start, stop = layer_starts[m], layer_starts[m + 1]
         rows = start + np.flatnonzero(status[start:stop] == UNFINISHED)
         if len(rows):
-            table = successors[rows]
-            move_scores = np.where(table >= 0, arrival[table], np.int8(OCCUPIED))
-            scores[rows] = move_scores
-            best[rows] = move_scores.max(axis=1)
+            scores[rows], best[rows] = score_moves(successors[rows], arrival)
         arrival[start:stop] = one_ply_back(best[start:stop])
         if progress is not None:
             progress("solve", cells + 1 - m, cells + 1)
     return best, scores
+
+
+def score_moves(
+    table: npt.NDArray[np.int32], arrival: npt.NDArray[np.int8]
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8]]:
+    """One step of the backward pass, for some unfinished positions: the score of every move
+    (OCCUPIED where there is none) and each position's best, from their successors ``table``
+    and ``arrival``, the score of the move into each row it names (``one_ply_back`` of that
+    row's best)."""
+    scores = np.where(table >= 0, arrival[table], np.int8(OCCUPIED))
+    best: npt.NDArray[np.int8] = scores.max(axis=1)
+    return scores, best
+
+
+def finished_best(misere: bool, cells: int, status: npt.NDArray[np.int8]) -> npt.NDArray[np.int8]:
+    """Each position's best score as if it were finished: ``-(N + 1)`` (``N + 1`` under misère)
+    where a line was completed, else 0 (the backward pass sets the unfinished ones')."""
+    over = cells + 1  # the game ended 0 plies ago
+    line = (status == FIRST_LINE) | (status == SECOND_LINE)
+    best: npt.NDArray[np.int8] = np.where(line, np.int8(over if misere else -over), np.int8(0))
+    return best
 
 
 def _paths(

@@ -51,12 +51,13 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from tictactoe_book.game import MAX_CELLS, Cell
+from tictactoe_book.game import Cell, Rules
 from tictactoe_book.opponents import DEFAULT, OPPONENTS, Opponent, ranking
 from tictactoe_generator.codes import (
     EMPTY_DIGIT,
     FIRST_DIGIT,
     SECOND_DIGIT,
+    Codes,
     completing_cells,
     digits_at,
 )
@@ -79,6 +80,8 @@ BOOK_FIRST = 0  # the book plays X
 BOOK_SECOND = 1  # the book plays O
 
 Values = npt.NDArray[np.int64] | npt.NDArray[np.float64]
+#: Per opponent's name, book and layer: the common denominator of the book's chances.
+Denominators = dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,17 +102,11 @@ class TrapArrays:
     #: a probability (float), or a numerator over ``denominators[name][b][marks]`` (exact)
     chances: dict[str, Values]
     #: per opponent's name, book and layer; all 1 for the float method
-    denominators: dict[str, tuple[tuple[int, ...], tuple[int, ...]]]
+    denominators: Denominators
 
     def rates(self, book: int, row: int) -> dict[str, Rate]:
         """Book ``book``'s chance from ``row`` against each opponent: Fractions when exact."""
-        marks = int(self.result.marks[row])
-        if self.method == "exact":
-            return {
-                name: Fraction(int(values[book, row]), self.denominators[name][book][marks])
-                for name, values in self.chances.items()
-            }
-        return {name: float(values[book, row]) for name, values in self.chances.items()}
+        return rates_of(self.chances, self.denominators, self.method, book, row, int(self.result.marks[row]))
 
     def probabilities(self, book: int) -> dict[str, npt.NDArray[np.float64]]:
         """Book ``book``'s chances from every row against each opponent, as float64: for the
@@ -156,18 +153,14 @@ def trap_arrays(
     marks = result.marks
     opponents = ranking(against)
     candidates = {foe.name: _candidates(result, foe) for foe in opponents}
-    denominators = {name: _denominators(result, _lcms(result, chosen)) for name, chosen in candidates.items()}
-    fits = max(d for books in denominators.values() for den in books for d in den) <= EXACT_LIMIT
-    if method is None:
-        method = "exact" if fits else "float"
-    elif method == "exact" and not fits:
-        raise ValueError(f"{result.rules}: exact trap-order chances need denominators beyond int64")
+    divisors = {name: _lcms(result, chosen) for name, chosen in candidates.items()}
+    method, denominators = choose_method(cells, divisors, method)
     exact = method == "exact"
-    if not exact:
-        ones = (1,) * (cells + 1)
-        denominators = dict.fromkeys(denominators, (ones, ones))
     dtype = np.int64 if exact else np.float64
-    chances = {name: _finished_values(result, den, dtype) for name, den in denominators.items()}
+    chances = {
+        name: finished_chances(result.misere, marks, result.status, den, dtype)
+        for name, den in denominators.items()
+    }
     tolerance = 0.0 if exact else TOLERANCE
     tier = np.full((len(marks), cells), -1, dtype=np.int8)
     starts = result.layer_starts
@@ -175,24 +168,18 @@ def trap_arrays(
         start, stop = starts[m], starts[m + 1]
         rows = start + np.flatnonzero(result.status[start:stop] == UNFINISHED)
         if len(rows):
-            table = result.successors[rows]
-            children = np.maximum(table, 0)
-            book, other = m % 2, 1 - m % 2  # the book that is to move here, and the other one
-            # the other book waits: its opponent moves, among its candidates
+            tier[rows], found = trap_layer(
+                m,
+                result.successors[rows],
+                result.scores[rows],
+                result.best[rows],
+                {name: chosen[rows] for name, chosen in candidates.items()},
+                chances,
+                scales(denominators, m),
+                tolerance,
+            )
             for name, values in chances.items():
-                den = denominators[name][other]
-                values[other, rows] = _mean(
-                    values[other][children], _members(candidates[name][rows], cells), den[m] // den[m + 1]
-                )
-            # this book moves: rank its optimal moves, one entry per (row, optimal move)
-            position, cell = np.nonzero(result.scores[rows] == result.best[rows, None])
-            child = table[position, cell]
-            by = {name: values[book][child] for name, values in chances.items()}
-            ranks = tier_ranks(position, [by[name] for name in chances], tolerance)
-            tier[rows[position], cell] = ranks
-            top = ranks == 0
-            for name, values in chances.items():
-                values[book, rows] = _top(position[top], by[name][top], len(rows), exact)
+                values[:, rows] = found[name]
         if progress is not None:
             progress("trap", cells - m, cells)
     tier.setflags(write=False)
@@ -200,6 +187,86 @@ def trap_arrays(
         values.setflags(write=False)
     in_order = {name: chances[name] for name in OPPONENTS if name in chances}  # the registry's order
     return TrapArrays(result, method, opponents[0].name, tolerance, tier, in_order, denominators)
+
+
+def choose_method(
+    cells: int, divisors: dict[str, tuple[int, ...]], method: Method | None
+) -> tuple[Method, Denominators]:
+    """The method (``method``, or ``"exact"`` when every denominator fits ``EXACT_LIMIT``, else
+    ``"float"``) and each opponent's denominators per book and layer (all 1 for the float
+    method), from each opponent's per-layer ``divisors`` (``lcm_of_counts``); ValueError when
+    ``"exact"`` is asked for and does not fit."""
+    denominators = {name: _denominators(cells, layers) for name, layers in divisors.items()}
+    fits = max(d for books in denominators.values() for den in books for d in den) <= EXACT_LIMIT
+    if method is None:
+        method = "exact" if fits else "float"
+    elif method == "exact" and not fits:
+        raise ValueError(f"exact trap-order chances of {cells} cells need denominators beyond int64")
+    if method == "float":
+        ones = (1,) * (cells + 1)
+        denominators = dict.fromkeys(denominators, (ones, ones))
+    return method, denominators
+
+
+def scales(denominators: Denominators, m: int) -> dict[str, int]:
+    """Per opponent, what layer ``m``'s denominator of the book that waits (its opponent moves
+    there) is to layer ``m + 1``'s: the factor ``_mean`` scales a mean by."""
+    other = 1 - m % 2
+    return {name: den[other][m] // den[other][m + 1] for name, den in denominators.items()}
+
+
+def trap_layer(
+    m: int,
+    table: npt.NDArray[np.int32],
+    scores: npt.NDArray[np.int8],
+    best: npt.NDArray[np.int8],
+    candidates: dict[str, npt.NDArray[np.uint32]],
+    following: dict[str, Values],
+    scale: dict[str, int],
+    tolerance: float,
+) -> tuple[npt.NDArray[np.int8], dict[str, Values]]:
+    """One layer of the trap order, for some unfinished positions with ``m`` marks: the tier of
+    each move (-1 off the optimal moves) and, per opponent, both books' chances from each
+    position (``(2, rows)``).
+
+    ``table``, ``scores`` and ``best`` are the positions' successors, move scores and best
+    scores (tictactoe_generator.solve); ``candidates`` each opponent's candidate cells there
+    (``candidate_sets``); ``following`` each opponent's chances ``(2, n)`` of the rows ``table``
+    names, in ranking order; ``scale`` from ``scales``."""
+    cells = table.shape[1]
+    children = np.maximum(table, 0)
+    book, other = m % 2, 1 - m % 2  # the book that is to move here, and the other one
+    found: dict[str, Values] = {
+        name: np.empty_like(values, shape=(2, len(table))) for name, values in following.items()
+    }
+    # the other book waits: its opponent moves, among its candidates
+    for name, values in following.items():
+        found[name][other] = _mean(values[other][children], _members(candidates[name], cells), scale[name])
+    # this book moves: rank its optimal moves, one entry per (position, optimal move)
+    position, cell = np.nonzero(scores == best[:, None])
+    child = table[position, cell]
+    by = {name: values[book][child] for name, values in following.items()}
+    ranks = tier_ranks(position, list(by.values()), tolerance)
+    tier: npt.NDArray[np.int8] = np.full(table.shape, -1, dtype=np.int8)
+    tier[position, cell] = ranks
+    top = ranks == 0
+    exact = tolerance == 0
+    for name in following:
+        found[name][book] = _top(position[top], by[name][top], len(table), exact)
+    return tier, found
+
+
+def rates_of(
+    chances: dict[str, Values], denominators: Denominators, method: Method, book: int, row: int, marks: int
+) -> dict[str, Rate]:
+    """Book ``book``'s chance from row ``row`` (with ``marks`` marks) of ``chances`` against each
+    opponent: Fractions when exact."""
+    if method == "exact":
+        return {
+            name: Fraction(int(values[book, row]), denominators[name][book][marks])
+            for name, values in chances.items()
+        }
+    return {name: float(values[book, row]) for name, values in chances.items()}
 
 
 def tier_ranks(position: npt.NDArray[np.intp], keys: list[Values], tolerance: float) -> npt.NDArray[np.int8]:
@@ -268,21 +335,34 @@ def _top(position: npt.NDArray[np.intp], values: Values, positions: int, exact: 
 
 
 def _candidates(result: Retrograde, foe: Opponent) -> npt.NDArray[np.uint32]:
-    """Per row, the cells ``foe`` (to move there) chooses among, as a bit set (cell ``c`` is
-    bit ``c``); 0 on finished rows: its preference under the rules
-    (``tictactoe_book.opponents.Opponent.preference``, the one definition of it), applied to the bit
-    sets of every row's free cells and of the cells completing a line of each side."""
-    rules = result.rules
+    """Per row, the cells ``foe`` (to move there) chooses among (``candidate_sets``); 0 on
+    finished rows."""
     rows = result.unfinished()
-    codes = result.codes[rows]
-    free = _bit_sets([digits_at(codes, rules.cells, c) == EMPTY_DIGIT for c in range(rules.cells)])
+    chosen = np.zeros(len(result.codes), dtype=np.uint32)
+    chosen[rows] = candidate_sets(result.rules, result.codes[rows], result.first_to_move[rows], foe)
+    return chosen
+
+
+def candidate_sets(
+    rules: Rules, codes: Codes, first_to_move: npt.NDArray[np.bool_] | bool, foe: Opponent
+) -> npt.NDArray[np.uint32]:
+    """For unfinished positions, the cells ``foe`` (to move there) chooses among, as a bit set
+    (cell ``c`` is bit ``c``): its preference under the rules
+    (``tictactoe_book.opponents.Opponent.preference``, the one definition of it), applied to the
+    bit sets of each position's free cells and of the cells completing a line of each side,
+    once per distinct triple of sets."""
+    cells = rules.cells
+    free = _bit_sets([digits_at(codes, cells, c) == EMPTY_DIGIT for c in range(cells)])
     completes = {d: _bit_sets(list(completing_cells(rules, codes, d).T)) for d in (FIRST_DIGIT, SECOND_DIGIT)}
-    first_to_move = result.first_to_move[rows]
     own = np.where(first_to_move, completes[FIRST_DIGIT], completes[SECOND_DIGIT])
     other = np.where(first_to_move, completes[SECOND_DIGIT], completes[FIRST_DIGIT])
+    wide = np.uint64
+    triples = free.astype(wide) | own.astype(wide) << wide(cells) | other.astype(wide) << wide(2 * cells)
+    distinct, inverse = np.unique(triples, return_inverse=True)
+    mask = wide((1 << cells) - 1)
+    sets = [((distinct >> wide(cells * j)) & mask).tolist() for j in range(3)]
     choose = np.frompyfunc(foe.preference(rules), 3, 1)
-    chosen = np.zeros(len(result.codes), dtype=np.uint32)
-    chosen[rows] = choose(free.tolist(), own.tolist(), other.tolist()).astype(np.uint32)
+    chosen: npt.NDArray[np.uint32] = choose(*sets).astype(np.uint32)[inverse.ravel()]
     return chosen
 
 
@@ -300,34 +380,24 @@ def _members(sets: npt.NDArray[np.uint32], cells: int) -> npt.NDArray[np.bool_]:
     return bits
 
 
-def _sizes(sets: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
-    """How many cells each bit set holds (at most MAX_CELLS = 16 bits: one table look-up)."""
-    assert MAX_CELLS <= 16
-    sizes: npt.NDArray[np.int64] = _POPCOUNT[sets & 0xFFFF]
-    return sizes
-
-
-_POPCOUNT = sum(((np.arange(1 << 16) >> bit) & 1 for bit in range(16)), np.zeros(1 << 16, dtype=np.int64))
+def lcm_of_counts(sets: npt.NDArray[np.uint32]) -> int:
+    """The least common multiple of the sizes of the non-empty bit sets ``sets`` (1 if none)."""
+    counts = np.bitwise_count(sets)
+    return math.lcm(*np.unique(counts[counts > 0]).tolist()) if counts.any() else 1
 
 
 def _lcms(result: Retrograde, chosen: npt.NDArray[np.uint32]) -> tuple[int, ...]:
     """Per layer, the least common multiple of an opponent's candidate counts (1 if none)."""
-    counts = _sizes(chosen)
     starts = result.layer_starts
-    lcms = []
-    for m in range(result.rules.cells + 1):
-        found = counts[starts[m] : starts[m + 1]]
-        lcms.append(math.lcm(*np.unique(found[found > 0]).tolist()) if found.any() else 1)
-    return tuple(lcms)
+    return tuple(lcm_of_counts(chosen[starts[m] : starts[m + 1]]) for m in range(result.rules.cells + 1))
 
 
-def _denominators(result: Retrograde, divisors: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _denominators(cells: int, divisors: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per book and layer, the common denominator of the book's chances (exact method).
 
     Where the book's opponent is to move (layer ``m`` with ``m % 2 != book``), a chance is a
     mean with a divisor dividing ``divisors[m]``; where the book is, it is a successor's chance.
     """
-    cells = result.rules.cells
     books = []
     for book in (BOOK_FIRST, BOOK_SECOND):
         den = [1] * (cells + 1)
@@ -337,17 +407,21 @@ def _denominators(result: Retrograde, divisors: tuple[int, ...]) -> tuple[tuple[
     return books[0], books[1]
 
 
-def _finished_values(
-    result: Retrograde, denominators: tuple[tuple[int, ...], tuple[int, ...]], dtype: type[np.generic]
+def finished_chances(
+    misere: bool,
+    marks: npt.NDArray[np.int64] | int,
+    status: npt.NDArray[np.int8],
+    denominators: tuple[tuple[int, ...], tuple[int, ...]],
+    dtype: type[np.generic],
 ) -> Values:
-    """Both books' chances, set on the finished rows: 1 where the book won (its own line, or
-    under misère its opponent's), else 0."""
-    marks = result.marks
-    line = (result.status == FIRST_LINE) | (result.status == SECOND_LINE)
-    values = np.zeros((2, len(marks)), dtype=dtype)
+    """Both books' chances ``(2, rows)`` as if every position were finished: 1 (its
+    denominator) where the book won (its own line, or under misère its opponent's), else 0;
+    ``marks`` is each position's layer (or all of theirs)."""
+    line = (status == FIRST_LINE) | (status == SECOND_LINE)
+    values = np.zeros((2, len(status)), dtype=dtype)
     for book in (BOOK_FIRST, BOOK_SECOND):
-        moved_in = (marks - 1) % 2 == book  # the book made the move that ended the game
-        won = line & (moved_in != result.misere)
+        moved_in = (np.asarray(marks) - 1) % 2 == book  # the book made the move that ended the game
+        won = line & (moved_in != misere)
         one = np.array(denominators[book], dtype=dtype)[marks]
         values[book] = np.where(won, one, 0)
     return values

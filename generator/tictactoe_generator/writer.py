@@ -6,7 +6,7 @@ An entry is the string ``"<best> <tier> <tier> ..."``: the best score, then the 
 trap order, best tier first, cells increasing within a tier, single spaces between tiers and
 commas within (``".........": "0 0,2,6,8 1,3,5,7 4"``); readers derive every move's score from
 the successors' entries. A 4x4 book has over a million entries, so the strings are formatted
-with arrays, all at once (``_entry_texts``). The bytes are deterministic (keys sorted, one
+with arrays, all at once (``entry_texts``). The bytes are deterministic (keys sorted, one
 trailing newline).
 """
 
@@ -29,8 +29,8 @@ from tictactoe_book.reader import (
     parse_book,
 )
 from tictactoe_generator.codes import decode
-from tictactoe_generator.solve import Progress, Retrograde, solve
-from tictactoe_generator.trap import TOLERANCE_TEXT, Rate, TrapArrays, trap_arrays
+from tictactoe_generator.solve import Counts, Progress, Retrograde, solve
+from tictactoe_generator.trap import TOLERANCE_TEXT, Method, Rate, TrapArrays, trap_arrays
 
 # ---------------------------------------------------------------- the document
 
@@ -108,10 +108,10 @@ def entry_strings(traps: TrapArrays) -> dict[str, str]:
     cells = result.rules.cells
     rows = result.unfinished()
     keys = decode(result.codes[rows], cells)
-    return dict(zip(keys, _entry_texts(result.best[rows], traps.tier[rows]), strict=True))
+    return dict(zip(keys, entry_texts(result.best[rows], traps.tier[rows]), strict=True))
 
 
-def _entry_texts(best: npt.NDArray[np.int8], tier: npt.NDArray[np.int8]) -> list[str]:
+def entry_texts(best: npt.NDArray[np.int8], tier: npt.NDArray[np.int8]) -> list[str]:
     """The entry string of each row of scores and tiers (``TrapArrays.tier``: -1 off the tiers).
 
     Formatted for all rows at once: each row's characters are laid out in a fixed-width byte
@@ -160,17 +160,28 @@ _SCORE_TEXTS = np.array(
 def trap_order_member(traps: TrapArrays) -> dict[str, str]:
     """The ``trap_order`` member: how the chances were computed, the tie tolerance, and (when it
     is not the default opponent) the opponent the tiers are ranked against first."""
-    member = {"method": traps.method, "tolerance": "0" if traps.method == "exact" else TOLERANCE_TEXT}
-    if traps.against != DEFAULT:
-        member["against"] = traps.against
+    return order_member(traps.method, traps.against)
+
+
+def order_member(method: Method, against: str) -> dict[str, str]:
+    """The ``trap_order`` member of a book whose chances were computed by ``method``, ranked
+    against ``against`` first."""
+    member = {"method": method, "tolerance": "0" if method == "exact" else TOLERANCE_TEXT}
+    if against != DEFAULT:
+        member["against"] = against
     return member
 
 
 def trap_rates_member(traps: TrapArrays) -> dict[str, dict[str, str]]:
     """The ``trap_rates`` member: the policy's chances of winning from the empty board."""
+    return rates_member(traps.first_player_rates, traps.second_player_rates)
+
+
+def rates_member(first: dict[str, Rate], second: dict[str, Rate]) -> dict[str, dict[str, str]]:
+    """The ``trap_rates`` member from the chances of the book moving first and second."""
     return {
         side: {name: rate_text(rate) for name, rate in rates.items()}
-        for side, rates in (("first", traps.first_player_rates), ("second", traps.second_player_rates))
+        for side, rates in (("first", first), ("second", second))
     }
 
 
@@ -184,7 +195,11 @@ def rate_text(rate: Rate) -> str:
 
 def counts_member(result: Retrograde) -> dict[str, Any]:
     """The informational ``counts`` member (docs/book-format.md, "The document")."""
-    counts = result.counts
+    return counts_of(result.counts)
+
+
+def counts_of(counts: Counts) -> dict[str, Any]:
+    """The ``counts`` member stating ``counts``."""
     return {
         "entries": counts.canonical_unfinished,
         "positions": counts.reachable,

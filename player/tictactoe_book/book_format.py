@@ -45,6 +45,9 @@ MAX_BOOK_BYTES = 64 * 1024 * 1024
 #: Step 2: at most this many of the characters ``[``, ``{`` and ``,``, counted anywhere in the text;
 #: it bounds the number of values a parser builds (a 4x4 book has about one per entry, 1.1 million).
 MAX_STRUCTURE = 4_000_000
+#: Step 7 ("rules"): the largest board a whole-file book holds (its proof's table has 3 ** cells
+#: bytes); a book by parts holds up to ``tictactoe_book.game.MAX_CELLS``.
+MAX_BOOK_CELLS = 16
 #: Step 3 ("json"): arrays and objects nest at most this deep (the book itself uses 3 levels).
 MAX_DEPTH = 32
 
@@ -208,8 +211,9 @@ def _text_ok(text: str) -> bool:
 # ---------------------------------------------------------------- steps 4 to 11: the header
 
 
-def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
-    """Steps 4 to 11: everything but the entries; returns the rules the file states."""
+def check_header(data: Any, fail: Fail, expected: Rules | None, max_cells: int = MAX_BOOK_CELLS) -> Rules:
+    """Steps 4 to 11: everything but the entries; returns the rules the file states (of at
+    most ``max_cells`` cells: a book by parts holds more than a whole-file book)."""
     if type(data) is not dict:
         raise fail("format", f"is not a book: the top level is {json_type(data)}, not an object")
     if data.get("format") != FORMAT_NAME:
@@ -219,7 +223,7 @@ def check_header(data: Any, fail: Fail, expected: Rules | None) -> Rules:
         raise fail("version", f"has format version {short(version)}; this reader reads {FORMAT_VERSION}")
     if data.get("canonical") != CANONICAL_RULE:
         raise fail("format", f"uses canonical rule {short(data.get('canonical'))}, not {CANONICAL_RULE!r}")
-    rules = _check_rules(data.get("rules"), fail, expected)
+    rules = _check_rules(data.get("rules"), fail, expected, max_cells)
     lines = data["rules"].get("lines")
     if not (
         type(lines) is list
@@ -257,7 +261,7 @@ def _cells_equal(got: Any, cells: tuple[Cell, ...]) -> bool:
     )
 
 
-def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:
+def _check_rules(raw: Any, fail: Fail, expected: Rules | None, max_cells: int) -> Rules:
     if type(raw) is not dict:
         raise fail("rules", f"has rules that are {json_type(raw)}, not an object")
     rows, cols, k = raw.get("rows"), raw.get("cols"), raw.get("k")
@@ -270,6 +274,10 @@ def _check_rules(raw: Any, fail: Fail, expected: Rules | None) -> Rules:
         rules = Rules(rows, cols, k, misere)
     except RulesError as error:
         raise fail("rules", f"has impossible rules: {error}") from None
+    if rules.cells > max_cells:
+        raise fail(
+            "rules", f"has impossible rules: board {rows}x{cols} has {rules.cells} cells; at most {max_cells}"
+        )
     if type(raw.get("cells")) is not int or raw.get("cells") != rules.cells:
         raise fail("rules", f"says {short(raw.get('cells'))} cells; {rules} has {rules.cells}")
     if (raw.get("first"), raw.get("second"), raw.get("empty")) != (FIRST, SECOND, EMPTY):

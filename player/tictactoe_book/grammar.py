@@ -15,6 +15,7 @@ from functools import cache
 from typing import Any
 
 from tictactoe_book.errors import EntryShapeError, echoed
+from tictactoe_book.game import MAX_CELLS
 
 #: Step 3 (strict JSON) and the grammar: integers beyond this magnitude are refused (RFC 7493:
 #: exact in every JSON reader).
@@ -86,9 +87,9 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-#: Every best score a book of up to 16 cells can hold, written as the grammar writes it; any
-#: other integer is read by ``_integer`` (and is inconsistent later, but not misshapen).
-_BESTS = {str(n): n for n in range(-17, 18)} | {"-0": 0}
+#: Every best score a book of up to MAX_CELLS cells can hold, written as the grammar writes it;
+#: any other integer is read by ``_integer`` (and is inconsistent later, but not misshapen).
+_BESTS = {str(n): n for n in range(-MAX_CELLS - 1, MAX_CELLS + 2)} | {"-0": 0}
 
 
 @cache

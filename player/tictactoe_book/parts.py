@@ -40,7 +40,7 @@ from tictactoe_book.book_format import (
     read_book_bytes,
 )
 from tictactoe_book.errors import BookError, EntryShapeError
-from tictactoe_book.game import EMPTY, Rules
+from tictactoe_book.game import EMPTY, MAX_CELLS, Rules
 from tictactoe_book.grammar import misshapen, parse_entry, short
 from tictactoe_book.proof import Move, inconsistency, key_problem, missing, successors
 
@@ -102,7 +102,7 @@ def check_manifest(data: Any, source: str, expected: Rules | None) -> tuple[Rule
             raise fail("version", f"has format version {short(version)}; this reader reads {PARTS_VERSION}")
         # steps 4 and 6 to 9 are version 2's own, on the members the two versions share
         shared = {**data, "version": FORMAT_VERSION, "entries": {}, "counts": {"entries": 0}}
-    rules = check_header(shared, fail, expected)
+    rules = check_header(shared, fail, expected, MAX_CELLS)
     parts = _check_parts(data.get("parts"), rules, fail)
     counts = data.get("counts")
     stated = counts.get("entries") if type(counts) is dict else None
