@@ -77,7 +77,7 @@ def test_canonical_form_is_invariant(reachable: tuple[set[str], set[str]]) -> No
     [
         ("3x3:4", "k=4 does not fit on a 3x3 board"),
         ("0x3", "rows must be a positive integer, got 0"),
-        ("5x5:3", "board 5x5 has 25 cells; at most 16"),
+        ("5x5:3", "board 5x5 has 25 cells; at most 20"),
         ("axb", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got 'axb'"),
         ("3x", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3x'"),
         ("3", "rules must look like 3x3, 3x4:3 or 3x3:3:misere, got '3'"),

@@ -200,7 +200,7 @@ def checked_build_options(ctx: click.Context, rules: Rules, misere: bool) -> Rul
             raise click.UsageError("--parts writes a folder: name it with -o FOLDER")
     elif rules.cells > MAX_BOOK_CELLS:
         raise click.UsageError(
-            f"a {rules} board has {rules.cells} cells: a book in one file holds at most {MAX_BOOK_CELLS}; "
+            f"{rules} has {rules.cells} cells; at most {MAX_BOOK_CELLS} in a book in one file: "
             "add --parts -o FOLDER to build a book by parts"
         )
     if not (params["against_program"] or params["command"]):
