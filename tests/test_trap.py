@@ -9,6 +9,8 @@ and runs under ``make test-big`` (test_build_big.py).
 
 from __future__ import annotations
 
+import math
+import random
 from fractions import Fraction
 from fractions import Fraction as F
 from pathlib import Path
@@ -192,6 +194,12 @@ def test_each_further_opponent_breaks_the_ties_left_before_it() -> None:
     assert tier_ranks(np.array(position), keys[:1], 0.0).tolist() == [0, 0, 0, 1, 0, 0, 0]
 
 
-def test_the_popcount_table_counts_every_16_bit_set() -> None:
-    """Every bit set a board of up to 16 cells can have (4x4 uses bit 15), counted by Python."""
-    assert module._POPCOUNT.tolist() == [bin(value).count("1") for value in range(1 << 16)]
+@pytest.mark.parametrize("seed", range(5))
+def test_the_lcm_of_candidate_counts_is_python_s(seed: int) -> None:
+    """Bit sets of up to 20 cells (4x5 uses bit 19), counted by Python: the trap order's
+    denominators rest on it; the empty sets (finished rows) count for nothing."""
+    rng = random.Random(seed)
+    sets = [rng.getrandbits(rng.choice((3, 8, 16, 20))) & rng.getrandbits(20) for _ in range(50)] + [0, 1 << 19]
+    counts = {bin(value).count("1") for value in sets} - {0}
+    assert module.lcm_of_counts(np.array(sets, dtype=np.uint32)) == math.lcm(*counts)
+    assert module.lcm_of_counts(np.zeros(3, dtype=np.uint32)) == 1
