@@ -46,7 +46,11 @@ def test_build_other_rules(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("rules", "words"),
-    [("3x3:5", "k=5"), ("9x9", "81 cells; at most 20"), ("5x4", "20 cells; at most 16 in a book in one file")],
+    [
+        ("3x3:5", "k=5"),
+        ("9x9", "81 cells; at most 20"),
+        ("5x4", "20 cells; at most 16 in a book in one file"),
+    ],
 )
 def test_build_refuses_bad_rules(tmp_path: Path, rules: str, words: str) -> None:
     code, out = run("build", "--rules", rules, "-o", str(tmp_path / "x.json"))

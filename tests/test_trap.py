@@ -199,7 +199,8 @@ def test_the_lcm_of_candidate_counts_is_python_s(seed: int) -> None:
     """Bit sets of up to 20 cells (4x5 uses bit 19), counted by Python: the trap order's
     denominators rest on it; the empty sets (finished rows) count for nothing."""
     rng = random.Random(seed)
-    sets = [rng.getrandbits(rng.choice((3, 8, 16, 20))) & rng.getrandbits(20) for _ in range(50)] + [0, 1 << 19]
+    sets = [rng.getrandbits(rng.choice((3, 8, 16, 20))) & rng.getrandbits(20) for _ in range(50)]
+    sets += [0, 1 << 19]
     counts = {bin(value).count("1") for value in sets} - {0}
     assert module.lcm_of_counts(np.array(sets, dtype=np.uint32)) == math.lcm(*counts)
     assert module.lcm_of_counts(np.zeros(3, dtype=np.uint32)) == 1
