@@ -1,0 +1,83 @@
+"""The proof by parts on arrays (tictactoe_generator.layer_proof, ``ttt-book verify`` past 16
+cells): the definition's finding (``parts.first_failure``), code and message, on every damaged
+book by parts of the proof-by-parts tests; a valid book proven and recorded; a finding the
+definition does not share is an internal error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_parts
+import test_proof_runs
+from test_parts_proof import SPLIT, Finding, by_definition, split_into
+
+import tictactoe_generator.layer_proof as layer_proof
+from tictactoe_book import BookError, load_book
+from tictactoe_book.game import EMPTY
+from tictactoe_book.parts import PartsBook
+from tictactoe_book.proof import ProofDisagreement
+
+
+def on_arrays(folder: Path) -> Finding:
+    try:
+        book = layer_proof.prove_by_layers(folder)
+    except BookError as error:
+        return error.code, str(error)
+    assert isinstance(book, PartsBook)
+    return None
+
+
+@pytest.mark.parametrize("damage", test_parts.DAMAGE)
+def test_the_damaged_books_by_parts_of_the_parts_tests(damage: str, tmp_path: Path) -> None:
+    edit, code, named = test_parts.DAMAGE[damage]
+    folder = split_into(test_proof_runs.BOOKS["3x3"], tmp_path / "parts")
+    edit(folder)
+    found = on_arrays(folder)
+    assert found == by_definition(folder)
+    assert found is not None and found[0] == code and named in found[1]
+
+
+@pytest.mark.parametrize(("book", "damage"), SPLIT, ids=str)
+def test_damaged_version_2_books_split_into_parts(
+    book: str, damage: list[tuple[str, int]], tmp_path: Path
+) -> None:
+    data = test_proof_runs.broken(book, damage)
+    folder = split_into(data, tmp_path / "parts")
+    found = on_arrays(folder)
+    assert found == by_definition(folder)
+    assert (found or ("valid",))[0] == test_proof_runs.verdict(data)[0]
+
+
+def test_a_missing_layer_and_a_missing_empty_board(tmp_path: Path) -> None:
+    data = json.loads(json.dumps(test_proof_runs.BOOKS["3x3"]))
+    for marks in (4, 0):
+        data["entries"] = {
+            key: text for key, text in data["entries"].items() if 9 - key.count(EMPTY) != marks
+        }
+        data["counts"]["entries"] = len(data["entries"])
+        folder = split_into(data, tmp_path / str(marks))
+        found = on_arrays(folder)
+        assert found == by_definition(folder) and found is not None and found[0] == "missing-entry"
+
+
+def test_a_valid_3x4_book_is_proven(book_3x4_path: Path, tmp_path: Path) -> None:
+    data: dict[str, Any] = load_book(book_3x4_path).data
+    assert on_arrays(split_into(data, tmp_path / "parts")) is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "step"),
+    [("canonical", "entry-key"), ("missing", "missing-entry"), ("best", "entry-inconsistent")],
+)
+def test_a_finding_the_definition_does_not_share_is_an_internal_error(
+    kind: str, step: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = split_into(test_proof_runs.broken("3x3", [(kind, 3)]), tmp_path / "parts")
+    assert on_arrays(folder) is not None
+    monkeypatch.setattr(layer_proof, "key_problem", lambda rules, key: None)
+    monkeypatch.setattr(layer_proof, "entry_problem", lambda rules, texts, key: None)
+    with pytest.raises(ProofDisagreement, match=step):
+        layer_proof.prove_by_layers(folder)
