@@ -18,7 +18,7 @@ from tictactoe_book.opponents import OPPONENTS
 from tictactoe_book.reader import PACKAGED
 from tictactoe_generator.codes import decode
 from tictactoe_generator.solve import FULL, solve
-from tictactoe_generator.trap import BOOK_FIRST, BOOK_SECOND, _finished_values
+from tictactoe_generator.trap import BOOK_FIRST, BOOK_SECOND, finished_chances
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text()
@@ -35,7 +35,7 @@ def test_the_builds_misere_rule_is_line_winners_on_every_finished_board(spelling
     rows = np.flatnonzero(result.status != 0)
     boards = decode(result.codes[rows], rules.cells)
     ones = tuple([1] * (rules.cells + 1))
-    chances = _finished_values(result, (ones, ones), np.int64)
+    chances = finished_chances(result.misere, result.marks, result.status, (ones, ones), np.int64)
     wins = {FIRST: 0, SECOND: 0, None: 0}
     for row, board in zip(rows, boards, strict=True):
         ended = game.outcome(rules, board)

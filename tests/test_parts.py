@@ -21,7 +21,8 @@ from tictactoe_book.parts import MANIFEST, PartsBook, load_parts
 from tictactoe_book.parts_proof import prove_parts
 from tictactoe_book.reader import Book, parse_book
 from tictactoe_generator.cli import main as book_cli
-from tictactoe_generator.parts import build_parts, split_document
+from tictactoe_generator.layered import build_parts
+from tictactoe_generator.parts import split_document
 from tictactoe_generator.verify import verify_book
 
 ROOT = Path(__file__).resolve().parent.parent

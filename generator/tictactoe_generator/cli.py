@@ -158,7 +158,7 @@ def build(
         return
     build_tools()  # numpy and orjson, or one line naming what installs them
     if parts:
-        from tictactoe_generator.parts import write_parts
+        from tictactoe_generator.layered import write_parts
 
         with finish_once_written():
             with stage_bars() as bars:

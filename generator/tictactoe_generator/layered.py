@@ -21,6 +21,7 @@ version-2 book the in-memory build writes (tests/test_layered.py).
 
 from __future__ import annotations
 
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ import numpy.typing as npt
 from tictactoe_book.game import Rules
 from tictactoe_book.opponents import DEFAULT, ranking
 from tictactoe_book.parts import MANIFEST
+from tictactoe_generator.atomic import folder_target, write_into
 from tictactoe_generator.codes import code_symmetries, code_type, decode, stabilizer_sizes
 from tictactoe_generator.parts import PART_ENTRIES, manifest_bytes, part_file
 from tictactoe_generator.solve import (
@@ -227,3 +229,25 @@ def build_by_layers(
     )
     parts = [item for m in sorted(items) for item in items[m]]
     return {MANIFEST: manifest_bytes(header, parts), **dict(sorted(files.items()))}
+
+
+def build_parts(
+    rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None, near: Path | None = None
+) -> dict[str, bytes]:
+    """The files of the book by parts of ``rules``, built by layers
+    (``build_by_layers``), the layers not in use waiting in a temporary folder in ``near``
+    (default: the system's), removed after."""
+    with tempfile.TemporaryDirectory(prefix=".ttt-layers-", dir=near) as work:
+        return build_by_layers(rules, Path(work), against=against, progress=progress)
+
+
+def write_parts(
+    folder: str | Path, rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None
+) -> dict[str, bytes]:
+    """``ttt-book build --parts``: the book by parts of ``rules`` built and written into
+    ``folder``, all files or none (its layers wait beside it while it is built); the files."""
+    real = folder_target(folder)
+    near = next(parent for parent in real.parents if parent.is_dir())
+    files = build_parts(rules, against=against, progress=progress, near=near)
+    write_into(folder, files)
+    return files

@@ -1,10 +1,11 @@
-"""The writer of a book by parts (docs/book-parts.md, format version 3), and its verification.
+"""The files of a book by parts (docs/book-parts.md, format version 3).
 
 A book by parts is version 2's book cut up: the same header members in a manifest
 (``manifest.json``, version 3, with the list of parts), and the same entry strings in parts,
 each the zlib stream of the lines ``KEY ENTRY`` of one layer (number of marks) and one run of at
-most ``PART_ENTRIES`` keys, in key order. ``split_document`` cuts a version-2 document; the build
-(``build_parts``) writes exactly what splitting the version-2 book it would write gives. The
+most ``PART_ENTRIES`` keys, in key order (``part_file``, ``manifest_bytes``). ``split_document``
+cuts a version-2 document; the build by layers (tictactoe_generator.layered) writes exactly what
+splitting the version-2 book the in-memory build writes gives, up to 16 cells. The
 bytes are deterministic (the zlib stream at level 9 of this zlib: ``zlib.ZLIB_RUNTIME_VERSION``),
 and written atomically into the folder (``tictactoe_generator.atomic.write_into``).
 """
@@ -12,7 +13,6 @@ and written atomically into the folder (``tictactoe_generator.atomic.write_into`
 from __future__ import annotations
 
 import hashlib
-import tempfile
 import zlib
 from collections.abc import Sequence
 from itertools import groupby
@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from tictactoe_book.game import EMPTY, Rules
-from tictactoe_book.opponents import DEFAULT
+from tictactoe_book.game import EMPTY
 from tictactoe_book.parts import MANIFEST, PARTS_VERSION
 from tictactoe_book.reader import Book
-from tictactoe_generator.atomic import folder_target, write_into
+from tictactoe_generator.atomic import write_into
 
 if TYPE_CHECKING:
-    from tictactoe_book.book_format import Progress
+    pass
 
 #: Entries in a part, at most: on 4x4 k=4, 288 parts of about 19 KB (5.35 MB in all; 1,024 a
 #: part: 5.49 MB, 16,384: 5.30 MB; docs/benchmarks.md, "A book by parts").
@@ -97,32 +96,5 @@ def split_book(book: Book, folder: str | Path) -> dict[str, bytes]:
     """``ttt-book split``: the proven version-2 ``book`` written by parts into ``folder``, all
     files or none; the files written (name: bytes)."""
     files = split_document(book.data)
-    write_into(folder, files)
-    return files
-
-
-def build_parts(
-    rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None, near: Path | None = None
-) -> dict[str, bytes]:
-    """The files of the book by parts of ``rules``, built by layers
-    (tictactoe_generator.layered), the layers not in use waiting in a temporary folder in
-    ``near`` (default: the system's), removed after; BuildToolMissing without numpy."""
-    from tictactoe_generator import build_tools
-
-    build_tools()
-    from tictactoe_generator.layered import build_by_layers
-
-    with tempfile.TemporaryDirectory(prefix=".ttt-layers-", dir=near) as work:
-        return build_by_layers(rules, Path(work), against=against, progress=progress)
-
-
-def write_parts(
-    folder: str | Path, rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None
-) -> dict[str, bytes]:
-    """``ttt-book build --parts``: the book by parts of ``rules`` built and written into
-    ``folder``, all files or none (its layers wait beside it while it is built); the files."""
-    real = folder_target(folder)
-    near = next(parent for parent in real.parents if parent.is_dir())
-    files = build_parts(rules, against=against, progress=progress, near=near)
     write_into(folder, files)
     return files

@@ -110,8 +110,6 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
 def verify_parts(where: str, *, progress: Progress | None = None) -> Report:
     """``ttt-book verify FOLDER``: the proof by parts, then (with the build extra) every file
     compared with a fresh build's. Raises BookError only when the manifest cannot be read."""
-    from tictactoe_generator.parts import build_parts
-
     report = Report(where)
     try:
         large = load_parts(where).rules.cells > MAX_BOOK_CELLS
@@ -138,10 +136,13 @@ def verify_parts(where: str, *, progress: Progress | None = None) -> Report:
         report.skipped = f"ranked against {book.against!r}: a build never runs the command a book names"
         return report
     try:
-        built = build_parts(book.rules, against=book.against)
+        build_tools()
     except BuildToolMissing as error:
         report.skipped = f"{error}; only validity was checked"
         return report
+    from tictactoe_generator.layered import build_parts
+
+    built = build_parts(book.rules, against=book.against)
     folder = book.texts.folder
     for name, data in built.items():
         path = os.path.join(folder, name)

@@ -15,7 +15,6 @@ from functools import cache
 from typing import Any
 
 from tictactoe_book.errors import EntryShapeError, echoed
-from tictactoe_book.game import MAX_CELLS
 
 #: Step 3 (strict JSON) and the grammar: integers beyond this magnitude are refused (RFC 7493:
 #: exact in every JSON reader).
@@ -87,9 +86,10 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-#: Every best score a book of up to MAX_CELLS cells can hold, written as the grammar writes it;
-#: any other integer is read by ``_integer`` (and is inconsistent later, but not misshapen).
-_BESTS = {str(n): n for n in range(-MAX_CELLS - 1, MAX_CELLS + 2)} | {"-0": 0}
+#: Every integer of at most two digits, written as the grammar writes it: every best score a
+#: book can hold (at most ``tictactoe_book.game.MAX_CELLS + 1`` in magnitude); any other
+#: integer is read by ``_integer`` (and is inconsistent later, but not misshapen).
+_BESTS = {str(n): n for n in range(-99, 100)} | {"-0": 0}
 
 
 @cache
