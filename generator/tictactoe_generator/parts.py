@@ -6,7 +6,7 @@ each the zlib stream of the lines ``KEY ENTRY`` of one layer (number of marks) a
 most ``PART_ENTRIES`` keys, in key order (``part_file``, ``manifest_bytes``). ``split_document``
 cuts a version-2 document; the build by layers (tictactoe_generator.layered) writes exactly what
 splitting the version-2 book the in-memory build writes gives, up to 16 cells. The
-bytes are deterministic (the zlib stream at level 9 of this zlib: ``zlib.ZLIB_RUNTIME_VERSION``),
+bytes are deterministic (the zlib stream at ``LEVEL`` of this zlib: ``zlib.ZLIB_RUNTIME_VERSION``),
 and written atomically into the folder (``tictactoe_generator.atomic.write_into``).
 """
 
@@ -32,8 +32,9 @@ if TYPE_CHECKING:
 #: Entries in a part, at most: on 4x4 k=4, 288 parts of about 19 KB (5.35 MB in all; 1,024 a
 #: part: 5.49 MB, 16,384: 5.30 MB; docs/benchmarks.md, "A book by parts").
 PART_ENTRIES = 4096
-#: zlib's level: the smallest parts (level 6 is 1% larger on 4x4).
-LEVEL = 9
+#: zlib's level: the default, 6. Level 9 makes 4x4's parts 1.3% smaller and takes 4.4 times as
+#: long (3.8 MB/s against 16.5 MB/s of text here): most of a 4x5 build (docs/benchmarks.md).
+LEVEL = 6
 
 
 def split_document(book: dict[str, Any], *, part_entries: int = PART_ENTRIES) -> dict[str, bytes]:
