@@ -234,7 +234,7 @@ def test_a_book_by_parts_is_served_as_its_manifest_and_the_parts_it_names(tmp_pa
     """``--book FOLDER`` (or its manifest.json) serves the manifest and each file the manifest
     names as a part at /user/NAME/, by plain GET and HEAD, and nothing else of the folder: not a
     file named like a part that the manifest does not name, not a link out of the folder, not
-    the folder itself; the address printed names the folder's URL."""
+    the folder itself; the address printed opens the page on the folder's URL."""
     folder = tmp_path / "my parts"
     folder.mkdir()
     (tmp_path / "secret.part").write_bytes(b"the secret\n")
@@ -249,9 +249,7 @@ def test_a_book_by_parts_is_served_as_its_manifest_and_the_parts_it_names(tmp_pa
     (folder / "notes.part").write_bytes(b"not named by the manifest\n")
     for given in (folder, folder / "manifest.json"):
         with running("--port", "0", "--book", str(given)) as (url, line):
-            assert line.startswith(
-                f"Serving the page on {url}/web/ (the book by parts at {url}/user/my%20parts/) "
-            )
+            assert line.startswith(f"Serving the page on {url}/web/?book=/user/my%2520parts/ ")
             base = url + "/user/my%20parts/"
             assert get(base + "manifest.json") == (200, "application/json", manifest.encode())
             for name in ("00-00000.part", "01-00000.part"):

@@ -45,7 +45,8 @@ KB, and every part a game needs is one request); a reader that reads a file in r
 
 Without --port it tries 8000 and, when that port is taken, lets the system pick a free one; it
 prints the page's address either way, with ``?book=`` filled in when --book names a book of your
-own (``make web BOOK=FILE``). Standard library only, so it runs before any ``make venv``.
+own (``make web BOOK=FILE``), a book by parts too (``?book=/user/NAME/``: the page plays it,
+reading the parts each answer needs). Standard library only, so it runs before any ``make venv``.
 """
 
 from __future__ import annotations
@@ -120,13 +121,12 @@ def user_book_path(file: Path) -> str:
 
 
 def page_address(origin: str, book: Path | None) -> str:
-    """The page's address, with ``?book=`` naming the user's book when there is one (the page
-    reads a whole book; a book by parts, a folder, is named beside it)."""
+    """The page's address, with ``?book=`` naming the user's book when there is one: its file,
+    or a book by parts' folder (its path ends in ``/``, which tells the page it is one)."""
     if book is None:
         return f"{origin}/web/"
-    if book.is_dir():
-        return f"{origin}/web/ (the book by parts at {origin}{user_book_path(book)}/)"
-    return f"{origin}/web/?book={urllib.parse.quote(user_book_path(book))}"
+    path = user_book_path(book) + ("/" if book.is_dir() else "")
+    return f"{origin}/web/?book={urllib.parse.quote(path)}"
 
 
 def resolve(url_path: str, book: Path | None = None) -> Path | None:
