@@ -107,7 +107,7 @@ function busy(change) {
   if (waiting) $('board').setAttribute('aria-busy', 'true');
   else $('board').removeAttribute('aria-busy');
   document.body.dataset.busy = String(waiting > 0);
-  if (byParts) showParts();
+  if (byParts && !waiting) showParts();
 }
 
 let lastAnnouncement = '';
@@ -156,27 +156,39 @@ const HINT_LEGEND =
   "Each free cell shows where moving there leads with best play from both sides: a draw, or a win or loss in so many moves (both players' moves counted, this one included). The book's move is the one the computer would play in your place.";
 
 // Draw the page as the state stands. A book by parts may lack an answer the board shows (a hint,
-// the analysis): then nothing is drawn until it is read, and the page is drawn again after.
-let reading = null;
+// the analysis): then nothing is drawn until it is read, and the page is drawn again after, as
+// the state stands then, until nothing is missing.
+let reading = false;
 function render() {
   try {
     draw();
   } catch (error) {
     if (!(error instanceof Unread)) throw error;
-    if (reading) return; // drawn once the read under way ends, as the state stands then
-    busy(1);
-    reading = state.book.read(error).then(
-      () => {
-        reading = null;
-        busy(-1);
-        render();
-      },
-      (failure) => {
-        reading = null;
-        busy(-1);
-        broken(failure);
-      },
-    );
+    if (reading) return; // the reads under way end with a drawing of the state as it stands then
+    reading = true;
+    readAndDraw(error);
+  }
+}
+
+async function readAndDraw(unread) {
+  busy(1);
+  try {
+    for (;;) {
+      await state.book.read(unread);
+      try {
+        draw();
+        reading = false; // at once: a render() from here on draws, or reads, for itself
+        return;
+      } catch (error) {
+        if (!(error instanceof Unread)) throw error;
+        unread = error;
+      }
+    }
+  } catch (failure) {
+    reading = false;
+    broken(failure);
+  } finally {
+    busy(-1);
   }
 }
 
@@ -694,11 +706,19 @@ function showParts() {
   document.body.dataset.partsRead = String(reads);
 }
 
+/**
+ * Parts of a book by parts the page holds at once (the reader's default is 64). The hint at a
+ * 4x4 game's second move walks 20,000 positions over 188 of its 288 parts: holding 64 the page
+ * read 1,469 parts and took 24 to 31 s, holding 256 it read each of the 188 once and took 6 to
+ * 8 s, its heap 75 to 87 MB instead of 54 (docs/benchmarks.md, "A book by parts in the page").
+ */
+const PARTS_HELD = 256;
+
 /** Read a book by parts' manifest (no part yet); resolves to its answers as the page asks them. */
 async function openParts() {
   const started = performance.now();
   loading('Reading the book’s manifest…');
-  const reader = await fetchPartsBook(bookUrl);
+  const reader = await fetchPartsBook(bookUrl, { cacheParts: PARTS_HELD });
   const book = new KnownAnswers(reader);
   document.body.dataset.bookTrust = 'parts';
   document.body.dataset.bookMs = String(Math.round(performance.now() - started));
@@ -778,8 +798,7 @@ async function start() {
   loading('');
   const { rules } = state.book;
   $('rules').textContent = `Rules: ${describeRules(rules)}.`;
-  if (byParts) showParts();
-  else $('book-info').textContent = info;
+  $('book-info').textContent = info;
   document.title = `${rules.misere ? 'Misère tic-tac-toe' : 'Tic-tac-toe'} ${rules.rows}x${rules.cols}, ${rules.k} in a row, against the book`;
   $('keys-help').textContent = keysHelp(rules.cells, rules.cols);
   $('keys-dialog-help').textContent = keysHelp(rules.cells, rules.cols);
@@ -792,6 +811,7 @@ async function start() {
     refused(error);
     return;
   }
+  if (byParts) showParts(); // the parts read for the empty board's answer
   if (empty.value !== 0) {
     // Not a draw (3x4: the first player wins): perfect play as the second player can lose.
     $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';

@@ -18,12 +18,19 @@ export function isPartsBook(url) {
   return pathname.endsWith('/') || pathname.endsWith(`/${MANIFEST}`);
 }
 
-/** A question of the book whose answer is not read yet: read it (KnownAnswers.read), then ask again. */
-export class Unread extends Error {
+/**
+ * A question of the book whose answer is not read yet: read it (KnownAnswers.read), then ask
+ * again. Thrown, and caught by whoever reads; not an Error, whose stack each of a hint's
+ * thousands of reads would capture (a twentieth of its time on 4x4).
+ */
+export class Unread {
   constructor(board, first) {
-    super(`the book's answer for ${board} (${first} moved first) is not read yet`);
     this.board = board;
     this.first = first;
+  }
+
+  toString() {
+    return `the book's answer for ${this.board} (${this.first} moved first) is not read yet`;
   }
 }
 

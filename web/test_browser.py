@@ -1294,6 +1294,43 @@ def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
         context.close()
 
 
+@pytest.mark.skipif(
+    not os.environ.get("TTT_PARTS_4X4"),
+    reason="set TTT_PARTS_4X4 to a 4x4 k=4 book by parts (ttt-book split, 5.4 MB) to run",
+)
+def test_a_4x4_book_by_parts_plays_and_hints(browser: Browser) -> None:
+    """A manual run: the 4x4 book by parts opens on its manifest and the empty board's 2 parts,
+    plays, and gives the hint at the second move (every move a draw); prints the times, the parts
+    read and the page's JavaScript heap (docs/benchmarks.md, "A book by parts in the page")."""
+    import time
+
+    with serving("--book", os.environ["TTT_PARTS_4X4"]) as url:
+        context = browser.new_context(viewport=SIZES["1280x800"])
+        page = context.new_page()
+        started = time.monotonic()
+        page.goto(f"{url}&seed=1")
+        page.wait_for_selector("body[data-ready]", timeout=300_000)
+        figures = {"ready s": round(time.monotonic() - started, 1)}
+        assert page.locator("body").get_attribute("data-ready") == "yes"
+        assert page.locator("body").get_attribute("data-parts-read") == "2"
+        assert page.locator("#board .cell").count() == 16
+        started = time.monotonic()
+        page.keyboard.press("6")
+        settle(page)
+        figures["reply s"] = round(time.monotonic() - started, 1)
+        assert board(page).count("X") == board(page).count("O") == 1
+        started = time.monotonic()
+        page.click("#hint")
+        settle(page)
+        figures["hint s"] = round(time.monotonic() - started, 1)
+        assert set(hints_shown(page).values()) == {"draw"} and len(hints_shown(page)) == 14
+        figures["parts read"] = int(page.locator("body").get_attribute("data-parts-read") or "0")
+        figures["heap MB"] = round(page.evaluate("(gc(), performance.memory.usedJSHeapSize)") / 1e6)
+        print(f"4x4 by parts: {figures}")
+        shoot(page, "board-4x4-parts")
+        context.close()
+
+
 def test_perfect_is_not_called_unbeatable_where_the_first_player_wins(
     browser: Browser, page_3x4: str
 ) -> None:
