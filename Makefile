@@ -104,9 +104,10 @@ test-packages: $(STAMP)
 	$(BIN)/python -m pytest -p no:cacheprovider -m packages --basetemp "$$temporary/pytest"; \
 	status=$$?; rm -rf "$$temporary"; exit $$status
 
-# node's own tests: a dot for each test as it passes, every failure in full at the end, then one
-# line of counts (tests/node_summary.mjs), not node's default of some 900 lines of TAP.
-JS_TESTS ?= clients/js/
+# node's own tests (the reader's in clients/js/, the page's in web/): a dot for each test as it
+# passes, every failure in full at the end, then one line of counts (tests/node_summary.mjs), not
+# node's default of some 900 lines of TAP.
+JS_TESTS ?= clients/js/ web/
 test-js:
 	node --test --test-reporter=dot --test-reporter-destination=stdout \
 		--test-reporter=./tests/node_summary.mjs --test-reporter-destination=stdout $(JS_TESTS)
@@ -134,7 +135,7 @@ fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -m fuzz tests
 
 # The page and the book only (not the repository), on port 8000 or a free one; standard library only.
-# BOOK=FILE serves a book of your own too and prints the page's address with ?book= filled in.
+# BOOK=FILE serves a book of your own too (BOOK=FOLDER: a book by parts) and prints the page's address with ?book= filled in.
 web:
 	$(PYTHON) web/serve.py $(if $(BOOK),--book "$(BOOK)")
 

@@ -234,7 +234,7 @@ def test_a_book_by_parts_is_served_as_its_manifest_and_the_parts_it_names(tmp_pa
     """``--book FOLDER`` (or its manifest.json) serves the manifest and each file the manifest
     names as a part at /user/NAME/, by plain GET and HEAD, and nothing else of the folder: not a
     file named like a part that the manifest does not name, not a link out of the folder, not
-    the folder itself; the address printed names the folder's URL."""
+    the folder itself; the address printed opens the page on the folder's URL."""
     folder = tmp_path / "my parts"
     folder.mkdir()
     (tmp_path / "secret.part").write_bytes(b"the secret\n")
@@ -249,9 +249,7 @@ def test_a_book_by_parts_is_served_as_its_manifest_and_the_parts_it_names(tmp_pa
     (folder / "notes.part").write_bytes(b"not named by the manifest\n")
     for given in (folder, folder / "manifest.json"):
         with running("--port", "0", "--book", str(given)) as (url, line):
-            assert line.startswith(
-                f"Serving the page on {url}/web/ (the book by parts at {url}/user/my%20parts/) "
-            )
+            assert line.startswith(f"Serving the page on {url}/web/?book=/user/my%2520parts/ ")
             base = url + "/user/my%20parts/"
             assert get(base + "manifest.json") == (200, "application/json", manifest.encode())
             for name in ("00-00000.part", "01-00000.part"):
@@ -294,6 +292,103 @@ def test_a_missing_users_book_is_one_line_and_status_2(tmp_path: Path) -> None:
     )
     assert result.returncode == 2
     assert result.stderr == f"serve.py: --book {missing}: no such file\n"
+
+
+def fetched(url: str, headers: dict[str, str], method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body of a request with ``headers``."""
+    request = urllib.request.Request(url, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, dict(error.headers), error.read()
+
+
+# A file of 100 bytes: which bytes (start, stop) each Range header asks for; None: the whole file
+# (200), "416": none (RFC 9110, 14.1.1 and 14.2).
+@pytest.mark.parametrize(
+    ("header", "wanted"),
+    [
+        ("bytes=0-9", (0, 10)),
+        ("bytes=10-19", (10, 20)),
+        ("bytes=90-", (90, 100)),
+        ("bytes=90-1000", (90, 100)),  # a last position past the end: up to the end
+        ("bytes=99-99", (99, 100)),
+        ("bytes=-10", (90, 100)),
+        ("bytes=-1000", (0, 100)),  # a suffix longer than the file: all of it
+        ("BYTES=5-6", (5, 7)),  # the unit's name is case-insensitive
+        ("bytes= 5-6 ,", (5, 7)),  # white space and an empty element around the one range
+        ("bytes=100-", "416"),
+        ("bytes=100-200", "416"),
+        ("bytes=" + "9" * 5000 + "-", "416"),  # a position of 5,000 digits: past the end, no error
+        ("bytes=-0", "416"),
+        ("bytes=0-" + "9" * 5000, (0, 100)),
+        (None, None),
+        ("bytes=9-0", None),  # a last position before the first: not a range, the header ignored
+        ("bytes=0-1,5-6", None),  # several ranges: the whole file, as HTTP allows
+        ("bytes=0-1,200-300", None),
+        ("items=0-9", None),  # a unit other than bytes
+        ("bytes=a-b", None),
+        ("bytes=", None),
+        ("bytes=-", None),
+        ("bytes 0-9", None),
+        ("bytes=+1-2", None),
+        ("bytes=\u0661-2", None),  # an Arabic-Indic digit is not DIGIT
+    ],
+)
+def test_the_range_a_header_asks_for(header: str | None, wanted: tuple[int, int] | str | None) -> None:
+    serve = load_serve()
+    if wanted == "416":
+        with pytest.raises(serve.RangeNotSatisfiable):
+            serve.byte_range(header, 100)
+    else:
+        assert serve.byte_range(header, 100) == wanted
+
+
+def test_an_empty_file_has_no_range_but_a_suffix_sends_it_whole() -> None:
+    serve = load_serve()
+    assert serve.byte_range("bytes=-5", 0) is None
+    with pytest.raises(serve.RangeNotSatisfiable):
+        serve.byte_range("bytes=0-", 0)
+
+
+def test_every_file_served_answers_a_range(tmp_path: Path) -> None:
+    """A GET with one range gets 206, that range of the file and its Content-Range, for the
+    page's files, the book, a user's book and a book by parts' part and manifest; a range past
+    the end 416 with ``bytes */LENGTH``; several ranges the whole file (200); HEAD and a 404
+    ignore the header. Every whole file's answer says Accept-Ranges: bytes."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    part = bytes(range(256)) * 4
+    (folder / "00-00000.part").write_bytes(part)
+    manifest = json.dumps({"format": "tictactoe-book", "version": 3, "parts": [{"file": "00-00000.part"}]})
+    (folder / "manifest.json").write_text(manifest)
+    with running("--port", "0", "--book", str(folder)) as (url, _):
+        files = {
+            "/user/parts/00-00000.part": part,
+            "/user/parts/manifest.json": manifest.encode(),
+            "/book/tictactoe.json": (ROOT / "book" / "tictactoe.json").read_bytes(),
+            "/web/app.js": (ROOT / "web" / "app.js").read_bytes(),
+        }
+        for path, whole in files.items():
+            size = len(whole)
+            status, headers, body = fetched(url + path, {})
+            assert (status, headers["Accept-Ranges"], body) == (200, "bytes", whole), path
+            for asked, start, stop in (("5-14", 5, 15), ("20-", 20, size), ("-7", size - 7, size)):
+                status, headers, body = fetched(url + path, {"Range": f"bytes={asked}"})
+                assert (status, body) == (206, whole[start:stop]), (path, asked)
+                assert headers["Content-Range"] == f"bytes {start}-{stop - 1}/{size}", (path, asked)
+                assert headers["Content-Length"] == str(stop - start), (path, asked)
+            status, headers, body = fetched(url + path, {"Range": f"bytes={size}-"})
+            assert (status, headers["Content-Range"]) == (416, f"bytes */{size}"), path
+            assert body == f"Range not satisfiable: {path} has {size} bytes\n".encode()
+            assert fetched(url + path, {"Range": "bytes=0-1,5-6"})[::2] == (200, whole), path
+            status, headers, body = fetched(url + path, {"Range": "bytes=5-14"}, method="HEAD")
+            assert (status, headers["Content-Length"], body) == (200, str(size), b""), path
+            assert "Content-Range" not in headers
+        status, headers, _ = fetched(url + "/user/parts/missing.part", {"Range": "bytes=0-1"})
+        assert status == 404 and "Content-Range" not in headers and "Accept-Ranges" not in headers
 
 
 def test_a_link_out_of_the_served_tree_is_not_followed(tmp_path: Path) -> None:

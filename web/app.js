@@ -1,21 +1,28 @@
 // The page: loads a book through the JavaScript reader and plays from it, on the book's own
 // rules: its rows × cols board, its lines, normal or misère.
-// Query parameters: ?book=URL (another book file), ?seed=N (reproducible computer choices),
-// ?against=random (the packaged books: play to beat a random player rather than a novice).
+// Query parameters: ?book=URL (another book file, or a book by parts: its folder's URL, ending in
+// '/', or its manifest.json's), ?seed=N (reproducible computer choices), ?against=random (the
+// packaged books: play to beat a random player rather than a novice).
+//
+// A whole book answers at once; a book by parts (web/byparts.js) reads the parts an answer needs
+// first, so the computer's move is awaited, and what the board shows (the hints, the analysis) is
+// drawn once the answers it asks for are read.
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, OPPONENTS, Position, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
+import { BookError, OPPONENTS, Position, fetchPartsBook, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
 import { PACKAGED_BOOKS } from '../clients/js/packaged.js';
 import { analyse, cellList, chart, forYou, other, resultWords, standingOf, turningPoints, VALUE_WORDS } from './analysis.js';
 import { moveHints, why } from './hints.js';
 import { actionOf, arrowTarget, keysHelp, pendingWords, typeDigit } from './keys.js';
+import { KnownAnswers, Unread, isPartsBook, settled } from './byparts.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const DEFAULT_BOOK = '../book/tictactoe.json';
 const bookParam = params.get('book') || DEFAULT_BOOK;
 const bookUrl = new URL(bookParam, location.href).href;
+const byParts = isPartsBook(bookUrl);
 
 // mulberry32: a tiny seeded generator, so a test (or a teacher) can replay the same game.
 function seeded(seed) {
@@ -32,7 +39,7 @@ const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.ra
 
 
 const state = {
-  book: null,
+  book: null, // the reader of a whole book, or a book by parts' KnownAnswers (web/byparts.js)
   rankings: new Map(), // opponent -> the book ranked against it: state.book's own, and its twin once loaded
   against: OPPONENTS[0].name, // whom the perfect level plays to beat
   // The game: its Position after each move (the reader's: whose turn, a move played, who won),
@@ -44,6 +51,7 @@ const state = {
   hints: false,
   walks: new Map(), // the hint's play-outs (web/hints.js), kept for the game's later hints
   hintCache: new Map(), // board -> its hint, for this game
+  hintLimits: new Map(), // board -> the limits of its hint's walks, kept while it is worked out (hints.js)
   tally: { won: 0, drawn: 0, lost: 0 },
   counted: false,
   analysing: false,
@@ -70,12 +78,36 @@ function place(cell) {
   state.moves.push(cell);
 }
 
-// The computer's move, if it is its turn; returns the sentence saying so ('' if none).
-function computerMove() {
+// The computer's move, if it is its turn; resolves to the sentence saying so ('' if none), or
+// to null when there is none to say: the game changed while a book by parts was read for it (New
+// game, Undo), or the book could not be read (the page says so). A whole book's move is placed
+// before anything else runs: its answer is not waited for.
+async function computerMove() {
   if (isOver() || turn() === state.human) return '';
-  const cell = playing().chooseMove(game(), { level: state.level, random });
+  const before = game();
+  let cell;
+  busy(1);
+  try {
+    cell = await playing().chooseMove(before, { level: state.level, random });
+  } catch (error) {
+    broken(error);
+    return null;
+  } finally {
+    busy(-1);
+  }
+  if (game() !== before) return null;
   place(cell);
   return `The computer (${other(state.human)}) plays ${cell + 1}.`;
+}
+
+// Reads of a book by parts under way: while there are some the board says it is busy.
+let waiting = 0;
+function busy(change) {
+  waiting += change;
+  if (waiting) $('board').setAttribute('aria-busy', 'true');
+  else $('board').removeAttribute('aria-busy');
+  document.body.dataset.busy = String(waiting > 0);
+  if (byParts && !waiting) showParts();
 }
 
 let lastAnnouncement = '';
@@ -110,7 +142,11 @@ function refuse(text, cell = -1) {
 // position of a game, its play-outs kept for the game's later hints as ttt-play keeps them.
 function hintFor(board) {
   if (!state.hintCache.has(board)) {
-    state.hintCache.set(board, moveHints(playing(), board, { first: game().first, walks: state.walks }));
+    // A book by parts asks again once an answer is read (render): the walks keep their first limits.
+    if (!state.hintLimits.has(board)) state.hintLimits.set(board, {});
+    const limits = state.hintLimits.get(board);
+    state.hintCache.set(board, moveHints(playing(), board, { first: game().first, walks: state.walks, limits }));
+    state.hintLimits.delete(board);
   }
   return state.hintCache.get(board);
 }
@@ -119,7 +155,44 @@ function hintFor(board) {
 const HINT_LEGEND =
   "Each free cell shows where moving there leads with best play from both sides: a draw, or a win or loss in so many moves (both players' moves counted, this one included). The book's move is the one the computer would play in your place.";
 
+// Draw the page as the state stands. A book by parts may lack an answer the board shows (a hint,
+// the analysis): then nothing is drawn until it is read, and the page is drawn again after, as
+// the state stands then, until nothing is missing.
+let reading = false;
 function render() {
+  try {
+    draw();
+  } catch (error) {
+    if (!(error instanceof Unread)) throw error;
+    if (reading) return; // the reads under way end with a drawing of the state as it stands then
+    reading = true;
+    readAndDraw(error);
+  }
+}
+
+async function readAndDraw(unread) {
+  busy(1);
+  try {
+    for (;;) {
+      await state.book.read(unread);
+      try {
+        draw();
+        reading = false; // at once: a render() from here on draws, or reads, for itself
+        return;
+      } catch (error) {
+        if (!(error instanceof Unread)) throw error;
+        unread = error;
+      }
+    }
+  } catch (failure) {
+    reading = false;
+    broken(failure);
+  } finally {
+    busy(-1);
+  }
+}
+
+function draw() {
   const live = standingOf(game());
   const n = state.moves.length;
   // What the board shows: the game as it stands or, in the analysis, the position after `step` moves.
@@ -220,8 +293,10 @@ function render() {
       else if (live.winner === state.human) state.tally.won++;
       else state.tally.lost++;
     }
-  } else {
+  } else if (turn() === state.human) {
     status = `Your move (${state.human}).`;
+  } else {
+    status = `The computer (${turn()}) is choosing its move…`; // seen only while a book by parts is read
   }
   // A step of the analysis before the last: the status says the step, not the game's last news.
   const said = reviewing && !refusing ? stepWords(positions, step) : [lastAnnouncement, status].filter(Boolean).join(' ');
@@ -332,7 +407,7 @@ function showAnalysis() {
   if (by) scrollTo({ top: scrollY + by, behavior: motion() });
 }
 
-function newGame() {
+async function newGame() {
   state.human = $('mark').value;
   state.level = $('level').value;
   state.positions = [Position.empty(state.book.rules, $('first').value)];
@@ -341,19 +416,31 @@ function newGame() {
   state.pending = '';
   state.walks = new Map();
   state.hintCache = new Map();
+  state.hintLimits = new Map();
+  if (byParts) state.book.forget();
   $('new-game').classList.remove('attention');
   note('');
-  const opening = computerMove();
-  announce(`New game: you are ${state.human}, ${game().first} moves first, level ${state.level}. ${opening}`.trim());
+  const news = `New game: you are ${state.human}, ${game().first} moves first, level ${state.level}.`;
+  announce(news);
+  state.step = 0;
+  render();
+  const opening = await computerMove();
+  if (!opening) return; // you move first, or this game is over already (a newer one, a book unread)
+  announce(`${news} ${opening}`);
   state.step = state.moves.length;
   render();
 }
 
-function play(cell) {
+async function play(cell) {
   if (isOver() || turn() !== state.human || game().board[cell] !== '.') return;
   const following = state.step === state.moves.length;
   place(cell);
-  announce(computerMove() || `You play ${cell + 1}.`);
+  announce(`You play ${cell + 1}.`);
+  if (following) state.step = state.moves.length;
+  render();
+  const reply = await computerMove();
+  if (!reply) return;
+  announce(reply);
   if (following) state.step = state.moves.length;
   render();
 }
@@ -366,6 +453,7 @@ function tryCell(cell) {
   }
   const taken = game().board[cell];
   if (taken !== '.') return refuse(`Cell ${cell + 1} is taken (${taken}): choose a free cell.`, cell);
+  if (turn() !== state.human) return refuse('The computer is choosing its move: wait for it.');
   return play(cell);
 }
 
@@ -606,8 +694,40 @@ async function chooseOpponent(against, started) {
   note(started ? `The computer plays to beat ${who} from its next move.` : `The computer plays to beat ${who}.`);
 }
 
+/** What the details about the book say of a book by parts: its parts, and how many have been read. */
+function showParts() {
+  const { parts, reads, bytesRead } = state.book.reader;
+  const size = parts.reduce((sum, part) => sum + part.bytes, 0);
+  const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
+  $('book-info').textContent =
+    `Book by parts: ${parts.length} parts, ${kB(size)} in all, read as the game needs them` +
+    ` (${reads} read so far, ${kB(bytesRead)}). Each part read is checked against its SHA-256 in the manifest,` +
+    ' and each answer against the answers one move on; the whole book is proven by ttt-book verify, not here.';
+  document.body.dataset.partsRead = String(reads);
+}
+
+/**
+ * Parts of a book by parts the page holds at once (the reader's default is 64). The hint at a
+ * 4x4 game's second move walks 20,000 positions over 188 of its 288 parts: holding 64 the page
+ * read 1,469 parts and took 24 to 31 s, holding 256 it read each of the 188 once and took 6 to
+ * 8 s, its heap 75 to 87 MB instead of 54 (docs/benchmarks.md, "A book by parts in the page").
+ */
+const PARTS_HELD = 256;
+
+/** Read a book by parts' manifest (no part yet); resolves to its answers as the page asks them. */
+async function openParts() {
+  const started = performance.now();
+  loading('Reading the book’s manifest…');
+  const reader = await fetchPartsBook(bookUrl, { cacheParts: PARTS_HELD });
+  const book = new KnownAnswers(reader);
+  document.body.dataset.bookTrust = 'parts';
+  document.body.dataset.bookMs = String(Math.round(performance.now() - started));
+  return { book, info: '' };
+}
+
 /** Download and prove the book (once per browser for a big one); resolves to its reader and what the page says about it. */
 async function openBook() {
+  if (byParts) return openParts();
   const started = performance.now();
   loading('Loading the book…');
   const bytes = await download(bookUrl);
@@ -637,7 +757,13 @@ function markCurrentRules() {
   }
 }
 
-function refused(error) {
+/** A part of a book by parts that cannot be used, met during a game: the game stops, saying why. */
+function broken(error) {
+  refused(error, 'The book could not be read, so the game cannot go on');
+  $('game').hidden = true;
+}
+
+function refused(error, what = 'The book could not be loaded, so the game cannot start') {
   const box = $('error');
   const code = error instanceof BookError ? error.code : 'internal';
   // For the player, what went wrong; the reason code (which ends the reader's messages) once,
@@ -645,7 +771,7 @@ function refused(error) {
   const suffix = ` [${code}]`;
   const message = error.message.endsWith(suffix) ? error.message.slice(0, -suffix.length) : error.message;
   const head = document.createElement('p');
-  head.textContent = `The book could not be loaded, so the game cannot start: ${message}${/[.!?]$/.test(message) ? '' : '.'}`;
+  head.textContent = `${what}: ${message}${/[.!?]$/.test(message) ? '' : '.'}`;
   const next = document.createElement('p');
   next.textContent = 'Choose other rules above.';
   box.replaceChildren(head, next);
@@ -678,7 +804,15 @@ async function start() {
   $('keys-dialog-help').textContent = keysHelp(rules.cells, rules.cols);
   // The posters draw the classic game's book: linked only when that is the game played.
   $('posters').hidden = !(rules.rows === 3 && rules.cols === 3 && rules.k === 3 && !rules.misere);
-  if (state.book.evaluate(rules.empty.repeat(rules.cells)).value !== 0) {
+  let empty;
+  try {
+    empty = await settled(state.book, () => state.book.evaluate(rules.empty.repeat(rules.cells)));
+  } catch (error) {
+    refused(error);
+    return;
+  }
+  if (byParts) showParts(); // the parts read for the empty board's answer
+  if (empty.value !== 0) {
     // Not a draw (3x4: the first player wins): perfect play as the second player can lose.
     $('level').querySelector('option[value=perfect]').textContent = 'perfect (best play)';
   }
@@ -724,8 +858,8 @@ async function start() {
   $('step-forward').addEventListener('click', () => stepTo(state.step + 1));
   $('step-end').addEventListener('click', () => stepTo(state.moves.length));
   document.addEventListener('keydown', onKey);
-  newGame();
-  document.body.dataset.ready = 'yes';
+  await newGame();
+  if (document.body.dataset.ready !== 'error') document.body.dataset.ready = 'yes';
 }
 
 start();

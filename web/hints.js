@@ -139,17 +139,20 @@ const opponentPolicy = (book, opponent, first) => (board) => opponentMoves(oppon
  * move and the book's top tier after it, against each opponent (tictactoe_book.hints.win_chances): a
  * Map cell -> {name: chance} for each opponent of OPPONENTS. `walks` (a Map kept for a game) holds the play-outs between
  * calls; TooManyLines when a walk would visit more than `budget` positions not walked before.
+ * `limits` (an object, filled on the first call) holds each walk's limit: a call made again with
+ * the same object walks to the limits of the first, however far that one got. The page asks a
+ * book by parts so (web/byparts.js): a question stops where an answer is not read yet and is
+ * asked again once it is, and its walks must stop where one uninterrupted call would.
  */
-export function winChances(book, board, { first = 'X', budget = null, walks = new Map() } = {}) {
+export function winChances(book, board, { first = 'X', budget = null, walks = new Map(), limits = {} } = {}) {
   const me = book.evaluate(board, { first }).turn;
-  const limits = {};
   for (const opponent of OPPONENTS) {
     const key = `${opponent.name} ${me}`;
     if (!walks.has(key)) {
       const top = (b) => book.evaluate(b, { first }).tiers[0];
       walks.set(key, new PlayOut(book, { [me]: top, [other(me)]: opponentPolicy(book, opponent, first) }, { first }));
     }
-    limits[opponent.name] = budget === null ? null : walks.get(key).memo.size + budget;
+    if (!(opponent.name in limits)) limits[opponent.name] = budget === null ? null : walks.get(key).memo.size + budget;
   }
   const position = new Position(board, book.rules, first);
   const chance = (name, cell) => {
@@ -168,15 +171,15 @@ export function winChances(book, board, { first = 'X', budget = null, walks = ne
 /**
  * Every free cell's hint for the side to move (tictactoe_book.hints.move_hints), in cell order: {cell,
  * value, plies, words, kind, chances ({name: chance} of each opponent, or null when too costly to count), book
- * (a move of the top tier)}. Empty when the game is over.
+ * (a move of the top tier)}. Empty when the game is over. `limits`: winChances'.
  */
-export function moveHints(book, board, { first = 'X', walks = new Map() } = {}) {
+export function moveHints(book, board, { first = 'X', walks = new Map(), limits = {} } = {}) {
   const position = new Position(board, book.rules, first);
   if (position.isOver) return [];
   const evaluation = book.evaluate(board, { first });
   let chances = null;
   try {
-    chances = winChances(book, board, { first, budget: HINT_BUDGET, walks });
+    chances = winChances(book, board, { first, budget: HINT_BUDGET, walks, limits });
   } catch (error) {
     if (!(error instanceof TooManyLines)) throw error; // early on a big board: no chances
   }

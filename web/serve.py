@@ -34,14 +34,19 @@ big the book (a 35 MB book to a dozen idle clients took 400 MB when each read it
 on standard error shows what a client sent (its request line) with control characters escaped,
 as Python's own log does, so a request cannot draw on the terminal running the server.
 
-A book by parts is served as files: the reader fetches the manifest, then each part it needs
-whole, with a plain GET of its URL beside the manifest's, so no range requests are needed (a
-Range header is ignored and the whole file sent, as HTTP allows); a part is a few KB to a few
-hundred KB, and every part a game needs is one request.
+Every file served answers a GET with one range of bytes (RFC 9110, section 14): ``Range:
+bytes=A-B``, ``bytes=A-`` or ``bytes=-N`` is answered 206 with that range and its
+Content-Range; a range that starts past the file's end (or ``bytes=-0``) 416 with
+``Content-Range: bytes */LENGTH``; a header of several ranges, of another unit, or not in the
+grammar is ignored and the whole file sent (200), as HTTP allows; HEAD sends no range. A book
+by parts needs none of it: the page's reader fetches the manifest, then each part it needs
+whole, with a plain GET of its URL beside the manifest's (a part is a few KB to a few hundred
+KB, and every part a game needs is one request); a reader that reads a file in ranges can.
 
 Without --port it tries 8000 and, when that port is taken, lets the system pick a free one; it
 prints the page's address either way, with ``?book=`` filled in when --book names a book of your
-own (``make web BOOK=FILE``). Standard library only, so it runs before any ``make venv``.
+own (``make web BOOK=FILE``), a book by parts too (``?book=/user/NAME/``: the page plays it,
+reading the parts each answer needs). Standard library only, so it runs before any ``make venv``.
 """
 
 from __future__ import annotations
@@ -116,13 +121,12 @@ def user_book_path(file: Path) -> str:
 
 
 def page_address(origin: str, book: Path | None) -> str:
-    """The page's address, with ``?book=`` naming the user's book when there is one (the page
-    reads a whole book; a book by parts, a folder, is named beside it)."""
+    """The page's address, with ``?book=`` naming the user's book when there is one: its file,
+    or a book by parts' folder (its path ends in ``/``, which tells the page it is one)."""
     if book is None:
         return f"{origin}/web/"
-    if book.is_dir():
-        return f"{origin}/web/ (the book by parts at {origin}{user_book_path(book)}/)"
-    return f"{origin}/web/?book={urllib.parse.quote(user_book_path(book))}"
+    path = user_book_path(book) + ("/" if book.is_dir() else "")
+    return f"{origin}/web/?book={urllib.parse.quote(path)}"
 
 
 def resolve(url_path: str, book: Path | None = None) -> Path | None:
@@ -193,6 +197,49 @@ def inside(file: Path, folder: Path) -> bool:
         return False
 
 
+class RangeNotSatisfiable(ValueError):
+    """A Range header whose one range lies past the end of the file (RFC 9110, 15.5.17: 416)."""
+
+
+#: One range-spec of the bytes unit (RFC 9110, 14.1.1): an int-range ``A-`` or ``A-B``, or a
+#: suffix-range ``-N``.
+RANGE_SPEC = re.compile(r"(\d+)-(\d*)|-(\d+)", re.ASCII)
+
+
+def byte_range(header: str | None, length: int) -> tuple[int, int] | None:
+    """The bytes ``(start, stop)`` (stop excluded) that a GET's Range ``header`` asks of a file
+    of ``length`` bytes, or None to send it whole: no header, a unit other than bytes, not the
+    grammar (a last position before the first), or several ranges (a server may send the whole
+    file for any of these: RFC 9110, 14.2). A range past the end raises RangeNotSatisfiable."""
+    if header is None:
+        return None
+    unit, equals, ranges = header.partition("=")
+    if not equals or unit.lower() != "bytes":
+        return None
+    specs = [spec.strip(" \t") for spec in ranges.split(",")]
+    specs = [spec for spec in specs if spec]  # a list may hold empty elements (RFC 9110, 5.6.1)
+    if len(specs) != 1 or not (found := RANGE_SPEC.fullmatch(specs[0])):
+        return None
+    first, last, suffix = found.groups()
+    if suffix is not None:
+        wanted = position(suffix)
+        if wanted == 0:
+            raise RangeNotSatisfiable(f"bytes=-0 of {length} bytes")
+        return (max(0, length - wanted), length) if length else None  # of an empty file: all of it
+    start = position(first)
+    if last and position(last) < start:
+        return None  # not a range (RFC 9110, 14.1.1: invalid), so the header is ignored
+    if start >= length:
+        raise RangeNotSatisfiable(f"bytes={start}- of {length} bytes")
+    return start, length if not last else min(position(last) + 1, length)
+
+
+def position(digits: str) -> int:
+    """A byte position written in ``digits``; one of more than 18 digits is past any file (and
+    Python refuses to read an integer of thousands)."""
+    return int(digits) if len(digits) <= 18 else 10**18
+
+
 def content(url_path: str, book: Path | None = None) -> tuple[int, str, int, BinaryIO]:
     """The status, content type, length and body answering a GET of ``url_path`` (``book``:
     --book's file): the file opened, to be read as it is sent, or a message in memory. The
@@ -211,6 +258,31 @@ def content(url_path: str, book: Path | None = None) -> tuple[int, str, int, Bin
             problem = f"{shown} cannot be read: {error.strerror or error}\n"
     text = problem.encode()
     return 404, "text/plain; charset=utf-8", len(text), io.BytesIO(text)
+
+
+def answer(
+    url_path: str, book: Path | None = None, range_header: str | None = None
+) -> tuple[int, str, int, BinaryIO, dict[str, str]]:
+    """``content``'s answer to a GET of ``url_path`` with the Range header ``range_header``
+    (None: none), and its headers beyond the type and the length: a file's whole (200), the
+    range asked of it (206, from its first byte on: the body is at it), or 416 for a range
+    past its end. The caller closes the body."""
+    status, content_type, length, body = content(url_path, book)
+    if status != 200:
+        return status, content_type, length, body, {}
+    try:
+        wanted = byte_range(range_header, length)
+    except RangeNotSatisfiable:
+        body.close()
+        text = f"Range not satisfiable: {url_path} has {length} bytes\n".encode()
+        headers = {"Content-Range": f"bytes */{length}"}
+        return 416, "text/plain; charset=utf-8", len(text), io.BytesIO(text), headers
+    if wanted is None:
+        return status, content_type, length, body, {"Accept-Ranges": "bytes"}
+    start, stop = wanted
+    body.seek(start)
+    headers = {"Accept-Ranges": "bytes", "Content-Range": f"bytes {start}-{stop - 1}/{length}"}
+    return 206, content_type, stop - start, body, headers
 
 
 class RequestReader(io.RawIOBase):
@@ -302,11 +374,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        status, content_type, length, body = content(url_path, self.book)
+        # GET is the only method with ranges (RFC 9110, 14.2): HEAD answers for the whole file.
+        asked = self.headers.get("Range") if send_body else None
+        status, content_type, length, body, extra = answer(url_path, self.book, asked)
         with body:
             self.send_response(status)
             self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(length))
+            for name, value in extra.items():
+                self.send_header(name, value)
             self.send_header("Cache-Control", "no-cache")  # a rebuilt book or an edited page shows on reload
             self.send_header("X-Content-Type-Options", "nosniff")
             self.end_headers()

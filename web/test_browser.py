@@ -1,22 +1,26 @@
 """The web page in headless Chromium (Debian's), driven by Playwright for Python.
 
 Run by ``make test-browser`` (and .ci/run), which also installs axe-core from npm into
-web/node_modules for the accessibility checks. Serves the page with the server ``make web``
-runs (web/serve.py) on a free port, plays full games by clicking and typing, and checks hints,
-undo, the analysis view against the tests' independent minimax, axe-core in the light and the
-dark scheme, a phone's width, the message a page opened from disk shows, and a broken book. Books
-of other rules (a 3x4 board, misère 3x3), built in the session with ``ttt-book build`` and served
+web/node_modules for the accessibility checks. Serves the page with the server ``make web`` runs
+(web/serve.py) on a free port, plays full games by clicking and typing, and checks hints, undo,
+the analysis view against the tests' independent minimax, axe-core in the light and the dark
+scheme, a phone's width, the message a page opened from disk shows, and a broken book. Books of
+other rules (a 3x4 board, misère 3x3), built in the session with ``ttt-book build`` and served
 with ``serve.py --book``, are played through the page against the independent negamax
-(tests/oracles/negamax.py). A 4x4 book is loaded only when TTT_BOOK_4X4 names one (a manual run: it is
-proven in seconds of Chromium time). The last part checks what a person sees (issue 25): the
-board whole on a phone's screen, the keys not named on a touch screen, one grid, the book's move
-marked (the independent trap order's top tier) with ttt-play's sentence of why, the line's
-colour, the analysis on the game's own board, the last move, a disabled New game, the words
-left to the details about the book; then what the page's screenshots showed: every select's words
-whole, who a novice is under the rules played, the analysis said and coloured by what it means for you,
-the words at a cell's foot clear of its frame, no word alone on a status's last line. Issue 33:
-the next game's board and status in view (Play again, New game), buttons that stay put when
-hints or the analysis open, the analysis's chart shown when it opens on a phone.
+(tests/oracles/negamax.py). The 3x4 book cut into parts (``ttt-book split``, served with
+``serve.py --book FOLDER``) is played with hints and the analysis, every answer held to the
+version-2 book's as the Python reader reads it; a game reads only some of its parts, and a
+damaged part stops the game with its code. A 4x4 book is loaded only when TTT_BOOK_4X4 names one
+(a manual run: it is proven in seconds of Chromium time). The last part checks what a person
+sees (issue 25): the board whole on a phone's screen, the keys not named on a touch screen, one
+grid, the book's move marked (the independent trap order's top tier) with ttt-play's sentence of
+why, the line's colour, the analysis on the game's own board, the last move, a disabled New
+game, the words left to the details about the book; then what the page's screenshots showed:
+every select's words whole, who a novice is under the rules played, the analysis said and
+coloured by what it means for you, the words at a cell's foot clear of its frame, no word alone
+on a status's last line. Issue 33: the next game's board and status in view (Play again, New
+game), buttons that stay put when hints or the analysis open, the analysis's chart shown when it
+opens on a phone.
 Screenshots go to SHOTS (a folder under the system's temporary folder).
 """
 
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import os
 import random
 import re
@@ -761,6 +766,168 @@ def test_serve_prints_the_address_with_the_book(built: Path) -> None:
         assert url.endswith("/web/?book=/user/34.json")
 
 
+# ---------------------------------------------------------------- a book by parts (issue 37, item 5)
+# The 3x4 book of ``built`` cut into parts (``ttt-book split``: 14 parts, a few by layer), served
+# with ``serve.py --book FOLDER``; the page reads the parts each answer needs. Its answers are
+# held to the version-2 book's, read by the Python reader.
+
+
+@pytest.fixture(scope="module")
+def parts_3x4(built: Path) -> Path:
+    """``built``'s 34.json as a book by parts, in ``built``/34-parts."""
+    folder = built / "34-parts"
+    subprocess.run(
+        [str(TTT_BOOK), "split", "--book", str(built / "34.json"), str(folder)],
+        check=True,
+        capture_output=True,
+    )
+    return folder
+
+
+@pytest.fixture(scope="module")
+def page_parts(parts_3x4: Path) -> Iterator[str]:
+    with serving("--book", str(parts_3x4)) as url:
+        yield url
+
+
+def settle(page: Page) -> None:
+    """Wait for the page to have read what it is reading of a book by parts (a whole book's page
+    is never busy: its answers are at once)."""
+    page.wait_for_function("document.body.dataset.busy !== 'true'")
+
+
+def parts_fetched(page: Page) -> list[str]:
+    """Record the part files the page fetches from now on (their names, in order; each a plain GET)."""
+    fetched: list[str] = []
+
+    def seen(request: Any) -> None:
+        if request.url.endswith(".part"):
+            assert request.method == "GET" and "range" not in request.headers, request.url
+            fetched.append(request.url.rsplit("/", 1)[1])
+
+    page.on("request", seen)
+    return fetched
+
+
+def test_serve_prints_the_address_of_a_book_by_parts(parts_3x4: Path) -> None:
+    with serving("--book", str(parts_3x4)) as url:
+        assert url.endswith("/web/?book=/user/34-parts/")
+
+
+@pytest.mark.parametrize(("mark", "first", "seed"), [("X", "X", 3), ("O", "X", 4), ("X", "O", 5)])
+def test_a_book_by_parts_plays_as_the_whole_book(
+    browser: Browser, built: Path, page_parts: str, mark: str, first: str, seed: int
+) -> None:
+    """A game against a book by parts, hints on, you playing at random: before each of your
+    moves every free cell's hint is the outcome the version-2 book gives it, the cells marked
+    the book's move are its best moves, and the sentence of why is ttt-play's on it; each of the
+    computer's moves is one of its best moves; the analysis's chart is its values for you."""
+    from tictactoe_book import hints
+    from tictactoe_book.reader import load_book
+
+    book = load_book(built / "34.json", rules=None)
+    rng = random.Random(seed)
+    walks: dict[Any, Any] = {}
+    with opened(browser, f"{page_parts}&seed={seed}") as page:
+        settle(page)
+        assert page.locator("body").get_attribute("data-book-trust") == "parts"
+        assert page.locator("#rules").inner_text() == "Rules: 3 rows by 4 columns, 3 in a row wins."
+        new_game(page, mark, first)
+        settle(page)
+        page.click("#hint")
+        settle(page)
+        before = "." * 12  # the board before the computer's move, if it moves first
+        yours = []
+        while not over(page):
+            position = board(page)
+            if position != before:  # the computer moved: one of the book's best moves
+                (cell,) = [c for c in range(12) if position[c] != before[c]]
+                assert cell in book.best_moves(before, first=first), (before, cell)
+            yours.append(position)
+            answer = book.evaluate(position, first=first)
+            expected = {c: words(answer.outcome(c)) for c in range(12) if position[c] == "."}
+            assert hints_shown(page) == expected, position
+            assert book_cells(page) == list(book.best_moves(position, first=first)), position
+            told = hints.why(hints.move_hints(book, position, first=first, walks=walks), book.against)
+            assert page.locator("#why").inner_text() == told, position
+            cell = rng.choice([c for c, m in enumerate(position) if m == "."])
+            page.locator("#board .cell").nth(cell).click()
+            settle(page)
+            before = position[:cell] + mark + position[cell + 1 :]
+        final = board(page)
+        if final != before:
+            (cell,) = [c for c in range(12) if final[c] != before[c]]
+            assert cell in book.best_moves(before, first=first), (before, cell)
+        assert len(yours) >= 2
+        page.click("#analyse")
+        settle(page)
+        points = page.locator("#chart svg circle.point")
+        shown = [int(points.nth(i).get_attribute("data-value") or "") for i in range(points.count())]
+        # before each of your moves the chart shows its value for you (you are to move)
+        assert [shown[12 - position.count(".")] for position in yours] == [
+            book.evaluate(position, first=first).value for position in yours
+        ]
+        shoot(page, f"parts-{mark}{first}")
+
+
+def test_a_book_by_parts_is_read_only_as_far_as_the_game_goes(
+    browser: Browser, page_parts: str, parts_3x4: Path
+) -> None:
+    """A game without hints reads some of the 14 parts, each once, by a plain GET: the parts of
+    the positions met and of their successors, not the layers past the game's end; the details
+    about the book say how many."""
+    total = len(json.loads((parts_3x4 / "manifest.json").read_text())["parts"])
+    assert total == 14
+    context = browser.new_context()
+    page = context.new_page()
+    fetched = parts_fetched(page)
+    page.goto(f"{page_parts}&seed=2")
+    page.wait_for_selector("body[data-ready='yes']")
+    with contextlib.closing(context):
+        settle(page)
+        # the empty board's answer (is the first player's level perfect, or best play?): its part
+        # and its successors'
+        assert fetched == ["00-00000.part", "01-00000.part"]
+        play_with(page, lambda position: position.index("."))
+        settle(page)
+        assert page.locator("#status").inner_text().endswith(("The computer wins.", "Draw.", "You win!"))
+        assert 0 < len(fetched) < total, fetched
+        assert len(set(fetched)) == len(fetched), fetched
+        last_layer = max(int(name[:2]) for name in fetched)
+        assert last_layer < 11, fetched  # the game ended before the board was full
+        page.click("#diagnostics summary")
+        assert f"({len(fetched)} read so far," in page.locator("#book-info").inner_text()
+
+
+def test_a_damaged_part_stops_the_game_with_its_reason_code(
+    browser: Browser, parts_3x4: Path, tmp_path: Path
+) -> None:
+    """A part changed after its manifest was written (one byte of layer 3's): the game starts
+    (the empty board reads layers 0 and 1) and goes on until an answer needs that part, the
+    computer's second (the successors of a board of two marks), and the page stops the game
+    saying why, with the reader's code and the part's name."""
+    damaged = tmp_path / "damaged"
+    shutil.copytree(parts_3x4, damaged)
+    part = damaged / "03-00000.part"
+    data = bytearray(part.read_bytes())
+    data[len(data) // 2] ^= 0x01
+    part.write_bytes(bytes(data))
+    with serving("--book", str(damaged)) as url, opened(browser, url) as page:
+        assert page.locator("body").get_attribute("data-ready") == "yes"
+        page.keyboard.press("6")  # X at 6; the computer's answer reads layers 1 and 2
+        settle(page)
+        assert board(page).count("X") == board(page).count("O") == 1
+        assert page.locator("#error").is_hidden()
+        page.locator("#board .cell.free").first.click()  # the computer's answer needs layer 3
+        page.wait_for_selector("body[data-ready='error']")
+        error = page.locator("#error")
+        assert error.get_attribute("data-code") == "part-hash"
+        said = error.inner_text()
+        assert said.startswith("The book could not be read, so the game cannot go on: "), said
+        assert "/user/damaged/03-00000.part: has SHA-256 " in said, said
+        assert not page.locator("#game").is_visible()
+
+
 def test_a_3x4_book_takes_its_own_grid(browser: Browser, page_3x4: str) -> None:
     with opened(browser, page_3x4) as page:
         assert page.locator("#rules").inner_text() == "Rules: 3 rows by 4 columns, 3 in a row wins."
@@ -1124,6 +1291,43 @@ def test_a_4x4_book_loads_plays_and_is_recorded(browser: Browser) -> None:
         page.keyboard.press("6")
         assert board(page).count("X") == 1 and board(page).count("O") == 1
         shoot(page, "board-4x4")
+        context.close()
+
+
+@pytest.mark.skipif(
+    not os.environ.get("TTT_PARTS_4X4"),
+    reason="set TTT_PARTS_4X4 to a 4x4 k=4 book by parts (ttt-book split, 5.4 MB) to run",
+)
+def test_a_4x4_book_by_parts_plays_and_hints(browser: Browser) -> None:
+    """A manual run: the 4x4 book by parts opens on its manifest and the empty board's 2 parts,
+    plays, and gives the hint at the second move (every move a draw); prints the times, the parts
+    read and the page's JavaScript heap (docs/benchmarks.md, "A book by parts in the page")."""
+    import time
+
+    with serving("--book", os.environ["TTT_PARTS_4X4"]) as url:
+        context = browser.new_context(viewport=SIZES["1280x800"])
+        page = context.new_page()
+        started = time.monotonic()
+        page.goto(f"{url}&seed=1")
+        page.wait_for_selector("body[data-ready]", timeout=300_000)
+        figures = {"ready s": round(time.monotonic() - started, 1)}
+        assert page.locator("body").get_attribute("data-ready") == "yes"
+        assert page.locator("body").get_attribute("data-parts-read") == "2"
+        assert page.locator("#board .cell").count() == 16
+        started = time.monotonic()
+        page.keyboard.press("6")
+        settle(page)
+        figures["reply s"] = round(time.monotonic() - started, 1)
+        assert board(page).count("X") == board(page).count("O") == 1
+        started = time.monotonic()
+        page.click("#hint")
+        settle(page)
+        figures["hint s"] = round(time.monotonic() - started, 1)
+        assert set(hints_shown(page).values()) == {"draw"} and len(hints_shown(page)) == 14
+        figures["parts read"] = int(page.locator("body").get_attribute("data-parts-read") or "0")
+        figures["heap MB"] = round(page.evaluate("(gc(), performance.memory.usedJSHeapSize)") / 1e6)
+        print(f"4x4 by parts: {figures}")
+        shoot(page, "board-4x4-parts")
         context.close()
 
 
