@@ -204,3 +204,17 @@ def test_the_lcm_of_candidate_counts_is_python_s(seed: int) -> None:
     counts = {bin(value).count("1") for value in sets} - {0}
     assert module.lcm_of_counts(np.array(sets, dtype=np.uint32)) == math.lcm(*counts)
     assert module.lcm_of_counts(np.zeros(3, dtype=np.uint32)) == 1
+
+
+def test_the_margins_of_float_ties_are_the_closest_tie_and_the_closest_distinct_pair() -> None:
+    """``Margins``: what the float method called a tie and what it kept apart, relatively."""
+    margins = module.Margins()
+    position = np.array([0, 0, 0, 1, 1, 2])
+    first = np.array([0.5, 0.5 * (1 + 2e-12), 0.3, 0.25, 0.2, 0.9])
+    ranks = tier_ranks(position, [first], module.TOLERANCE, margins)
+    assert ranks.tolist() == [0, 0, 1, 0, 1, 0]
+    assert margins.tied == pytest.approx(2e-12, rel=1e-3)
+    assert margins.apart == pytest.approx(0.05 / 0.25)  # 0.25 against 0.2; 0.5 against 0.3 is 0.4
+    exact = module.Margins()
+    tier_ranks(position, [np.array([4, 4, 3, 2, 1, 9])], 0.0, exact)
+    assert (exact.tied, exact.apart) == (0.0, 0.25)  # equal neighbours: a tie with no gap

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -159,12 +160,19 @@ def build(
     build_tools()  # numpy and orjson, or one line naming what installs them
     if parts:
         from tictactoe_generator.layered import write_parts
+        from tictactoe_generator.trap import TOLERANCE_TEXT, Margins
 
+        margins = Margins()
         with finish_once_written():
             with stage_bars() as bars:
-                files = write_parts(output, rules, against=against, progress=bars)
+                files = write_parts(output, rules, against=against, progress=bars, margins=margins)
             size = sum(map(len, files.values()))
             echo(f"wrote {output}: {len(files) - 1} parts and manifest.json, {size:,} bytes, {rules}")
+            if margins.tied or margins.apart < math.inf:  # (the float method: none up to 16 cells)
+                echo(
+                    f"trap order in float64, ties within a relative {TOLERANCE_TEXT}: the largest difference "
+                    f"called a tie {margins.tied:.1e}, the smallest called distinct {margins.apart:.1e}"
+                )
         return
     from tictactoe_generator.build import build_files
 

@@ -52,6 +52,7 @@ from tictactoe_generator.trap import (
     BOOK_FIRST,
     BOOK_SECOND,
     TOLERANCE,
+    Margins,
     Values,
     candidate_sets,
     choose_method,
@@ -130,12 +131,18 @@ class _Store:
 
 
 def build_by_layers(
-    rules: Rules, work: Path, *, against: str = DEFAULT, progress: Progress | None = None
+    rules: Rules,
+    work: Path,
+    *,
+    against: str = DEFAULT,
+    progress: Progress | None = None,
+    margins: Margins | None = None,
 ) -> dict[str, bytes]:
     """The files of the book by parts of ``rules`` (misère or not), its optimal moves in trap
     order ranked against ``against`` first: the manifest's name and each part's, to bytes.
     ``work`` is an empty folder for the layers' arrays (left empty again); ``progress`` is
-    called after each layer of each pass (stages ``"reach"`` and ``"solve"``)."""
+    called after each layer of each pass (stages ``"reach"`` and ``"solve"``); ``margins``, if
+    given, observes the float method's ties (``tictactoe_generator.trap.Margins``)."""
     cells, misere = rules.cells, rules.misere
     symmetries = code_symmetries(rules)
     opponents = ranking(against)
@@ -204,6 +211,7 @@ def build_by_layers(
                     following_chances,
                     scales(denominators, m),
                     tolerance,
+                    None if exact else margins,
                 )
                 for name, values in chances.items():
                     values[:, block] = found[name]
@@ -232,22 +240,32 @@ def build_by_layers(
 
 
 def build_parts(
-    rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None, near: Path | None = None
+    rules: Rules,
+    *,
+    against: str = DEFAULT,
+    progress: Progress | None = None,
+    near: Path | None = None,
+    margins: Margins | None = None,
 ) -> dict[str, bytes]:
-    """The files of the book by parts of ``rules``, built by layers
-    (``build_by_layers``), the layers not in use waiting in a temporary folder in ``near``
-    (default: the system's), removed after."""
+    """The files of the book by parts of ``rules``, built by layers (``build_by_layers``), the
+    layers not in use waiting in a temporary folder in ``near`` (default: the system's),
+    removed after."""
     with tempfile.TemporaryDirectory(prefix=".ttt-layers-", dir=near) as work:
-        return build_by_layers(rules, Path(work), against=against, progress=progress)
+        return build_by_layers(rules, Path(work), against=against, progress=progress, margins=margins)
 
 
 def write_parts(
-    folder: str | Path, rules: Rules, *, against: str = DEFAULT, progress: Progress | None = None
+    folder: str | Path,
+    rules: Rules,
+    *,
+    against: str = DEFAULT,
+    progress: Progress | None = None,
+    margins: Margins | None = None,
 ) -> dict[str, bytes]:
     """``ttt-book build --parts``: the book by parts of ``rules`` built and written into
     ``folder``, all files or none (its layers wait beside it while it is built); the files."""
     real = folder_target(folder)
     near = next(parent for parent in real.parents if parent.is_dir())
-    files = build_parts(rules, against=against, progress=progress, near=near)
+    files = build_parts(rules, against=against, progress=progress, near=near, margins=margins)
     write_into(folder, files)
     return files

@@ -224,6 +224,7 @@ def trap_layer(
     following: dict[str, Values],
     scale: dict[str, int],
     tolerance: float,
+    margins: Margins | None = None,
 ) -> tuple[npt.NDArray[np.int8], dict[str, Values]]:
     """One layer of the trap order, for some unfinished positions with ``m`` marks: the tier of
     each move (-1 off the optimal moves) and, per opponent, both books' chances from each
@@ -232,7 +233,7 @@ def trap_layer(
     ``table``, ``scores`` and ``best`` are the positions' successors, move scores and best
     scores (tictactoe_generator.solve); ``candidates`` each opponent's candidate cells there
     (``candidate_sets``); ``following`` each opponent's chances ``(2, n)`` of the rows ``table``
-    names, in ranking order; ``scale`` from ``scales``."""
+    names, in ranking order; ``scale`` from ``scales``; ``margins`` as for ``tier_ranks``."""
     cells = table.shape[1]
     children = np.maximum(table, 0)
     book, other = m % 2, 1 - m % 2  # the book that is to move here, and the other one
@@ -246,7 +247,7 @@ def trap_layer(
     position, cell = np.nonzero(scores == best[:, None])
     child = table[position, cell]
     by = {name: values[book][child] for name, values in following.items()}
-    ranks = tier_ranks(position, list(by.values()), tolerance)
+    ranks = tier_ranks(position, list(by.values()), tolerance, margins)
     tier: npt.NDArray[np.int8] = np.full(table.shape, -1, dtype=np.int8)
     tier[position, cell] = ranks
     top = ranks == 0
@@ -269,7 +270,30 @@ def rates_of(
     return {name: float(values[book, row]) for name, values in chances.items()}
 
 
-def tier_ranks(position: npt.NDArray[np.intp], keys: list[Values], tolerance: float) -> npt.NDArray[np.int8]:
+@dataclass
+class Margins:
+    """How close the float method's ties came to the tolerance: over every two neighbouring
+    chances of one position's optimal moves, the largest relative difference called a tie, and
+    the smallest called distinct (``tier_ranks`` updates it)."""
+
+    tied: float = 0.0
+    apart: float = math.inf
+
+    def observe(self, a: Values, b: Values, same: npt.NDArray[np.bool_]) -> None:
+        """Neighbours ``a[i]``, ``b[i]``, tied where ``same``."""
+        larger = np.maximum(np.abs(a), np.abs(b))
+        shown = larger > 0
+        gap = np.abs(a - b)[shown] / larger[shown]
+        tied, apart = gap[same[shown]], gap[~same[shown]]
+        if len(tied):
+            self.tied = max(self.tied, float(tied.max()))
+        if len(apart):
+            self.apart = min(self.apart, float(apart.min()))
+
+
+def tier_ranks(
+    position: npt.NDArray[np.intp], keys: list[Values], tolerance: float, margins: Margins | None = None
+) -> npt.NDArray[np.int8]:
     """The tier (0 the best) of each candidate move, for many positions at once.
 
     Entry ``j`` is a move of position ``position[j]`` (entries grouped by position, positions
@@ -277,7 +301,8 @@ def tier_ranks(position: npt.NDArray[np.intp], keys: list[Values], tolerance: fl
     in ranking order. Tiers go by the first chance, then within a tier by the second, and so
     on, higher first: sort, then start a tier wherever two neighbours are not tied (``_same``:
     equal, for a tolerance of 0). Sorting all entries together, the group as the first key,
-    costs far less than a sort per position (16 moves at most each).
+    costs far less than a sort per position (20 moves at most each). ``margins``, if given,
+    observes every two neighbours of one group.
     """
     if not len(position):
         return np.zeros(0, dtype=np.int8)
@@ -288,7 +313,11 @@ def tier_ranks(position: npt.NDArray[np.intp], keys: list[Values], tolerance: fl
         order = np.lexsort((-key, group))
         ranked, before = key[order], group[order]
         steps = np.ones(len(order), dtype=np.int64)
-        steps[1:] = (before[1:] != before[:-1]) | ~_same(ranked[:-1], ranked[1:], tolerance)
+        same = _same(ranked[:-1], ranked[1:], tolerance)
+        steps[1:] = (before[1:] != before[:-1]) | ~same
+        if margins is not None:
+            within = before[1:] == before[:-1]
+            margins.observe(ranked[:-1][within], ranked[1:][within], same[within])
         group = np.empty(len(order), dtype=np.int64)
         group[order] = np.cumsum(steps)
     # a tier number restarts at 0 for each position: less the first group of its position, in
