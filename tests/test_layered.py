@@ -5,6 +5,8 @@ command's refusals."""
 
 from __future__ import annotations
 
+import fcntl
+import os
 import random
 from pathlib import Path
 
@@ -19,7 +21,7 @@ from tictactoe_book.parts import MANIFEST, PartsBook
 from tictactoe_book.reader import Book
 from tictactoe_generator.cli import main as book_cli
 from tictactoe_generator.codes import canonical_codes, code_symmetries, code_type, decode
-from tictactoe_generator.layered import build_by_layers
+from tictactoe_generator.layered import WORK_PREFIX, build_by_layers, work_folder
 from tictactoe_generator.parts import split_document
 from tictactoe_generator.writer import build_book
 
@@ -118,3 +120,24 @@ def test_a_file_where_the_folder_should_be_is_refused_before_the_build(tmp_path:
 def test_4x4_by_layers_is_the_version_2_book_split(parts_4x4: Path, tmp_path: Path) -> None:
     built = build_by_layers(Rules(4, 4, 4), tmp_path)
     assert built == {path.name: path.read_bytes() for path in parts_4x4.iterdir()}
+
+
+def test_a_build_removes_the_work_folders_no_build_holds(tmp_path: Path) -> None:
+    """A build killed with SIGKILL leaves its layers behind; the next build beside it removes
+    them, not those of a build still at work (it holds its folder's flock)."""
+    stale = tmp_path / f"{WORK_PREFIX}killed"
+    stale.mkdir()
+    (stale / "12-table.npy").write_bytes(b"x" * 100)
+    held = tmp_path / f"{WORK_PREFIX}alive"
+    held.mkdir()
+    fd = os.open(held, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        seen = []
+        with work_folder(tmp_path) as work:
+            seen = sorted(p.name for p in tmp_path.iterdir())
+            assert work.is_dir() and work.name.startswith(WORK_PREFIX)
+        assert f"{WORK_PREFIX}killed" not in seen and f"{WORK_PREFIX}alive" in seen
+        assert sorted(p.name for p in tmp_path.iterdir()) == [f"{WORK_PREFIX}alive"]  # its own removed
+    finally:
+        os.close(fd)

@@ -21,7 +21,13 @@ version-2 book the in-memory build writes (tests/test_layered.py).
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
+import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,8 +256,55 @@ def build_parts(
     """The files of the book by parts of ``rules``, built by layers (``build_by_layers``), the
     layers not in use waiting in a temporary folder in ``near`` (default: the system's),
     removed after."""
-    with tempfile.TemporaryDirectory(prefix=".ttt-layers-", dir=near) as work:
-        return build_by_layers(rules, Path(work), against=against, progress=progress, margins=margins)
+    with work_folder(near) as work:
+        return build_by_layers(rules, work, against=against, progress=progress, margins=margins)
+
+
+#: The name of a build's work folder begins so (then tempfile's random letters).
+WORK_PREFIX = ".ttt-layers-"
+
+
+@contextmanager
+def work_folder(near: Path | None = None) -> Iterator[Path]:
+    """A new folder for a build's layers in ``near`` (default: the system's temporary folder),
+    held with an exclusive ``flock`` while the build lives and removed after it (Ctrl-C and
+    SIGTERM too). First, the work folders there that no build holds are removed: those a build
+    killed with SIGKILL left (tens of GB on 4x5)."""
+    where = Path(near) if near is not None else Path(tempfile.gettempdir())
+    for stale in where.glob(WORK_PREFIX + "*"):
+        with contextlib.suppress(OSError), _held(stale, wait=False):
+            shutil.rmtree(stale)
+    while True:
+        path = Path(tempfile.mkdtemp(prefix=WORK_PREFIX, dir=where))
+        try:
+            fd = _open_folder(path)
+        except FileNotFoundError:  # removed by another build's clean-up before it was held
+            continue
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        if path.is_dir():
+            break
+        os.close(fd)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+        os.close(fd)
+
+
+def _open_folder(folder: Path) -> int:
+    return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+
+
+@contextmanager
+def _held(folder: Path, *, wait: bool) -> Iterator[None]:
+    """``folder`` held with an exclusive ``flock`` (OSError if another holds it and not
+    ``wait``, or it is no folder)."""
+    fd = _open_folder(folder)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        yield
+    finally:
+        os.close(fd)
 
 
 def write_parts(
