@@ -43,7 +43,7 @@ MAX_DELAY = 10.0
 
 
 class SeedParam(click.ParamType):  # type: ignore[type-arg]
-    """A whole number from 0 to 2**64 - 1, checked by its digits before any conversion (a
+    """A whole number from 0 to MAX_SEED (2**32 - 1), checked by its digits before any conversion (a
     5,000-digit number would hit Python's int() limit)."""
 
     name = "INTEGER"
