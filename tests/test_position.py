@@ -192,6 +192,24 @@ def test_a_first_that_is_not_the_positions_own_is_refused_by_every_question() ->
     assert book.evaluate(Position.empty().play(4), first="X") == book.evaluate("....X....")
 
 
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        (0, "cell 0 of 'X...O....' is taken by X"),
+        (9, "cell 9 is off the board (0 to 8)"),
+        (-1, "cell -1 is off the board (0 to 8)"),
+        (True, "cell True is not a cell: cells are whole numbers (0 to 8)"),
+        ("2", "cell '2' is not a cell: cells are whole numbers (0 to 8)"),
+    ],
+)
+def test_the_outcome_of_a_move_that_cannot_be_played_says_why(cell: object, message: str) -> None:
+    """``Evaluation.outcome`` of a taken cell raised a bare KeyError (JavaScript's answered a
+    draw): both readers now say what Position.play says of that move."""
+    with pytest.raises(IllegalMoveError) as refused:
+        load_book().evaluate("X...O....").outcome(cell)  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
 def test_a_position_of_other_rules_is_refused_by_a_book() -> None:
     with pytest.raises(RulesError, match="3x4"):
         load_book().evaluate(Position.empty(Rules(3, 4, 3)))

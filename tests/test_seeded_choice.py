@@ -123,3 +123,13 @@ def test_an_rng_repr_rebuilds_it() -> None:
     rng.next_u32()
     again = eval(repr(rng), {"Rng": Rng})
     assert again.state == rng.state and again.next_u32() == rng.next_u32()
+
+
+@pytest.mark.parametrize("rng", [5, "seed", object()], ids=["int", "str", "object"])
+def test_an_rng_that_chooses_nothing_is_a_type_error_naming_it(rng: object) -> None:
+    with pytest.raises(TypeError) as refused:
+        choose_move(BOOK, ".........", rng=rng)  # type: ignore[arg-type]
+    assert str(refused.value).startswith(
+        "rng must be an Rng (tictactoe_book.Rng(seed)) or a random.Random, got "
+    )
+    assert repr(rng)[:20] in str(refused.value)

@@ -150,6 +150,7 @@ export interface Evaluation {
   tiers: number[][];
   /** every optimal move, increasing */
   optimal: number[];
+  /** the value and plies if the side to move plays `cell`; IllegalMoveError for a cell that is taken, off the board or no cell */
   outcome(cell: number): Outcome;
 }
 

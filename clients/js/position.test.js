@@ -226,6 +226,20 @@ test('the reader refuses a Position of another game, or a first that contradicts
   assert.throws(() => book.evaluate(new Position('XXXOO....')), (e) => e instanceof BoardError && e.code === 'over');
 });
 
+test('the outcome of a move that cannot be played says why, as play does and as Python does', () => {
+  // it answered a draw for a taken cell (issue 40, item 5)
+  const answer = book.evaluate('X...O....');
+  for (const [cell, message] of [
+    [0, 'cell 0 of "X...O...." is taken by X'],
+    [9, 'cell 9 is off the board (0 to 8)'],
+    [NaN, 'cell NaN is not a cell: cells are whole numbers (0 to 8)'],
+    ['2', 'cell "2" is not a cell: cells are whole numbers (0 to 8)'],
+  ]) {
+    assert.throws(() => answer.outcome(cell), { name: 'IllegalMoveError', message }, String(cell));
+  }
+  assert.deepEqual(answer.outcome(2), { value: 0, plies: 7 });
+});
+
 test('a game against the book, both sides asking the position: perfect play draws', () => {
   let position = Position.empty();
   while (!position.isOver) position = position.play(book.chooseMove(position, { random: () => 0 }));

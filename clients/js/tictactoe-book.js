@@ -1586,7 +1586,11 @@ function answerOf(reader, entries, i, key, index, board, first) {
     scores,
     tiers,
     optimal: tiers.flat().sort((a, b) => a - b),
-    outcome: (cell) => decode(scores[cell], empties, cells),
+    outcome: (cell) => {
+      // no legal move (taken, off the board, no cell): the move's own check says why, as Python's does
+      if (!Number.isInteger(cell) || scores[cell] === null || scores[cell] === undefined) new Position(board, reader.rules, first).play(cell);
+      return decode(scores[cell], empties, cells);
+    },
   };
 }
 

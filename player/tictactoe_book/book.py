@@ -28,6 +28,7 @@ from tictactoe_book.game import (
     check_playable,
     decode_score,
     other,
+    play,
     side_to_move,
     swap_marks,
 )
@@ -90,10 +91,14 @@ class Evaluation:
         return tuple(sorted(c for tier in self.tiers for c in tier))
 
     def outcome(self, cell: Cell) -> tuple[int, int]:
-        """(+1 win / 0 draw / -1 loss, plies to the end) if the side to move plays ``cell``."""
-        score = self.cell_scores[cell]
-        if score is None:
-            raise KeyError(cell)
+        """(+1 win / 0 draw / -1 loss, plies to the end) if the side to move plays ``cell``;
+        IllegalMoveError, as ``Position.play`` words it, for a cell that is taken, off the
+        board or no cell at all."""
+        scores = self.cell_scores
+        score = scores[cell] if type(cell) is int and 0 <= cell < len(scores) else None
+        if score is None:  # no legal move: the move's own check says why
+            play(self.board, cell, self.first)
+            raise AssertionError(f"internal error: free cell {cell} of {self.board!r} has no score")
         return decode_score(score, self.board.count(EMPTY), len(self.board))
 
 
@@ -233,7 +238,11 @@ class Book:
 
 
 def ranked(book: Book, against: str | None) -> Book:
-    """``book`` if it is ranked against ``against`` (any ranking for None), else ValueError."""
+    """``book`` if it is ranked against ``against`` (any ranking for None), else ValueError
+    naming the book's ranking and the command that writes the one asked for."""
     if against is not None and book.against != against:
-        raise ValueError(f"{book.source} ranks its moves against {book.against}, not {against}")
+        raise ValueError(
+            f"{book.source} ranks its moves against {book.against}, not {against} "
+            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
+        )
     return book

@@ -185,7 +185,12 @@ def choose_move(
     ``rng`` (an ``Rng``: ``Rng(seed)`` plays the same game as every other language from that
     seed; a ``random.Random`` chooses by its own ``choice``; None, a generator of the system's
     seeding). Nothing is drawn when the level has one candidate. LevelError for an unknown
-    level; for ``first`` with a ``Position``, ``Book.evaluate``'s errors."""
+    level, TypeError for an ``rng`` that chooses nothing; for the board and ``first``,
+    ``Book.evaluate``'s errors."""
+    if rng is not None and not callable(getattr(rng, "choice", None)):
+        raise TypeError(
+            f"rng must be an Rng (tictactoe_book.Rng(seed)) or a random.Random, got {echoed(rng)}"
+        )
     options = candidates(book.evaluate(board, first=first), level)
     if len(options) == 1:
         return options[0]

@@ -150,8 +150,5 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
         )
     try:
         return book_for(book, against)
-    except ValueError as error:
-        raise click.UsageError(
-            f"--against {against}: {error} "
-            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
-        ) from None
+    except ValueError as error:  # its words say which book to build
+        raise click.UsageError(f"--against {against}: {error}") from None
