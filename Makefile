@@ -80,8 +80,9 @@ test-big: $(STAMP)
 # AddressSanitizer and UBSan) and rustc, run against every board vector; the strategy tables
 # played against every opposing line through the compiled C; the game state and the levels of
 # both (tests/test_export_game.py: C89, C99, C++, 10,000 games a level, the crate's cargo test,
-# the Rust Position against Python's); the exports built by avr-gcc for an ATmega328P and run in
-# simavr (tests/test_export_avr.py). Needs gcc, g++, size, rustc and cargo on PATH (no crate is
+# the Rust Position against Python's); seeds 1 to 100 play Python's games at every level
+# (tests/test_seeded_games.py, whose JavaScript and engine half make test runs); the exports
+# built by avr-gcc for an ATmega328P and run in simavr (tests/test_export_avr.py). Needs gcc, g++, size, rustc and cargo on PATH (no crate is
 # downloaded); installs Debian's gcc-avr, avr-libc and simavr when missing and run as root
 # (tests/exports/setup-avr.sh; otherwise the AVR tests skip, saying so).
 test-exports: $(STAMP)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import statistics
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from tools import (
 )
 
 from tictactoe_book.apps.script import play_script
+from tictactoe_book.play import Rng
 from tictactoe_book.reader import Book
 
 #: The start-up goal: the packaged game within this many times ``python -c "import click"``.
@@ -89,7 +89,7 @@ def finishing_moves(book: Book, seed: int) -> str:
     """Moves (cells 1-9) that finish the scripted game the player plays with ``seed``."""
     moves: list[int] = []
     while True:
-        game = play_script(book, moves, rng=random.Random(seed))
+        game = play_script(book, moves, rng=Rng(seed))  # the player's own choices from --seed
         if game.is_over:
             return ",".join(map(str, moves))
         moves.append(game.free_cells()[0] + 1)

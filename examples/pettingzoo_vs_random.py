@@ -11,7 +11,6 @@ never loses can win against random.
 from __future__ import annotations
 
 import functools
-import random
 from fractions import Fraction
 
 from pettingzoo.classic.tictactoe import (
@@ -45,7 +44,7 @@ def chances(board: str, mark: str) -> tuple[Fraction, Fraction, Fraction]:
     return win, draw, loss
 
 
-rng = random.Random(2024)
+rng = tictactoe_book.Rng(2024)  # the book's choices and the random agent's, from one seed
 env = tictactoe_v3.env()
 for book_agent, mark in (("player_1", "X"), ("player_2", "O")):
     policy = BookPolicy("perfect", book=book, rng=rng, against="random")

@@ -80,16 +80,36 @@ def expected(vector: dict[str, Any]) -> str:
     )
 
 
+#: The levels as the exports number them (TTT_PERFECT 0, ... TTT_EASY 3; Rust's LEVELS).
+LEVEL_NUMBERS = {"perfect": 0, "hard": 1, "medium": 2, "easy": 3}
+
+
 def check_vectors(program: Path, vectors: dict[str, Any]) -> int:
-    """Every board vector through ``program``, and the ranking the export names (the vectors'
-    ``against``, novice when they do not say); how many board vectors."""
+    """Every board vector through ``program``, the ranking the export names (the vectors'
+    ``against``, novice when they do not say) and the seeded vectors (the generator's numbers,
+    the games from seeds: an O-first game is the X-first one in the export's terms, the same
+    cells); how many board vectors."""
     cases = vectors["valid"] + vectors["invalid"]
-    against, *answers = ask(program, ["against"] + [f"{v['first']}:{v['board']}" for v in cases])
+    seeded = [
+        (f"r {v['seed']} {len(v['numbers'])}", f"numbers={','.join(map(str, v['numbers']))}")
+        for v in vectors["generator"]
+    ] + [
+        (
+            f"g {LEVEL_NUMBERS[v['level']]} {v['seed']}",
+            f"moves={','.join(map(str, v['moves']))} state={v['state']}",
+        )
+        for v in vectors["games"]
+    ]
+    questions = ["against"] + [f"{v['first']}:{v['board']}" for v in cases] + [q for q, _ in seeded]
+    against, *answers = ask(program, questions)
     assert against == f"against={vectors.get('against', 'novice')}"
+    boards, games = answers[: len(cases)], answers[len(cases) :]
     wrong = [
         (v["first"], v["board"], a, expected(v))
-        for v, a in zip(cases, answers, strict=True)
+        for v, a in zip(cases, boards, strict=True)
         if a != expected(v)
     ]
     assert wrong == [], f"{len(wrong)} vectors answered wrongly, the first: {wrong[:3]}"
+    wrong = [(q, a, e) for (q, e), a in zip(seeded, games, strict=True) if a != e]
+    assert wrong == [], f"{len(wrong)} seeded vectors answered wrongly, the first: {wrong[:3]}"
     return len(cases)

@@ -11,7 +11,7 @@ import jsonschema
 import orjson
 import pytest
 
-from tictactoe_book import Book, Rules, load_book, parse_book
+from tictactoe_book import Book, BookError, Rules, load_book, parse_book
 from tictactoe_book.game import canonical, legal_moves
 from tictactoe_generator.build import write_book
 
@@ -113,8 +113,12 @@ def test_load_book_against_picks_the_packaged_ranking_and_checks_a_files(tmp_pat
     assert misere.against == "random" and misere.rules.misere
     novice, random = ROOT / "book" / "tictactoe.json", ROOT / "book" / "tictactoe-vs-random.json"
     assert load_book(random).against == "random" and load_book(random, against="random").against == "random"
-    with pytest.raises(ValueError, match="ranks its moves against novice, not random"):
+    with pytest.raises(ValueError) as refused:
         load_book(novice, against="random")
+    assert str(refused.value) == (
+        f"{novice} ranks its moves against novice, not random "
+        "(ttt-book build --rules 3x3:3 --against random -o FILE writes one)"
+    )
     with pytest.raises(ValueError, match="ranks its moves against random, not novice"):
         load_book(random, against="novice")
     for name in ("Random", "program", ""):
@@ -122,6 +126,20 @@ def test_load_book_against_picks_the_packaged_ranking_and_checks_a_files(tmp_pat
             load_book(tmp_path / "missing.json", against=name)  # not a BookError for the file
         with pytest.raises(ValueError, match=f"unknown opponent {name!r}"):
             load_book(against=name)
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 4, 3), Rules(4, 4, 4, misere=True), Rules(2, 2, 2)], ids=str)
+def test_the_packaged_books_for_other_rules_are_refused_saying_how_to_build_one(rules: Rules) -> None:
+    """load_book(rules=Rules(3, 4, 3)) named the packaged 3x3 file and not how to build a 3x4
+    book (issue 40, item 5): it reads no file, and says which book to build and how to load it."""
+    with pytest.raises(BookError) as refused:
+        load_book(rules=rules)
+    assert refused.value.code == "rules"
+    assert str(refused.value) == (
+        f"<packaged books>: none is for {rules} (they are for 3x3 k=3, normal and misère): "
+        f"build one with ttt-book build --rules {rules.spelling} -o BOOK, then load_book(BOOK) [rules]"
+    )
+    assert "tictactoe.json" not in str(refused.value)
 
 
 @pytest.mark.parametrize("rules", ["3x3", {"rows": 3, "cols": 3, "k": 3}, 3], ids=["text", "dict", "number"])

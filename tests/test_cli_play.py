@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 import subprocess
 import sys
@@ -12,9 +11,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from oracles.mulberry32 import uniform_pick
 from oracles.oracle import line_owner, to_move
 
-from tictactoe_book import Book, Rules, load_book
+from tictactoe_book import Book, Rng, Rules, load_book
 from tictactoe_book.apps.cli import main
 from tictactoe_book.apps.script import play_script
 
@@ -39,7 +39,7 @@ def finishing_moves(
     the human always takes the lowest free cell."""
     moves: list[int] = []
     while True:
-        game = play_script(book, moves, human=human, first=first, level=level, rng=random.Random(seed))
+        game = play_script(book, moves, human=human, first=first, level=level, rng=Rng(seed))
         if game.is_over:
             return moves
         moves.append(game.free_cells()[0] + 1)
@@ -90,11 +90,11 @@ def test_against_random_answers_an_edge_from_the_centre() -> None:
 
 def test_the_hint_against_random_after_an_edge_opening() -> None:
     # . . .
-    # X . .      the computer (easy, seed 3) opens on an edge; O asks for a hint: the book
+    # X . .      the computer (easy, seed 5) opens on an edge; O asks for a hint: the book
     # . . .      ranked against random answers in the centre, and says so in its own terms
     #            (this hint ended ttt-play with an IndexError once)
     code, out = invoke(
-        ["--plain", "--interactive", "--against", "random", "--level", "easy", "--mark", "O", "--seed", "3"],
+        ["--plain", "--interactive", "--against", "random", "--level", "easy", "--mark", "O", "--seed", "5"],
         stdin="h\n",
     )
     assert code == 0, out
@@ -306,7 +306,7 @@ def test_a_drawn_game_is_tallied_as_a_draw(book: Book) -> None:
     # Perfect against perfect play of the human's moves draws: replay the book's own moves.
     moves: list[int] = []
     while True:
-        game = play_script(book, moves, rng=random.Random(2))
+        game = play_script(book, moves, rng=Rng(2))
         if game.is_over:
             break
         moves.append(book.evaluate(game.board).tiers[0][0] + 1)
@@ -345,7 +345,7 @@ def test_full_games_keep_a_tally_and_can_swap_sides(book: Book) -> None:
     assert code == 0
     assert out.count("New game") == 2
     assert "New game: you are O" in out
-    game = play_script(book, moves, rng=random.Random(2))  # the same game, replayed
+    game = play_script(book, moves, rng=Rng(2))  # the same game, replayed
     assert game.is_over
     won, drawn, lost = (game.winner == "X", game.winner is None, game.winner == "O")
     assert f"Tally: you {won:d} won, {drawn:d} drawn, {lost:d} lost." in out
@@ -463,7 +463,7 @@ def test_help_stands_on_its_own() -> None:
         "W win, D draw,",
         "* marks the book's own move",
         "--moves plays your moves",
-        "$ echo 5 1 6 2 7 | ttt-play --seed 1",
+        "$ echo 5 1 6 2 7 | ttt-play --seed 2",
         "--watch: the computer plays itself",
         "0.8 on a",
         "Exit status: 0",
@@ -647,19 +647,21 @@ def level_options(board: str, level: str) -> list[int]:
 
 
 def seeded_game(seed: int, levels: dict[str, str]) -> list[int]:
-    """The cells (from 0) of a game between ``levels`` with ``seed``: one draw of
-    random.Random(seed).choice per move with more than one option, none for a forced move."""
-    rng, board, moves = random.Random(seed), "." * 9, []
+    """The cells (from 0) of a game between ``levels`` with ``seed``: one pick from the seed's
+    generator (tests/oracles/mulberry32.py, docs/porting.md's words) per move, none for a forced
+    move."""
+    state, board, moves = seed, "." * 9, []
     while line_owner(board) is None and "." in board:
         options = level_options(board, levels[to_move(board)])
-        cell = options[0] if len(options) == 1 else rng.choice(options)
+        index, state = uniform_pick(len(options), state)
+        cell = options[index]
         board = board[:cell] + to_move(board) + board[cell + 1 :]
         moves.append(cell)
     return moves
 
 
 @pytest.mark.parametrize("levels", [{"X": "easy", "O": "easy"}, {"X": "medium", "O": "medium"}], ids=str)
-@pytest.mark.parametrize("seed", [0, 1, 7, 42, 2**64 - 1])
+@pytest.mark.parametrize("seed", [0, 1, 7, 42, 2**32 - 1])
 def test_a_seeded_game_plays_the_moves_its_seed_draws(seed: int, levels: dict[str, str]) -> None:
     """A --seed game is the same game wherever it is replayed: one draw per choice among two or
     more moves, none for a forced one (medium's blocks), so an extra draw changes it; before, no

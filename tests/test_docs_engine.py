@@ -1,90 +1,43 @@
 """docs/engine.md's promises to a porter, checked on the engine (issue 42, item 9): how a seed
-becomes a choice, written here from the document's own words and without Python's ``random``;
-that a level with one candidate draws nothing; the reason a missing board gets; which seeds are
+becomes a choice, from the oracle written from docs/porting.md's words (tests/oracles/mulberry32.py,
+which shares nothing with the package); that a level with one candidate draws nothing; that
+``next_seed`` goes on with the same generator; the reason a missing board gets; which seeds are
 whole numbers.
 """
 
 from __future__ import annotations
 
 import json
-import random
+import re
 from pathlib import Path
 
 import pytest
+from oracles.mulberry32 import REDRAWN, mulberry32, uniform_pick
 
 import tictactoe_book
 from tictactoe_book.apps.engine import Engine
-from tictactoe_book.play import candidates
+from tictactoe_book.play import MAX_SEED, candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_MD = (ROOT / "docs" / "engine.md").read_text()
+PORTING_MD = (ROOT / "docs" / "porting.md").read_text()
 BOOK = tictactoe_book.load_book()
 
 
-class MersenneTwister:
-    """MT19937 as Matsumoto and Nishimura published it (mt19937ar.c), seeded by ``init_by_array``
-    with the seed's 32-bit words, least significant first: what docs/engine.md says
-    ``random.Random(seed)`` is."""
-
-    def __init__(self, seed: int) -> None:
-        key = []
-        while True:
-            key.append(seed & 0xFFFFFFFF)
-            seed >>= 32
-            if not seed:
-                break
-        mt = [19650218]
-        for i in range(1, 624):
-            mt.append((1812433253 * (mt[-1] ^ (mt[-1] >> 30)) + i) & 0xFFFFFFFF)
-        i, j = 1, 0
-        for _ in range(max(624, len(key))):
-            mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + key[j] + j) & 0xFFFFFFFF
-            i, j = i + 1, j + 1
-            if i >= 624:
-                mt[0], i = mt[623], 1
-            if j >= len(key):
-                j = 0
-        for _ in range(623):
-            mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & 0xFFFFFFFF
-            i += 1
-            if i >= 624:
-                mt[0], i = mt[623], 1
-        mt[0] = 0x80000000
-        self.mt, self.index = mt, 624
-
-    def next32(self) -> int:
-        if self.index >= 624:
-            mt = self.mt
-            for k in range(624):
-                y = (mt[k] & 0x80000000) | (mt[(k + 1) % 624] & 0x7FFFFFFF)
-                mt[k] = mt[(k + 397) % 624] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
-            self.index = 0
-        y = self.mt[self.index]
-        self.index += 1
-        y ^= y >> 11
-        y ^= (y << 7) & 0x9D2C5680
-        y ^= (y << 15) & 0xEFC60000
-        return y ^ (y >> 18)
-
-    def below(self, n: int) -> int:
-        """docs/engine.md, step 3: ``k`` bits of the next output, drawn again while ``>= n``."""
-        k = n.bit_length()
-        r = self.next32() >> (32 - k)
-        while r >= n:
-            r = self.next32() >> (32 - k)
-        return r
+def documented_choice(options: tuple[int, ...], seed: int) -> tuple[int, int]:
+    """(the cell, the state after) of the choice among ``options`` from ``seed``."""
+    index, state = uniform_pick(len(options), seed)
+    return options[index], state
 
 
-def documented_choice(options: tuple[int, ...], seed: int) -> int:
-    if len(options) == 1:
-        return options[0]
-    return options[MersenneTwister(seed).below(len(options))]
-
-
-def test_the_generator_written_from_the_words_is_pythons() -> None:
-    for seed in (0, 1, 7, 2**32 - 1, 2**32, 2**64 - 1):
-        ours, pythons = MersenneTwister(seed), random.Random(seed)
-        assert [ours.next32() for _ in range(700)] == [pythons.getrandbits(32) for _ in range(700)], seed
+def test_the_documented_generator_is_mulberry32_as_published() -> None:
+    """porting.md's first numbers from seed 1 are the published JavaScript's, which the oracle is."""
+    numbers, state = [], 1
+    for _ in range(3):
+        state, number = mulberry32(state)
+        numbers.append(f"{number:,}".replace(",", ""))
+    assert f"the first numbers are {', '.join(numbers)}" in re.sub(r"\s+", " ", PORTING_MD)
+    assert numbers == ["2693262067", "11749833", "2265367787"]
 
 
 #: boards from one candidate to nine, at every level
@@ -96,9 +49,24 @@ BOARDS = [".........", "X...O....", "X........", "XO.......", "X.O.O.X..", "XX.O
 def test_a_seed_becomes_the_cell_the_document_computes(board: str, level: str) -> None:
     engine = Engine(BOOK)
     options = candidates(BOOK.evaluate(board), level)
-    for seed in (*range(40), 2**32 + 5, 2**64 - 1):
+    for seed in (*range(40), *REDRAWN, MAX_SEED):
+        cell, state = documented_choice(options, seed)
         answer = engine.handle({"op": "choose", "board": board, "level": level, "seed": seed})
-        assert answer == {"ok": True, "cell": documented_choice(options, seed)}, (board, level, seed)
+        assert answer == {"ok": True, "cell": cell, "next_seed": state}, (board, level, seed)
+
+
+def test_next_seed_goes_on_with_the_same_generator() -> None:
+    """A game whose every choose sends the last answer's next_seed draws as one generator does:
+    the oracle's, carried from move to move (docs/engine.md)."""
+    engine = Engine(BOOK)
+    for seed in (3, REDRAWN[0]):
+        position, sent, state = tictactoe_book.Position.empty(), seed, seed
+        while not position.is_over:
+            options = candidates(BOOK.evaluate(position), "easy")
+            cell, state = documented_choice(options, state)
+            answer = engine.handle({"op": "choose", "board": position.board, "level": "easy", "seed": sent})
+            assert answer == {"ok": True, "cell": cell, "next_seed": state}, position
+            position, sent = position.play(cell), answer["next_seed"]
 
 
 def test_a_level_with_one_candidate_draws_nothing() -> None:
@@ -107,11 +75,12 @@ def test_a_level_with_one_candidate_draws_nothing() -> None:
     # O O .      X to move: perfect has one candidate, cell 2
     # . . .
     assert candidates(BOOK.evaluate("XX.OO...."), "perfect") == (2,)
-    rng = random.Random(5)
+    rng = tictactoe_book.Rng(5)
     engine = Engine(BOOK, rng=rng)
-    before = rng.getstate()
     assert engine.handle({"op": "choose", "board": "XX.OO...."}) == {"ok": True, "cell": 2}
-    assert rng.getstate() == before
+    assert rng.state == 5
+    answer = engine.handle({"op": "choose", "board": "XX.OO....", "seed": 77})
+    assert answer == {"ok": True, "cell": 2, "next_seed": 77}
 
 
 def test_a_missing_board_is_reason_character() -> None:

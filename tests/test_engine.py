@@ -4,7 +4,6 @@ error code, and the process through a pipe from Python and from Node."""
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -13,8 +12,9 @@ from typing import Any
 
 import pytest
 from oracles import oracle
+from oracles.mulberry32 import uniform_pick
 
-from tictactoe_book import LEVELS, Book, choose_move, load_book, parse_book
+from tictactoe_book import LEVELS, Book, Rng, choose_move, load_book, parse_book
 from tictactoe_book.apps.engine import MAX_LINE, Engine, serve
 from tictactoe_book.errors import ENGINE_REASONS as ERROR_CODES
 
@@ -27,7 +27,7 @@ TIMEOUT = 60
 def engine(book: Book) -> Engine:
     """An engine for one test, on a book of its own: the engine and the book remember answers,
     so a shared one would let what another test asked change this one's verdict."""
-    return Engine(book, rng=random.Random(1))
+    return Engine(book, rng=Rng(1))
 
 
 def ask(engine: Engine, request: Any) -> dict[str, Any]:
@@ -63,11 +63,9 @@ def test_choose_with_a_seed_is_the_librarys_choice(engine: Engine, book: Book, l
     for seed in range(30):
         for board in (".........", "X...O....", "XO..X...."):
             answer = ask(engine, {"op": "choose", "board": board, "level": level, "seed": seed, "id": seed})
-            assert answer == {
-                "ok": True,
-                "cell": choose_move(book, board, level, rng=random.Random(seed)),
-                "id": seed,
-            }
+            rng = Rng(seed)
+            cell = choose_move(book, board, level, rng=rng)
+            assert answer == {"ok": True, "cell": cell, "next_seed": rng.state, "id": seed}
 
 
 #: Positions worked out by hand, not by asking the code under test: the moves each level may
@@ -249,10 +247,11 @@ def test_an_error_repeats_a_long_value_cut(engine: Engine, member: str, value: o
 def test_a_seeded_choice_is_the_seeds_one_draw_among_the_levels_moves(
     engine: Engine, reachable: tuple[set[str], set[str]]
 ) -> None:
-    """Every position, easy level, seeds 0 to 2: the cell random.Random(seed).choice draws among
-    easy's moves, worked out apart from the player (a win at once, else any free cell; the one
-    move when there is one). The test above compares the engine with choose_move, which an extra
-    draw changes alike (issue 32, surviving mutants)."""
+    """Every position, easy level, seeds 0 to 2: the cell the documented draw from the seed makes
+    among easy's moves (tests/oracles/mulberry32.py), worked out apart from the player (a win at
+    once, else any free cell; the one move when there is one, nothing drawn). The test above
+    compares the engine with choose_move, which an extra draw changes alike (issue 32, surviving
+    mutants)."""
     unfinished, _ = reachable
     for board in sorted(unfinished):
         mover = "X" if board.count("X") == board.count("O") else "O"
@@ -260,16 +259,20 @@ def test_a_seeded_choice_is_the_seeds_one_draw_among_the_levels_moves(
         wins = [c for c in free if oracle.line_owner(board[:c] + mover + board[c + 1 :]) == mover]
         options = wins or free
         for seed in range(3):
-            wanted = options[0] if len(options) == 1 else random.Random(seed).choice(options)
+            index, state = uniform_pick(len(options), seed)
             answer = ask(engine, {"op": "choose", "board": board, "level": "easy", "seed": seed})
-            assert answer == {"ok": True, "cell": wanted}, (board, seed)
+            assert answer == {"ok": True, "cell": options[index], "next_seed": state}, (board, seed)
 
 
-def test_the_largest_seed_is_accepted(engine: Engine) -> None:
-    answer = ask(
-        engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 18446744073709551615}
-    )
+def test_the_largest_seed_is_accepted_and_one_more_refused(engine: Engine) -> None:
+    """A seed is mulberry32's 32-bit state: 2**32 - 1 is the largest (docs/engine.md)."""
+    answer = ask(engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 4294967295})
     assert answer["ok"] is True and answer["cell"] in range(9)
+    refused = ask(engine, {"op": "choose", "board": ".........", "level": "easy", "seed": 4294967296})
+    assert refused["error"] == {
+        "code": "seed",
+        "message": "seed 4294967296 is not a whole number from 0 to 4294967295",
+    }
 
 
 def padded(length: int) -> str:
@@ -325,7 +328,7 @@ def check_answers(lines: list[str], book: Book) -> None:
     # . . .
     assert answers[2]["value"] == 1 and answers[2]["plies"] == 1 and answers[2]["optimal"] == [2]
     assert answers[3] == {"ok": True, "cell": 2, "id": 3}
-    assert answers[4]["cell"] == choose_move(book, "X...O....", "easy", rng=random.Random(5))
+    assert answers[4]["cell"] == choose_move(book, "X...O....", "easy", rng=Rng(5))
     assert answers[5]["error"]["code"] == "too-long"
     assert answers[6]["value"] == 0 and answers[6]["plies"] == 9
     for answer in answers[7:11]:
@@ -386,10 +389,10 @@ def test_one_board_asked_in_a_game_x_began_then_in_one_o_began(book: Book) -> No
     # X O .
     # . . .      one mark each: X to move if X began, O to move if O began
     # . . .
-    engine = Engine(book, rng=random.Random(1))
+    engine = Engine(book, rng=Rng(1))
     assert ask(engine, {"op": "evaluate", "board": "XO......."})["turn"] == "X"
     assert ask(engine, {"op": "evaluate", "board": "XO.......", "first": "O"})["turn"] == "O"
-    engine = Engine(book, rng=random.Random(1))  # and in the other order
+    engine = Engine(book, rng=Rng(1))  # and in the other order
     assert ask(engine, {"op": "evaluate", "board": "XO.......", "first": "O"})["turn"] == "O"
     assert ask(engine, {"op": "evaluate", "board": "XO......."})["turn"] == "X"
 
@@ -401,13 +404,13 @@ EDGE = ".X......."
 
 
 def test_choose_against_random_plays_from_the_book_ranked_against_random(book: Book) -> None:
-    engine = Engine(book, rng=random.Random(1), books=lambda against: load_book(against=against))
+    engine = Engine(book, rng=Rng(1), books=lambda against: load_book(against=against))
     for seed in range(10):
         novice = ask(engine, {"op": "choose", "board": EDGE, "seed": seed})
         assert novice["cell"] in (0, 2)
         assert ask(engine, {"op": "choose", "board": EDGE, "seed": seed, "against": "novice"}) == novice
         chosen = ask(engine, {"op": "choose", "board": EDGE, "seed": seed, "against": "random"})
-        assert chosen == {"ok": True, "cell": 4}
+        assert chosen == {"ok": True, "cell": 4, "next_seed": seed}  # one candidate: nothing drawn
 
 
 def test_an_engine_without_other_books_refuses_another_opponent(book: Book) -> None:
@@ -449,7 +452,7 @@ def test_against_names_a_reference_opponent_even_on_a_book_ranked_against_a_prog
     """A book ranked against a program plays when ``against`` is left out; naming it
     ("program") is refused like any other name that is not novice or random."""
     programmed = ranked_against_a_program(book)
-    engine = Engine(programmed, rng=random.Random(1))
+    engine = Engine(programmed, rng=Rng(1))
     assert ask(engine, {"op": "rules"})["against"] == "program"
     assert ask(engine, {"op": "choose", "board": EDGE, "seed": 1})["ok"] is True
     for against in ("program", "Program", "", None, 1):

@@ -35,6 +35,7 @@ import pytest
 from c_build import DRIVERS, ask, compile_c, implementing_file, tool
 from click.testing import CliRunner
 from oracles.book_oracle import derived_lines
+from oracles.mulberry32 import KEPT, MASK, REDRAWN, mulberry32, uniform_pick
 from oracles.negamax import Negamax
 from test_exports import SANITIZED, compile_rust, write
 
@@ -82,30 +83,6 @@ def walk(misere: bool) -> dict[str, tuple[int, list[int], list[int]]]:
     visit("." * 9, None)
     assert len(found) == 5478
     return found
-
-
-MASK = 0xFFFFFFFF
-
-
-def mulberry32(state: int) -> tuple[int, int]:
-    """(the new state, the number) of Tommy Ettinger's mulberry32, written from its published
-    JavaScript (Math.imul is a product modulo 2^32)."""
-    state = (state + 0x6D2B79F5) & MASK
-    z = state
-    z = ((z ^ (z >> 15)) * (z | 1)) & MASK
-    z ^= (z + ((z ^ (z >> 7)) * (z | 61))) & MASK
-    return state, z ^ (z >> 14)
-
-
-def uniform_pick(count: int, state: int) -> tuple[int, int]:
-    """(the index, the new state) of a uniform choice among ``count`` from mulberry32: a number
-    is drawn again while it lies among the top 2^32 mod count (none is drawn for one choice)."""
-    if count == 1:
-        return 0, state
-    while True:
-        state, number = mulberry32(state)
-        if number < 2**32 - 2**32 % count:
-            return number % count, state
 
 
 def levels_rates() -> dict[tuple[str, str], tuple[Fraction, Fraction, Fraction]]:
@@ -227,12 +204,6 @@ def test_choose_draws_uniformly_among_the_levels_cells(c_driver: Path) -> None:
             expected.append(f"cell={cells[index]} state={state}")
     assert len(questions) >= 4 * 4520
     assert ask(c_driver, questions) == expected
-
-
-# Seeds whose first number is among the top 2^32 mod 9 = 4 (found by trying every seed): a choice
-# among the nine cells of the empty board draws again; the last one's number is just below them.
-REDRAWN = (394144346, 1433749601, 1749556311)
-KEPT = 379462424
 
 
 @pytest.mark.parametrize("driver", ["c", "rust"])

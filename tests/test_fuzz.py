@@ -16,8 +16,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tictactoe_book import Book, BookError, load_book, parse_book
+from tictactoe_book import Book, BookError, Rng, load_book, parse_book
 from tictactoe_book.apps.lines import run_session
+from tictactoe_book.play import MAX_SEED
 from tictactoe_book.reader import parse_json
 from tictactoe_generator.cli import main as book_cli
 
@@ -156,7 +157,7 @@ LINES = st.one_of(
     st.sampled_from(["X", "O"]),
     st.sampled_from(["X", "O"]),
     st.sampled_from(["perfect", "hard", "medium", "easy"]),
-    st.integers(0, 2**32),
+    st.integers(0, MAX_SEED),
 )
 def test_keystroke_streams_never_crash_and_keep_the_game_legal(
     lines: list[str], human: str, first: str, level: str, seed: int
@@ -168,7 +169,7 @@ def test_keystroke_streams_never_crash_and_keep_the_game_legal(
         human=human,
         first=first,
         level=level,
-        rng=random.Random(seed),
+        rng=Rng(seed),
         read_line=lambda prompt: next(stream, None),
         write=output.append,
     )
@@ -195,7 +196,7 @@ def test_found_by_fuzzing_an_entry_stored_as_null_is_damage_not_absence() -> Non
     assert caught.value.code == "entry-shape"
 
 
-@given(st.lists(LINES, max_size=40), st.sampled_from(["X", "O"]), st.integers(0, 2**32))
+@given(st.lists(LINES, max_size=40), st.sampled_from(["X", "O"]), st.integers(0, MAX_SEED))
 def test_keystrokes_through_the_command_line(lines: list[str], mark: str, seed: int) -> None:
     from tictactoe_book.apps.cli import main as play_cli
 

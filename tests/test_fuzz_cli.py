@@ -49,7 +49,7 @@ def test_seed_values_are_a_number_or_a_usage_error(value: str) -> None:
     except click.BadParameter as error:
         assert len(str(error)) < 200
     else:
-        assert 0 <= seed < 2**64
+        assert 0 <= seed < 2**32
 
 
 @given(NUMBERISH)

@@ -283,18 +283,16 @@ def test_importing_every_runtime_module_loads_no_build_module_or_numpy() -> None
 
 
 def test_the_package_exposes_the_library_api() -> None:
-    import random
-
     book = tictactoe_book.load_book()
     assert book.best_moves("XX.OO....") == (2,)
     # the empty board: every move draws; the corners are the top tier of the trap order
     assert book.optimal_moves(".........") == tuple(range(9))
     assert book.best_moves(".........") == (0, 2, 6, 8)
     assert set(book.evaluate("X...O....").scores) == {1, 2, 3, 5, 6, 7, 8}
-    assert tictactoe_book.choose_move(book, ".........", "perfect", rng=random.Random(1)) in (0, 2, 6, 8)
+    assert tictactoe_book.choose_move(book, ".........", "perfect", rng=tictactoe_book.Rng(1)) in (0, 2, 6, 8)
     position = tictactoe_book.Position.parse("X........")
     assert position.turn == "O" and book.evaluate(position) == book.evaluate("X........")
-    errors = ("BookError", "BoardError", "IllegalMoveError", "RulesError", "OpponentError")
+    errors = ("BookError", "BoardError", "IllegalMoveError", "RulesError", "LevelError", "OpponentError")
     for error in errors:
         assert issubclass(getattr(tictactoe_book, error), ValueError)
     assert set(tictactoe_book.__all__) == {
@@ -305,6 +303,7 @@ def test_the_package_exposes_the_library_api() -> None:
         "Evaluation",
         "Outcome",
         "Position",
+        "Rng",
         "Rules",
         "__version__",
         "choose_move",

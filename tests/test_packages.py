@@ -263,7 +263,7 @@ def test_a_game_with_its_own_player_and_generator_modules_uses_the_package(
         [str(venv / "python"), "-c", code], cwd=game, env=env, capture_output=True, text=True, timeout=TIMEOUT
     )
     assert done.stdout == "the game's player the game's generator packaged (1, 3, 5, 7)\n", done.stderr
-    for command in (["ttt-play", "--moves", "5,1,6,2,7", "--seed", "1"], ["ttt-book", "query", "X...O...."]):
+    for command in (["ttt-play", "--moves", "5,1,6,2,7", "--seed", "2"], ["ttt-book", "query", "X...O...."]):
         ran = subprocess.run(
             [str(venv / command[0]), *command[1:]],
             cwd=game,
@@ -287,7 +287,7 @@ def test_the_installed_commands_say_the_projects_version(venv: Path) -> None:
 
 def test_the_installed_ttt_play_plays_a_scripted_game(venv: Path) -> None:
     """The README's scripted game: the human's five moves, the computer's four answers, a draw."""
-    done = in_venv(venv, "ttt-play", "--moves", "5,1,6,2,7", "--seed", "1", "--json")
+    done = in_venv(venv, "ttt-play", "--moves", "5,1,6,2,7", "--seed", "2", "--json")
     assert done.returncode == 0 and done.stderr == "", done.stderr
     game = json.loads(done.stdout)
     assert (game["result"], game["board"], len(game["moves"])) == ("draw", "XXOOXXXOO", 9)

@@ -20,7 +20,7 @@ import pytest
 from oracles.negamax import Negamax, preference
 from scripted import random_human_moves
 
-from tictactoe_book import Book, load_book
+from tictactoe_book import Book, Rng, load_book
 from tictactoe_book import hints as teach
 from tictactoe_book.apps.layout import layout, min_size
 from tictactoe_book.apps.screen import ScreenSession
@@ -94,7 +94,7 @@ def test_4x4_scripted_games_near_the_end_play_the_best_moves_by_an_independent_s
 ) -> None:
     rng = random.Random(seed)
     human = "X" if seed % 2 == 0 else "O"
-    game = Game(book_4x4, levels={"O" if human == "X" else "X": "perfect"}, rng=random.Random(seed))
+    game = Game(book_4x4, levels={"O" if human == "X" else "X": "perfect"}, rng=Rng(seed))
     moves = random_human_moves(game, rng)
     done = play_cli(
         proven_4x4, "--mark", human, "--seed", str(seed), "--json", "--moves", ",".join(map(str, moves))

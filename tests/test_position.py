@@ -9,7 +9,16 @@ from collections.abc import Callable
 import pytest
 from oracles import oracle
 
-from tictactoe_book import BoardError, IllegalMoveError, Position, Rules, RulesError, choose_move, load_book
+from tictactoe_book import (
+    BoardError,
+    IllegalMoveError,
+    Position,
+    Rng,
+    Rules,
+    RulesError,
+    choose_move,
+    load_book,
+)
 from tictactoe_book.errors import MAX_ECHOED, MAX_ECHOED_PATH, echoed
 from tictactoe_book.game import Outcome
 
@@ -159,6 +168,48 @@ def test_a_game_o_began_moves_o_first_and_asks_the_book_so() -> None:
     assert eval(repr(after)) == after
 
 
+def test_a_first_that_is_not_the_positions_own_is_refused_by_every_question() -> None:
+    """A Position knows who moved first: a ``first`` given beside it that says otherwise is a
+    TypeError naming both, as JavaScript's reader refuses it (it was silently ignored); the
+    position's own ``first`` given again is no conflict."""
+    book = load_book()
+    began = Position.empty(first="O").play(4)
+    asked = (
+        book.evaluate,
+        book.best_moves,
+        book.optimal_moves,
+        lambda position, first: choose_move(book, position, "easy", first=first, rng=Rng(3)),
+    )
+    for ask in asked:
+        with pytest.raises(TypeError) as raised:
+            ask(began, first="X")
+        assert str(raised.value) == (
+            "first 'X' is not the position's (O moved first): leave first out when you pass a Position"
+        )
+        with pytest.raises(TypeError, match="first 'Z' is not the position's"):
+            ask(began, first="Z")
+        assert ask(began, first="O") == ask(began, first=None)
+    assert book.evaluate(Position.empty().play(4), first="X") == book.evaluate("....X....")
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        (0, "cell 0 of 'X...O....' is taken by X"),
+        (9, "cell 9 is off the board (0 to 8)"),
+        (-1, "cell -1 is off the board (0 to 8)"),
+        (True, "cell True is not a cell: cells are whole numbers (0 to 8)"),
+        ("2", "cell '2' is not a cell: cells are whole numbers (0 to 8)"),
+    ],
+)
+def test_the_outcome_of_a_move_that_cannot_be_played_says_why(cell: object, message: str) -> None:
+    """``Evaluation.outcome`` of a taken cell raised a bare KeyError (JavaScript's answered a
+    draw): both readers now say what Position.play says of that move."""
+    with pytest.raises(IllegalMoveError) as refused:
+        load_book().evaluate("X...O....").outcome(cell)  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
 def test_a_position_of_other_rules_is_refused_by_a_book() -> None:
     with pytest.raises(RulesError, match="3x4"):
         load_book().evaluate(Position.empty(Rules(3, 4, 3)))
@@ -178,11 +229,25 @@ def test_a_board_that_cannot_arise_is_not_a_position(board: str, first: str) -> 
 # Each check below isolated, so that dropping it fails a test (issue 41, item 14's mutants).
 
 
-@pytest.mark.parametrize("cell", [True, False, 1.0, "1", None, -1, 9])
-def test_a_cell_that_is_no_whole_number_on_the_board_is_an_illegal_move(cell: object) -> None:
-    # True == 1 and False == 0 as numbers, but a flag is no cell
-    with pytest.raises(IllegalMoveError, match="off the board"):
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        # True == 1 and False == 0 as numbers, but a flag is no cell
+        (True, "cell True is not a cell: cells are whole numbers (0 to 8)"),
+        (False, "cell False is not a cell: cells are whole numbers (0 to 8)"),
+        (1.0, "cell 1.0 is not a cell: cells are whole numbers (0 to 8)"),
+        (float("nan"), "cell nan is not a cell: cells are whole numbers (0 to 8)"),
+        ("1", "cell '1' is not a cell: cells are whole numbers (0 to 8)"),
+        (None, "cell None is not a cell: cells are whole numbers (0 to 8)"),
+        (-1, "cell -1 is off the board (0 to 8)"),
+        (9, "cell 9 is off the board (0 to 8)"),
+    ],
+)
+def test_a_cell_that_is_no_whole_number_on_the_board_is_an_illegal_move(cell: object, message: str) -> None:
+    """The message names the value as given and the cells there are (JavaScript's says the same)."""
+    with pytest.raises(IllegalMoveError) as raised:
         Position(".........").play(cell)  # type: ignore[arg-type]
+    assert str(raised.value) == message
 
 
 @pytest.mark.parametrize("mark", [".", "x", "o", "", "XO", 0, None])

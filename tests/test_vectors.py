@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from oracles.mulberry32 import REDRAWN, mulberry32, uniform_pick
 from oracles.negamax import Negamax
 from vector_check import failures, js_failures
 
-from tictactoe_book import BoardError, load_book, parse_book
+from tictactoe_book import LEVELS, BoardError, load_book, parse_book
 from tictactoe_book.game import VALUE_WORDS
 from tictactoe_generator.cli import main as book_cli
 from tictactoe_generator.solve import Retrograde
@@ -121,7 +122,52 @@ def test_the_python_check_finds_a_wrong_answer() -> None:
     vectors = read("vectors.json")
     vectors["valid"][0] = {**vectors["valid"][0], "top": [99]}
     vectors["invalid"][0] = {**vectors["invalid"][0], "error": "over"}
-    assert len(failures(load_book(ROOT / "book" / "tictactoe.json"), vectors)) == 2
+    vectors["generator"][1] = {**vectors["generator"][1], "numbers": [1, 2, 3, 4, 5]}
+    vectors["games"][0] = {**vectors["games"][0], "state": 0}
+    vectors["games"][1] = {**vectors["games"][1], "moves": list(reversed(vectors["games"][1]["moves"]))}
+    assert len(failures(load_book(ROOT / "book" / "tictactoe.json"), vectors)) == 5
+
+
+@pytest.mark.parametrize("which", SHIPPED)
+def test_the_seeded_vectors_are_the_documented_draws_among_the_vectors_own_candidates(which: str) -> None:
+    """Each seeded game, replayed from the board vectors alone: at every move the candidates are
+    the vector's ``top`` (perfect) or ``levels`` (the others), and the cell is the one
+    tests/oracles/mulberry32.py's pick names from the state the game has reached, so the games
+    are docs/porting.md's rule, not only the Python player's opinion. An O-first game is the
+    X-first one from the same seed; the generator's numbers are the oracle's; the redraw seeds
+    draw again at the first move of the weaker levels (nine candidates)."""
+    vectors = read(SHIPPED[which][1])
+    boards = {v["board"]: v for v in vectors["valid"] if v["first"] == "X"}
+    for v in vectors["generator"]:
+        state, numbers = v["seed"], []
+        for _ in v["numbers"]:
+            state, number = mulberry32(state)
+            numbers.append(number)
+        assert numbers == v["numbers"], v["seed"]
+    first = vectors["generator"][1]
+    assert first["seed"] == 1 and first["numbers"][:3] == [2693262067, 11749833, 2265367787]  # published
+    games = vectors["games"]
+    assert {(g["level"], g["first"]) for g in games} == {(level, first) for level in LEVELS for first in "XO"}
+    assert {g["seed"] for g in games} == {*range(1, 13), *REDRAWN}
+    redrawn = 0
+    for game in games:
+        board, state = "." * 9, game["seed"]
+        for cell in game["moves"]:
+            vector = boards[board]
+            options = vector["top"] if game["level"] == "perfect" else vector["levels"][game["level"]]
+            before = state
+            index, state = uniform_pick(len(options), state)
+            redrawn += len(options) == 9 and state == (before + 2 * 0x6D2B79F5) % 2**32
+            assert options[index] == cell, (game, board)
+            board = board[:cell] + ("X" if board.count("X") == board.count("O") else "O") + board[cell + 1 :]
+        assert board not in boards and state == game["state"], game  # finished, every draw counted
+        twin = next(
+            g
+            for g in games
+            if g["seed"] == game["seed"] and g["level"] == game["level"] and g["first"] == "X"
+        )
+        assert (game["moves"], game["state"]) == (twin["moves"], twin["state"])
+    assert redrawn == 3 * 2 * len(REDRAWN)  # hard, medium, easy; X and O first
 
 
 def test_an_invalid_vector_is_refused_after_its_board_was_answered_in_the_other_game() -> None:

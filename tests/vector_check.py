@@ -1,5 +1,6 @@
 """Board vectors (docs/conformance.md) against a reader: the Python one in this process, the
-JavaScript one through clients/js/check-vectors.mjs."""
+JavaScript one through clients/js/check-vectors.mjs; the seeded vectors (the generator's
+numbers, the seeded games) against Python's ``Rng`` and ``choose_move``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from tictactoe_book import BoardError, Book
+from tictactoe_book import BoardError, Book, Position, Rng, choose_move
 from tictactoe_book.game import VALUE_WORDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +41,25 @@ def failures(book: Book, vectors: dict[str, Any]) -> list[str]:
         except BoardError as error:
             if error.code != v["error"]:
                 found.append(f"{v['board']!r}: {error.code} != {v['error']}")
+    return found + seeded_failures(book, vectors)
+
+
+def seeded_failures(book: Book, vectors: dict[str, Any]) -> list[str]:
+    """Every way Python's seeded choice disagrees with the vectors' ``generator`` and ``games``."""
+    found = []
+    for v in vectors["generator"]:
+        rng = Rng(v["seed"])
+        numbers = [rng.next_u32() for _ in v["numbers"]]
+        if numbers != v["numbers"]:
+            found.append(f"generator from {v['seed']}: {numbers} != {v['numbers']}")
+    for v in vectors["games"]:
+        rng, position, moves = Rng(v["seed"]), Position.empty(book.rules, v["first"]), []
+        while not position.is_over:
+            moves.append(choose_move(book, position, v["level"], rng=rng))
+            position = position.play(moves[-1])
+        if (moves, rng.state) != (v["moves"], v["state"]):
+            where = f"game {v['level']} from {v['seed']} (first {v['first']})"
+            found.append(f"{where}: {moves} state {rng.state} != {v['moves']} state {v['state']}")
     return found
 
 

@@ -10,7 +10,7 @@
 //
 // The reader numbers cells 0 to cells - 1 (its answers and arguments); everything the page shows
 // a person numbers them 1 to cells, as ttt-play and the README do: cell c is shown as c + 1.
-import { BookError, OPPONENTS, Position, fetchPartsBook, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
+import { BookError, OPPONENTS, Position, Rng, fetchPartsBook, loadBookCached, opponentNamed, opponentPlays, readBookResponse } from '../clients/js/tictactoe-book.js';
 import { PACKAGED_BOOKS } from '../clients/js/packaged.js';
 import { analyse, cellList, chart, forYou, other, resultWords, standingOf, turningPoints, VALUE_WORDS } from './analysis.js';
 import { moveHints, why } from './hints.js';
@@ -24,18 +24,9 @@ const bookParam = params.get('book') || DEFAULT_BOOK;
 const bookUrl = new URL(bookParam, location.href).href;
 const byParts = isPartsBook(bookUrl);
 
-// mulberry32: a tiny seeded generator, so a test (or a teacher) can replay the same game.
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = params.has('seed') ? seeded(Number(params.get('seed'))) : Math.random;
+// ?seed=N: the reader's seeded generator, so a test (or a teacher) can replay the same game, the
+// one ttt-play --seed N and every other language play (taken modulo 2^32, as the page always did).
+const rng = params.has('seed') ? new Rng(Number(params.get('seed')) >>> 0) : undefined;
 
 
 const state = {
@@ -88,7 +79,7 @@ async function computerMove() {
   let cell;
   busy(1);
   try {
-    cell = await playing().chooseMove(before, { level: state.level, random });
+    cell = await playing().chooseMove(before, { level: state.level, rng });
   } catch (error) {
     broken(error);
     return null;

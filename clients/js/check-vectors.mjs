@@ -1,9 +1,10 @@
-// Conformance vectors against this reader (docs/conformance.md): every valid vector's answers
-// and every invalid vector's reason code. `node clients/js/check-vectors.mjs BOOK VECTORS`
-// prints each failure and exits 1 if there is one; the tests import checkVectors.
+// Conformance vectors against this reader (docs/conformance.md): every valid vector's answers,
+// every invalid vector's reason code, and the seeded vectors (the generator's numbers, the games
+// played from seeds). `node clients/js/check-vectors.mjs BOOK VECTORS` prints each failure and
+// exits 1 if there is one; the tests import checkVectors.
 
 import { readFileSync } from 'node:fs';
-import { BoardError, loadBook } from './tictactoe-book.js';
+import { BoardError, Position, Rng, loadBook } from './tictactoe-book.js';
 
 const WORDS = { 1: 'win', 0: 'draw', '-1': 'loss' };
 
@@ -41,6 +42,22 @@ export function checkVectors(reader, vectors) {
     } catch (error) {
       expect(error instanceof BoardError && error.code === v.error, where, `refused with ${error.code ?? error}, not ${v.error}`);
     }
+  }
+  for (const v of vectors.generator) {
+    const rng = new Rng(v.seed);
+    const numbers = v.numbers.map(() => rng.nextU32());
+    expect(same(numbers, v.numbers), `the generator from ${v.seed}`, `${numbers}, not ${v.numbers}`);
+  }
+  for (const v of vectors.games) {
+    const rng = new Rng(v.seed);
+    const moves = [];
+    let position = Position.empty(reader.rules, v.first);
+    while (!position.isOver) {
+      moves.push(reader.chooseMove(position, { level: v.level, rng }));
+      position = position.play(moves.at(-1));
+    }
+    expect(same(moves, v.moves) && rng.state === v.state, `the ${v.level} game from ${v.seed} (first ${v.first})`,
+      `${moves} ending in state ${rng.state}, not ${v.moves} in ${v.state}`);
   }
   return failures;
 }

@@ -150,6 +150,7 @@ export interface Evaluation {
   tiers: number[][];
   /** every optimal move, increasing */
   optimal: number[];
+  /** the value and plies if the side to move plays `cell`; IllegalMoveError for a cell that is taken, off the board or no cell */
   outcome(cell: number): Outcome;
 }
 
@@ -174,8 +175,36 @@ export interface EvaluateOptions {
 export interface ChooseOptions extends EvaluateOptions {
   /** default 'perfect' */
   level?: Level;
-  /** returns a number in [0, 1), as Math.random (the default) does */
+  /**
+   * What draws the choice: `new Rng(seed)` plays the game every language plays from that seed
+   * (docs/porting.md, "5. Levels"); left out (with `random`), a generator of the system's seeding.
+   */
+  rng?: Rng;
+  /**
+   * The choice as before 3.0.0, instead of `rng` (not both: a TypeError): a number in [0, 1), as
+   * Math.random returns one, taken as floor(random() * n). Those games are JavaScript's alone.
+   */
   random?: () => number;
+}
+
+/** The largest seed, 2^32 - 1: a seed is the generator's 32-bit state. */
+export declare const MAX_SEED: 4294967295;
+
+/**
+ * The random numbers the levels choose with, the same in every language (Python's Rng, C's
+ * ttt_random, Rust's Rng, the engine's seed): mulberry32 from `seed`, a whole number from 0 to
+ * MAX_SEED (TypeError for what is no number, RangeError out of range).
+ */
+export declare class Rng {
+  constructor(seed: number);
+  /** The generator's state, itself a seed: a generator made from it goes on where this one is. */
+  state: number;
+  /** The next number, 0 to 2^32 - 1. */
+  nextU32(): number;
+  /** An index from 0 to count - 1, each as likely; nothing is drawn for count 1 (RangeError unless 1 to 2^32). */
+  pick(count: number): number;
+  /** One of `items` (pick). */
+  choice<T>(items: readonly T[]): T;
 }
 
 /** Rules that describe no board the reader plays (rows, cols, k, misere out of bounds). */

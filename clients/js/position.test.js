@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { BoardError, IllegalMoveError, Position, RulesError, loadBook } from './tictactoe-book.js';
+import { BoardError, IllegalMoveError, Position, Rng, RulesError, loadBook } from './tictactoe-book.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const book = loadBook(readFileSync(`${root}book/tictactoe.json`));
@@ -174,8 +174,13 @@ test('bad boards throw BoardError with the reader\'s codes; a finished game is a
 
 test('play refuses a cell off the board, a taken cell, a cell that is no integer, and any move once the game is over', () => {
   const position = new Position('X........');
-  for (const cell of [-1, 9, 1.5, '4', null, true]) {
-    assert.throws(() => position.play(cell), (e) => e instanceof IllegalMoveError && /off the board \(0 to 8\)/.test(e.message), String(cell));
+  for (const cell of [-1, 9]) {
+    assert.throws(() => position.play(cell), { name: 'IllegalMoveError', message: `cell ${cell} is off the board (0 to 8)` });
+  }
+  // each named as the caller wrote it (NaN was "cell null"), with the cells there are, as Python says
+  for (const [cell, shown] of [[1.5, '1.5'], ['4', '"4"'], [null, 'null'], [true, 'true'], [NaN, 'NaN'], [Infinity, 'Infinity'], [-0.5, '-0.5'], [4n, '4n'], [undefined, 'nothing']]) {
+    const message = `cell ${shown} is not a cell: cells are whole numbers (0 to 8)`;
+    assert.throws(() => position.play(cell), (e) => e instanceof IllegalMoveError && e.message === message, String(cell));
   }
   assert.throws(() => position.play(0), (e) => e instanceof IllegalMoveError && e.message.includes('taken by X'));
   assert.throws(() => new Position('XXXOO....').play(5), (e) => e instanceof IllegalMoveError && e.message.includes('is over'));
@@ -211,8 +216,28 @@ test('the reader refuses a Position of another game, or a first that contradicts
   const misere = Position.empty({ rows: 3, cols: 3, k: 3, misere: true });
   assert.throws(() => book.evaluate(misere), (e) => e instanceof RulesError && e.message.includes('3x3 k=3 misère, but the book is for 3x3 k=3'));
   assert.throws(() => book.chooseMove(Position.empty({ rows: 3, cols: 4, k: 3 })), RulesError);
-  assert.throws(() => book.evaluate(new Position('O........', undefined, 'O'), { first: 'X' }), TypeError);
+  // refused alike by every question, and by Python's reader, naming both marks and what to do
+  const began = new Position('O........', undefined, 'O');
+  const message = 'first "X" is not the position\'s (O moved first): leave first out when you pass a Position';
+  for (const ask of [(o) => book.evaluate(began, o), (o) => book.bestMoves(began, o), (o) => book.optimalMoves(began, o), (o) => book.chooseMove(began, o)]) {
+    assert.throws(() => ask({ first: 'X' }), { name: 'TypeError', message });
+    assert.equal(JSON.stringify(ask({ first: 'O', rng: new Rng(3) })), JSON.stringify(ask({ rng: new Rng(3) })));
+  }
   assert.throws(() => book.evaluate(new Position('XXXOO....')), (e) => e instanceof BoardError && e.code === 'over');
+});
+
+test('the outcome of a move that cannot be played says why, as play does and as Python does', () => {
+  // it answered a draw for a taken cell (issue 40, item 5)
+  const answer = book.evaluate('X...O....');
+  for (const [cell, message] of [
+    [0, 'cell 0 of "X...O...." is taken by X'],
+    [9, 'cell 9 is off the board (0 to 8)'],
+    [NaN, 'cell NaN is not a cell: cells are whole numbers (0 to 8)'],
+    ['2', 'cell "2" is not a cell: cells are whole numbers (0 to 8)'],
+  ]) {
+    assert.throws(() => answer.outcome(cell), { name: 'IllegalMoveError', message }, String(cell));
+  }
+  assert.deepEqual(answer.outcome(2), { value: 0, plies: 7 });
 });
 
 test('a game against the book, both sides asking the position: perfect play draws', () => {

@@ -116,6 +116,9 @@ function cut(text, limit, form) {
 function show(value) {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return cut(value, MAX_ECHOED, JSON.stringify);
+  // as the caller wrote it: JSON says null for NaN and the infinities, and 0 for -0
+  if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0))) return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'bigint') return cut(`${value}n`, MAX_ECHOED, (t) => t);
   let text;
   try {
     text = JSON.stringify(value) ?? String(value); // a function or symbol: its own text
@@ -899,9 +902,8 @@ export class Position {
   play(cell) {
     if (this.isOver) throw new IllegalMoveError(`the game "${this.board}" is over; no move ${show(cell)}`);
     const cells = this.#tables.cells;
-    if (!Number.isInteger(cell) || cell < 0 || cell >= cells) {
-      throw new IllegalMoveError(`cell ${show(cell)} is off the board (0 to ${cells - 1})`);
-    }
+    if (!Number.isInteger(cell)) throw new IllegalMoveError(`cell ${show(cell)} is not a cell: cells are whole numbers (0 to ${cells - 1})`);
+    if (cell < 0 || cell >= cells) throw new IllegalMoveError(`cell ${show(cell)} is off the board (0 to ${cells - 1})`);
     if (this.board[cell] !== '.') throw new IllegalMoveError(`cell ${cell} of "${this.board}" is taken by ${this.board[cell]}`);
     return new Position(this.board.slice(0, cell) + this.turn + this.board.slice(cell + 1), this.rules, this.first);
   }
@@ -1545,7 +1547,7 @@ function askedOf(reader, board, options) {
       throw new RulesError(`a position of ${rulesName(game)}, but the book is for ${rulesName(reader.rules)}`);
     }
     if (asked.first !== undefined && asked.first !== board.first) {
-      throw new TypeError(`first ${show(asked.first)} is not the position's (${board.first} moved first)`);
+      throw new TypeError(`first ${show(asked.first)} is not the position's (${board.first} moved first): leave first out when you pass a Position`);
     }
     first = board.first;
     board = board.board;
@@ -1584,25 +1586,108 @@ function answerOf(reader, entries, i, key, index, board, first) {
     scores,
     tiers,
     optimal: tiers.flat().sort((a, b) => a - b),
-    outcome: (cell) => decode(scores[cell], empties, cells),
+    outcome: (cell) => {
+      // no legal move (taken, off the board, no cell): the move's own check says why, as Python's does
+      if (!Number.isInteger(cell) || scores[cell] === null || scores[cell] === undefined) new Position(board, reader.rules, first).play(cell);
+      return decode(scores[cell], empties, cells);
+    },
   };
 }
 
-/** chooseMove's options checked: the level and the random source (a function). */
-function choiceOf(options) {
-  const { level = 'perfect', random = Math.random, first } = optionsOf(options);
-  if (typeof random !== 'function') throw new TypeError(`random must be a function, got ${show(random)}`);
-  return { level, random, first };
+// ---------------------------------------------------------------- the seeded choice
+//
+// One definition in every language (tictactoe_book.play.Rng in Python, ttt_random and ttt_choose
+// in C, Rng and choose in Rust, the engine's seed), so that one seed plays one game everywhere
+// (docs/porting.md, "5. Levels"): mulberry32, its 32-bit state the seed, and a choice among n
+// candidates that draws nothing for one, else draws until a number lies below 2^32 - 2^32 mod n
+// and takes the candidate at that number mod n.
+
+/** The largest seed: a seed is the generator's 32-bit state (Python's play.MAX_SEED). */
+export const MAX_SEED = 2 ** 32 - 1;
+const TWO_32 = 2 ** 32;
+
+/**
+ * The random numbers the levels choose with: mulberry32 (Tommy Ettinger's, public domain) from
+ * `seed`, a whole number from 0 to MAX_SEED (a TypeError for what is no number, a RangeError for
+ * one out of range). `state` is the generator's state, itself a seed. The same seed gives the same
+ * numbers and the same games as Python's Rng, C's ttt_random, Rust's Rng and the engine.
+ */
+export class Rng {
+  constructor(seed) {
+    if (typeof seed !== 'number') throw new TypeError(`a seed is a whole number from 0 to ${MAX_SEED}, got ${show(seed)}`);
+    if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) {
+      throw new RangeError(`seed ${show(seed)} is not a whole number from 0 to ${MAX_SEED}`);
+    }
+    this.state = seed;
+  }
+
+  /** The next number, 0 to 2^32 - 1 (mulberry32 as published: Math.imul is a product modulo 2^32). */
+  nextU32() {
+    const state = (this.state + 0x6d2b79f5) >>> 0;
+    this.state = state;
+    let z = Math.imul(state ^ (state >>> 15), state | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return (z ^ (z >>> 14)) >>> 0;
+  }
+
+  /**
+   * An index from 0 to count - 1, each as likely: none is drawn for one (0); else a number is
+   * drawn again while it lies among the top 2^32 mod count, and the index is the number mod count.
+   */
+  pick(count) {
+    if (!Number.isInteger(count) || count < 1 || count > TWO_32) throw new RangeError(`a choice is among 1 to 2**32 items, not ${show(count)}`);
+    if (count === 1) return 0;
+    const limit = TWO_32 - (TWO_32 % count);
+    for (;;) {
+      const number = this.nextU32();
+      if (number < limit) return number % count;
+    }
+  }
+
+  /** One of `items` (pick). */
+  choice(items) {
+    return items[this.pick(items.length)];
+  }
 }
 
-/** One of `cells` drawn with `random()` (a number from 0 up to 1, else a RangeError); the only one without a draw. */
-function drawn(cells, random) {
-  if (cells.length === 1) return cells[0];
+/** A seed from the system's randomness (Web Crypto, in Node 18+ and browsers), for choices nobody seeded. */
+function randomSeed() {
+  const crypto = globalThis.crypto;
+  if (crypto?.getRandomValues) return crypto.getRandomValues(new Uint32Array(1))[0];
+  return Math.floor(Math.random() * TWO_32);
+}
+
+/** The generator of every choice made without one of its own. */
+let defaultRng = null;
+
+/**
+ * chooseMove's options checked: the level, and what draws: `rng` (an Rng), or `random` (a
+ * function returning a number from 0 up to 1, as before 3.0.0), not both; neither, the default Rng.
+ */
+function choiceOf(options) {
+  const { level = 'perfect', rng, random, first } = optionsOf(options);
+  if (rng !== undefined && random !== undefined) throw new TypeError('give rng or random, not both: rng = new Rng(seed) plays the games of every language');
+  if (random !== undefined) {
+    if (typeof random !== 'function') throw new TypeError(`random must be a function, got ${show(random)}`);
+    return { level, first, pick: (n) => drawnIndex(n, random) };
+  }
+  if (rng !== undefined && typeof rng?.pick !== 'function') throw new TypeError(`rng must be an Rng (new Rng(seed)), got ${show(rng)}`);
+  const used = rng ?? (defaultRng ??= new Rng(randomSeed()));
+  return { level, first, pick: (n) => used.pick(n) };
+}
+
+/** An index below `n` from `random()` (a number from 0 up to 1, else a RangeError): floor(random() * n). */
+function drawnIndex(n, random) {
   const number = random();
   if (typeof number !== 'number' || !(number >= 0 && number < 1)) {
     throw new RangeError(`random() must return a number from 0 up to 1, got ${show(number)}`);
   }
-  return cells[Math.floor(number * cells.length)];
+  return Math.floor(number * n);
+}
+
+/** One of `cells` by `pick` (choiceOf's); the only one without a draw. */
+function drawn(cells, pick) {
+  return cells.length === 1 ? cells[0] : cells[pick(cells.length)];
 }
 
 class Reader extends BookReader {
@@ -1650,13 +1735,16 @@ class Reader extends BookReader {
   }
 
   /**
-   * The computer's move at `level` (a cell, 0 to cells - 1) on `board` (a string or a Position);
-   * `random()` returns a number from 0 up to 1 like Math.random: anything else (a negative
-   * number, 1, NaN, not a number) is a RangeError, never a move of undefined.
+   * The computer's move at `level` (a cell, 0 to cells - 1) on `board` (a string or a Position):
+   * one of candidates(), drawn with `rng` (an Rng: new Rng(seed) plays the same game as every
+   * other language from that seed; nothing is drawn when the level has one candidate), or with
+   * `random()` as before 3.0.0 (floor(random() * n); a number from 0 up to 1 like Math.random:
+   * anything else is a RangeError, never a move of undefined); neither, a generator of the
+   * system's seeding.
    */
   chooseMove(board, options) {
-    const { level, random, first } = choiceOf(options);
-    return drawn(this.candidates(this.evaluate(board, { first }), level), random);
+    const { level, pick, first } = choiceOf(options);
+    return drawn(this.candidates(this.evaluate(board, { first }), level), pick);
   }
 }
 
@@ -2012,8 +2100,8 @@ class PartsReader extends BookReader {
 
   /** Reader.chooseMove, as a Promise. */
   async chooseMove(board, options) {
-    const { level, random, first } = choiceOf(options);
-    return drawn(this.candidates(await this.evaluate(board, { first }), level), random);
+    const { level, pick, first } = choiceOf(options);
+    return drawn(this.candidates(await this.evaluate(board, { first }), level), pick);
   }
 }
 

@@ -1,7 +1,10 @@
-"""Conformance vectors: boards as games hold them, with the answers a correct reader gives.
+"""Conformance vectors: boards as games hold them, with the answers a correct reader gives, and
+the seeded choice: the generator's numbers from a few seeds, and whole games from seeds.
 
-They come straight from the solve (every real position's own scores and trap tiers), not
-from looking the book up, so a reader that maps canonical moves back wrongly fails them.
+The boards come straight from the solve (every real position's own scores and trap tiers), not
+from looking the book up, so a reader that maps canonical moves back wrongly fails them. The
+games come from the Python player (``tictactoe_book.play``: ``Rng`` and ``choose_move``), which
+every other language's levels must match move for move (docs/porting.md, "5. Levels").
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from tictactoe_book.game import (
     SECOND,
     VALUE_WORDS,
     Cell,
+    Position,
     Rules,
     Symmetry,
     canonical,
@@ -28,7 +32,7 @@ from tictactoe_book.game import (
     swap_marks,
     transform,
 )
-from tictactoe_book.play import LEVELS, candidates
+from tictactoe_book.play import LEVELS, MAX_SEED, Rng, candidates, choose_move
 from tictactoe_book.reader import FORMAT_VERSION, Book, parse_book
 
 if TYPE_CHECKING:
@@ -41,6 +45,14 @@ RANDOM_ORIENTATIONS = 400
 VECTORS_MAX_CELLS = 12
 SAMPLE = 5000
 SEED = 20261122
+#: The seeds of the generator's vectors, and how many numbers each gives.
+GENERATOR_SEEDS = (0, 1, 2024, 394144346, MAX_SEED)
+GENERATOR_NUMBERS = 5
+#: The seeds of the seeded games: 1 to GAME_SEEDS, and REDRAW_SEEDS, whose first number is among
+#: the top four of 2^32 (found by trying every seed): a choice among every cell of an empty 3x3
+#: or 3x4 board (2^32 mod 9 and mod 12 are 4) draws again, one among 16 does not.
+GAME_SEEDS = 12
+REDRAW_SEEDS = (394144346, 1433749601, 1749556311)
 
 #: A board as a game holds it, from the solve: each legal move's score, and the top trap tier.
 Solved = tuple[dict[Cell, int], tuple[Cell, ...]]
@@ -78,7 +90,37 @@ def build_vectors(
         "every_board": every,
         "valid": valid,
         "invalid": _invalid(rules),
+        "generator": seeded_numbers(),
+        "games": seeded_games(book),
     }
+
+
+def seeded_numbers() -> list[dict[str, Any]]:
+    """The generator's first numbers from each of GENERATOR_SEEDS (``Rng.next_u32``)."""
+    found = []
+    for seed in GENERATOR_SEEDS:
+        rng = Rng(seed)
+        found.append({"seed": seed, "numbers": [rng.next_u32() for _ in range(GENERATOR_NUMBERS)]})
+    return found
+
+
+def seeded_games(book: Book) -> list[dict[str, Any]]:
+    """A game from the empty board for each level, each first mark and each seed (1 to
+    GAME_SEEDS, then REDRAW_SEEDS), both sides at that level drawing from one ``Rng(seed)``: its
+    cells in order, and the generator's state at the end (a draw too many or too few shows there
+    even when the cells agree)."""
+    games = []
+    for level in LEVELS:
+        for first in (FIRST, SECOND):
+            for seed in (*range(1, GAME_SEEDS + 1), *REDRAW_SEEDS):
+                rng, position, moves = Rng(seed), Position.empty(book.rules, first), []
+                while not position.is_over:
+                    moves.append(choose_move(book, position, level, rng=rng))
+                    position = position.play(moves[-1])
+                games.append(
+                    {"seed": seed, "level": level, "first": first, "moves": moves, "state": rng.state}
+                )
+    return games
 
 
 def every_board(traps: TrapArrays) -> dict[str, Solved]:

@@ -3,18 +3,17 @@
 Nothing here searches the game tree: every answer is a look-up in a book that was proven
 consistent when it was loaded (docs/book-format.md, "A valid book")::
 
-    import random
-    from tictactoe_book import Position, choose_move, load_book
+    from tictactoe_book import Position, Rng, choose_move, load_book
 
     book = load_book()                      # the packaged 3x3 book; a path for another
     position = Position("X...O....")        # a game in progress, under its rules
     book.evaluate(position).optimal         # optimal moves, in the board's orientation
-    choose_move(book, position, "hard", rng=random.Random(1))
+    choose_move(book, position, "hard", rng=Rng(1))  # seed 1: the same move in every language
     position.play(8).outcome()              # None while the game goes on
 
 Every error subclasses a built-in one: ``BookError``, ``BoardError``, ``IllegalMoveError``,
-``RulesError`` and ``OpponentError`` are ``ValueError``s. docs/architecture.md says which module
-holds what.
+``RulesError``, ``LevelError`` and ``OpponentError`` are ``ValueError``s (docs/architecture.md,
+"The public API", says what raises which). docs/architecture.md says which module holds what.
 
 Importing the package imports none of its modules: each public name is imported from its
 module when first asked for (``__getattr__``), so that the commands' entry points
@@ -34,11 +33,12 @@ if TYPE_CHECKING:
         BoardError,
         BookError,
         IllegalMoveError,
+        LevelError,
         OpponentError,
         RulesError,
     )
     from tictactoe_book.game import Outcome, Position, Rules
-    from tictactoe_book.play import LEVELS, choose_move
+    from tictactoe_book.play import LEVELS, Rng, choose_move
     from tictactoe_book.reader import load_book, parse_book
 
 __version__ = "3.0.0"
@@ -51,9 +51,11 @@ __all__ = [
     "BookError",
     "Evaluation",
     "IllegalMoveError",
+    "LevelError",
     "OpponentError",
     "Outcome",
     "Position",
+    "Rng",
     "Rules",
     "RulesError",
     "__version__",
@@ -68,12 +70,14 @@ _HOMES = {
     "BoardError": "errors",
     "BookError": "errors",
     "IllegalMoveError": "errors",
+    "LevelError": "errors",
     "OpponentError": "errors",
     "RulesError": "errors",
     "Outcome": "game",
     "Position": "game",
     "Rules": "game",
     "LEVELS": "play",
+    "Rng": "play",
     "choose_move": "play",
     "Book": "book",
     "Evaluation": "book",

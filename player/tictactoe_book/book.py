@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import tictactoe_book.proof as proof
-from tictactoe_book.errors import BookError, RulesError
+from tictactoe_book.errors import BookError, RulesError, echoed
 from tictactoe_book.game import (
     EMPTY,
     FIRST,
@@ -28,6 +28,7 @@ from tictactoe_book.game import (
     check_playable,
     decode_score,
     other,
+    play,
     side_to_move,
     swap_marks,
 )
@@ -90,10 +91,14 @@ class Evaluation:
         return tuple(sorted(c for tier in self.tiers for c in tier))
 
     def outcome(self, cell: Cell) -> tuple[int, int]:
-        """(+1 win / 0 draw / -1 loss, plies to the end) if the side to move plays ``cell``."""
-        score = self.cell_scores[cell]
-        if score is None:
-            raise KeyError(cell)
+        """(+1 win / 0 draw / -1 loss, plies to the end) if the side to move plays ``cell``;
+        IllegalMoveError, as ``Position.play`` words it, for a cell that is taken, off the
+        board or no cell at all."""
+        scores = self.cell_scores
+        score = scores[cell] if type(cell) is int and 0 <= cell < len(scores) else None
+        if score is None:  # no legal move: the move's own check says why
+            play(self.board, cell, self.first)
+            raise AssertionError(f"internal error: free cell {cell} of {self.board!r} has no score")
         return decode_score(score, self.board.count(EMPTY), len(self.board))
 
 
@@ -168,17 +173,19 @@ class Book:
         value, plies = decode_score(best, key.count(EMPTY), rules.cells)
         return Entry(key, side_to_move(key), value, plies, tuple(scores), tiers)
 
-    def evaluate(self, board: str | Position, *, first: str = FIRST) -> Evaluation:
+    def evaluate(self, board: str | Position, *, first: str | None = None) -> Evaluation:
         """The book's answer for ``board``: a board string (X moved first unless
         ``first="O"``) or a ``Position`` (its own ``first``; RulesError if it is a position of
         other rules than the book's).
 
         Raises BoardError for a malformed, impossible or finished board (a proven book holds
-        every other board), and ValueError for a ``first`` that is not X or O.
+        every other board), ValueError for a ``first`` that is not X or O, and TypeError for a
+        ``first`` given with a ``Position`` that is not the position's own (as JavaScript's
+        ``evaluate`` does).
         """
         if isinstance(board, Position):
-            return self._evaluate_position(board)
-        check_mark(first, "first")
+            return self._evaluate_position(board, first)
+        first = FIRST if first is None else check_mark(first, "first")
         if type(board) is str:
             cached = self._cache.get((board, first))
             if cached is not None:
@@ -209,24 +216,33 @@ class Book:
         self._cache[(board, first)] = evaluation
         return evaluation
 
-    def _evaluate_position(self, position: Position) -> Evaluation:
+    def _evaluate_position(self, position: Position, first: str | None) -> Evaluation:
         if position.rules != self.rules:
             raise RulesError(f"a position of {position.rules} asked of a book for {self.rules}")
+        if first is not None and first != position.first:
+            raise TypeError(
+                f"first {echoed(first)} is not the position's ({position.first} moved first): "
+                "leave first out when you pass a Position"
+            )
         return self.evaluate(position.board, first=position.first)
 
-    def best_moves(self, board: str | Position, *, first: str = FIRST) -> tuple[Cell, ...]:
+    def best_moves(self, board: str | Position, *, first: str | None = None) -> tuple[Cell, ...]:
         """The top tier of the trap order for the side to move (the optimal moves that win most
         often against fallible opponents; the perfect level chooses among them), in increasing
         order, in the board's orientation."""
         return self.evaluate(board, first=first).tiers[0]
 
-    def optimal_moves(self, board: str | Position, *, first: str = FIRST) -> tuple[Cell, ...]:
+    def optimal_moves(self, board: str | Position, *, first: str | None = None) -> tuple[Cell, ...]:
         """Every optimal move for the side to move, in increasing order, in the board's orientation."""
         return self.evaluate(board, first=first).optimal
 
 
 def ranked(book: Book, against: str | None) -> Book:
-    """``book`` if it is ranked against ``against`` (any ranking for None), else ValueError."""
+    """``book`` if it is ranked against ``against`` (any ranking for None), else ValueError
+    naming the book's ranking and the command that writes the one asked for."""
     if against is not None and book.against != against:
-        raise ValueError(f"{book.source} ranks its moves against {book.against}, not {against}")
+        raise ValueError(
+            f"{book.source} ranks its moves against {book.against}, not {against} "
+            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
+        )
     return book

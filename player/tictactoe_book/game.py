@@ -261,10 +261,11 @@ def put(board: str, cell: Cell, mark: str) -> str:
 
 
 def play(board: str, cell: Cell, first: str = FIRST) -> str:
-    """The board after the side to move (``first`` moved first) takes ``cell``; raises
-    IllegalMoveError if the cell is off the board or taken."""
-    if not isinstance(cell, int) or isinstance(cell, bool) or not 0 <= cell < len(board):
-        raise IllegalMoveError(f"cell {echoed(cell)} is off the board (0 to {len(board) - 1})")
+    """The board after the side to move (``first`` moved first) takes ``cell``, else IllegalMoveError."""
+    whole = isinstance(cell, int) and not isinstance(cell, bool)  # a flag is no cell, though True == 1
+    if not whole or not 0 <= cell < len(board):
+        told = "is off the board" if whole else "is not a cell: cells are whole numbers"
+        raise IllegalMoveError(f"cell {echoed(cell)} {told} (0 to {len(board) - 1})")
     if board[cell] != EMPTY:
         raise IllegalMoveError(f"cell {cell} of {board!r} is taken by {board[cell]}")
     return put(board, cell, side_to_move(board, first))

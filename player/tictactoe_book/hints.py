@@ -30,7 +30,7 @@ def win_chances(
     book: Book,
     board: str | Position,
     *,
-    first: str = FIRST,
+    first: str | None = None,
     budget: int | None = None,
     walks: dict[tuple[str, str], PlayOut] | None = None,
 ) -> dict[Cell, Chances]:
@@ -101,16 +101,20 @@ def move_hints(
     book: Book,
     board: str | Position,
     *,
-    first: str = FIRST,
+    first: str | None = None,
     walks: dict[tuple[str, str], PlayOut] | None = None,
 ) -> list[MoveHint]:
     """Every free cell's hint for the side to move on ``board`` (a ``Position``, or a board
-    string of a game ``first`` began), in cell order; empty when the game is over. ``walks``:
-    as for ``win_chances``, kept by the caller for the game's later hints."""
-    position = board if isinstance(board, Position) else Position(board, book.rules, first)
+    string of a game ``first`` began, X unless given), in cell order; empty when the game is
+    over. ``walks``: as for ``win_chances``, kept by the caller for the game's later hints."""
+    position = (
+        board
+        if isinstance(board, Position)
+        else Position(board, book.rules, FIRST if first is None else first)
+    )
     if position.is_over:
         return []
-    evaluation = book.evaluate(position)
+    evaluation = book.evaluate(board, first=first)  # a first that is not a Position's own: TypeError
     try:
         chances: dict[Cell, Chances | None] = dict(
             win_chances(book, position, budget=HINT_BUDGET, walks=walks)

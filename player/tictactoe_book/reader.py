@@ -93,6 +93,8 @@ PACKAGED = {
     for misere in (False, True)
 }
 BOOK_NAME = PACKAGED[False, DEFAULT]
+#: The game the packaged books are for (normal and misère): 3x3, three in a row.
+PACKAGED_GAME = (3, 3, 3)
 
 #: The entries are taken a run of at most this many at a time, and the proof's progress told
 #: after each: about 560 times for 4x4 (two passes), four times for 3x3 (two passes over the
@@ -181,7 +183,8 @@ def load_book(
     """Read and prove a book file; BookError naming the file if it cannot be used.
 
     ``path`` defaults to the packaged 3x3 book (the packaged 3x3 misère book for misère
-    ``rules``) whose moves are ranked against ``against`` first: ``"novice"`` (the default), or
+    ``rules``; BookError ``rules`` saying how to build one for other ``rules``) whose moves are
+    ranked against ``against`` first: ``"novice"`` (the default), or
     ``"random"`` for the book that wins most often against a random player. A file given by
     ``path`` is read by its own ranking (``Book.against`` says whom its order targets); with
     ``against`` too, ValueError if that is not its ranking (``ttt-book build --against`` writes
@@ -195,6 +198,13 @@ def load_book(
     if against is not None:
         opponent(against)  # before the file is read: a misspelt name is the caller's error
     _caller_rules(rules)
+    if packaged and rules is not None and (rules.rows, rules.cols, rules.k) != PACKAGED_GAME:
+        raise BookError(
+            "<packaged books>",
+            "rules",
+            f"none is for {rules} (they are for 3x3 k=3, normal and misère): build one with "
+            f"ttt-book build --rules {rules.spelling} -o BOOK, then load_book(BOOK)",
+        )
     if path is not None:  # a book by parts (docs/book-parts.md): a folder, or its manifest.json
         import tictactoe_book.parts as parts  # (here: a book file's load imports nothing of it)
 

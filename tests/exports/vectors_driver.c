@@ -7,19 +7,59 @@
  * or, when the board is refused, the error name of every API call in turn:
  *   error=best,optimal,scores,value,canonical,candidates
  * The line "against" is answered "against=" and TTT_AGAINST, whom the top tiers are ranked to beat.
- * In a game where O moved first the marks are swapped first, as the header says. */
+ * In a game where O moved first the marks are swapped first, as the header says.
+ * The seeded vectors: "r SEED N" is answered by N numbers of ttt_random from state SEED
+ * ("numbers=a,b,..."); "g LEVEL SEED" by the game ttt_choose plays from the empty board at LEVEL
+ * (TTT_PERFECT 0 ... TTT_EASY 3) for both sides from state SEED: "moves=a,b,... state=S", or
+ * "error=NAME". */
 #include <stdio.h>
 #include <string.h>
 
 #include "tictactoe_book.h"
 
-static void print_cells(const char *name, const int *cells, int count)
+static void print_cells_bare(const int *cells, int count)
 {
     int i;
-    printf(" %s=", name);
     for (i = 0; i < count; i++) {
         printf(i ? ",%d" : "%d", cells[i]);
     }
+}
+
+static void print_cells(const char *name, const int *cells, int count)
+{
+    printf(" %s=", name);
+    print_cells_bare(cells, count);
+}
+
+static void numbers(uint32_t state, unsigned long count)
+{
+    unsigned long i;
+    printf("numbers=");
+    for (i = 0; i < count; i++) {
+        printf(i ? ",%lu" : "%lu", (unsigned long)ttt_random(&state));
+    }
+    printf("\n");
+}
+
+static void game(int level, uint32_t state)
+{
+    char board[TTT_CELLS + 1];
+    int moves[TTT_CELLS];
+    int count = 0;
+    memset(board, '.', TTT_CELLS);
+    board[TTT_CELLS] = '\0';
+    while (ttt_outcome(board) == TTT_IN_PROGRESS) {
+        int cell = ttt_choose(board, level, &state);
+        int error = cell < 0 ? cell : ttt_play(board, cell, board);
+        if (error < 0) {
+            printf("error=%s\n", ttt_error_name(error));
+            return;
+        }
+        moves[count++] = cell;
+    }
+    printf("moves=");
+    print_cells_bare(moves, count);
+    printf(" state=%lu\n", (unsigned long)state);
 }
 
 int main(void)
@@ -38,9 +78,20 @@ int main(void)
         int plies = 99;
         int sym = -1;
         int i;
+        unsigned long seed = 0;
+        unsigned long n = 0;
+        int level = 0;
         line[strcspn(line, "\n")] = '\0';
         if (strcmp(line, "against") == 0) {
             printf("against=%s\n", TTT_AGAINST);
+            continue;
+        }
+        if (line[0] == 'r' && sscanf(line + 2, "%lu %lu", &seed, &n) == 2) {
+            numbers((uint32_t)seed, n);
+            continue;
+        }
+        if (line[0] == 'g' && sscanf(line + 2, "%d %lu", &level, &seed) == 2) {
+            game(level, (uint32_t)seed);
             continue;
         }
         if (line[0] == 'O') {

@@ -11,7 +11,6 @@ frequent start, pays for none of the screen's or the engine's modules (docs/benc
 from __future__ import annotations
 
 import os
-import random
 import sys
 from collections.abc import Iterator
 
@@ -46,6 +45,7 @@ from tictactoe_book.book import Book
 from tictactoe_book.errors import ScriptError
 from tictactoe_book.game import FIRST, SECOND
 from tictactoe_book.opponents import described
+from tictactoe_book.play import MAX_SEED, Rng, random_seed
 
 WATCH_DELAY = 0.8  # seconds between watched moves on a terminal: time to see each one
 MAX_STDIN_MOVES = 2000  # characters of moves read from standard input (parse_moves allows 1000)
@@ -70,7 +70,10 @@ MAX_READ = 4096  # characters of one interactive line kept; the rest of a longer
     help="The computer's level (see LEVELS above).",
 )
 @click.option(
-    "--seed", type=SeedParam(), default=None, help="Make the computer's choices reproducible (0 to 2**64-1)."
+    "--seed",
+    type=SeedParam(),
+    default=None,
+    help=f"Make the computer's choices reproducible (0 to {MAX_SEED}).",
 )
 @click.option(
     "--book",
@@ -197,9 +200,9 @@ def main(
 
     \b
     Examples:
-      $ ttt-play --moves 5,1,6,2,7 --seed 1
-      $ echo 5 1 6 2 7 | ttt-play --seed 1
-      $ ttt-play --moves 5,1,6,2,7 --seed 1 --json
+      $ ttt-play --moves 5,1,6,2,7 --seed 2
+      $ echo 5 1 6 2 7 | ttt-play --seed 2
+      $ ttt-play --moves 5,1,6,2,7 --seed 2 --json
       $ ttt-play --watch --x-level easy --seed 1
       $ ttt-play --misere --watch --seed 1
     """
@@ -209,7 +212,7 @@ def main(
             ctx, [p.name for p in ctx.command.params if p.name not in ENGINE_OPTIONS], "with --engine"
         )
         book = open_book(book_path, misere, against and against.lower())
-        serve_engine(book, random.Random(seed), packaged=book_path is None)
+        serve_engine(book, Rng(random_seed() if seed is None else seed), packaged=book_path is None)
         return
     stdin_is_terminal = sys.stdin is not None and sys.stdin.isatty()
     if watch:
@@ -228,8 +231,8 @@ def main(
             refuse_unused(ctx, ["plain"], "when the moves are read from standard input")
     mark, first, level = mark.upper(), first.upper(), level.lower()
     if seed is None:  # pick one, so that a transcript can say how to replay the game
-        seed = int.from_bytes(os.urandom(6), "big")
-    rng = random.Random(seed)
+        seed = random_seed()
+    rng = Rng(seed)
     book = open_book(book_path, misere, against and against.lower())
     colour = colour_wanted(sys.stdout, color)
     with book_in_use(book):
@@ -262,7 +265,7 @@ def main(
         session_loop(book, mark=mark, first=first, level=level, rng=rng, paint=painter(colour), write=echo)
 
 
-def play_on_screen(book: Book, mark: str, first: str, level: str, rng: random.Random, colour: bool) -> bool:
+def play_on_screen(book: Book, mark: str, first: str, level: str, rng: Rng, colour: bool) -> bool:
     """A game on the game screen, then the tally; False (after one line saying why) when the
     screen cannot be used here."""
     from tictactoe_book.apps import tui
@@ -285,7 +288,7 @@ def watch_mode(
     book: Book,
     first: str,
     levels: dict[str, str],
-    rng: random.Random,
+    rng: Rng,
     seed: int,
     delay: float,
     on_screen: bool,
@@ -316,7 +319,7 @@ def watch_mode(
 ENGINE_OPTIONS = ("engine", "seed", "book_path", "misere", "against")
 
 
-def serve_engine(book: Book, rng: random.Random, *, packaged: bool = False) -> None:
+def serve_engine(book: Book, rng: Rng, *, packaged: bool = False) -> None:
     """``--engine``: answer request lines until standard input ends (player/tictactoe_book/apps/engine.py).
     With the ``packaged`` book, a request against another opponent gets the packaged book ranked
     against it."""
@@ -344,7 +347,7 @@ def serve_engine(book: Book, rng: random.Random, *, packaged: bool = False) -> N
 
 
 def watch_on_screen(
-    book: Book, first: str, levels: dict[str, str], rng: random.Random, delay: float, colour: bool
+    book: Book, first: str, levels: dict[str, str], rng: Rng, delay: float, colour: bool
 ) -> bool:
     """``--watch`` on the game screen, then the final board and result left on the terminal;
     False (after one line saying why) when the screen cannot be used here."""
@@ -412,7 +415,7 @@ def run_script(
     mark: str,
     first: str,
     level: str,
-    rng: random.Random,
+    rng: Rng,
     seed: int | None,
     as_json: bool,
     source: str = "--moves",
@@ -429,7 +432,7 @@ def run_script(
 
 
 def session_loop(  # type: ignore[no-untyped-def]
-    book: Book, *, mark: str, first: str, level: str, rng: random.Random, paint, write
+    book: Book, *, mark: str, first: str, level: str, rng: Rng, paint, write
 ) -> None:
     """The interactive games; Ctrl-D ends them, Ctrl-C is handled by ``run``."""
     from tictactoe_book.apps.lines import run_session

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 import json
 import math
-import random
 from typing import TYPE_CHECKING, Any
 
 from tictactoe_book.book import Book, Evaluation
@@ -26,13 +25,18 @@ from tictactoe_book.book_format import lone_surrogate
 from tictactoe_book.errors import BoardError, RequestError, echoed
 from tictactoe_book.game import FIRST, check_mark
 from tictactoe_book.opponents import OPPONENTS
-from tictactoe_book.play import LEVELS, MAX_SEED, choose_move
+from tictactoe_book.play import LEVELS, MAX_SEED, Rng, choose_move, random_seed
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-#: The protocol's version, in the ``rules`` answer; it grows only by new members and ops.
-PROTOCOL = 1
+    from tictactoe_book.play import RandomSource
+
+#: The protocol's version, in the ``rules`` answer; within a version it grows only by new
+#: members and ops. Version 2: a seed is mulberry32's 32-bit state (``tictactoe_book.play.Rng``),
+#: the same games as every other language, and a seeded ``choose`` answers ``next_seed``;
+#: version 1's seeds (0 to 2**64 - 1) seeded Python's Mersenne Twister.
+PROTOCOL = 2
 OPS = ("evaluate", "choose", "rules")
 #: Characters of one request line; a longer line is one ``too-long`` error (the rest is dropped).
 MAX_LINE = 4096
@@ -42,7 +46,8 @@ EVALUATIONS = 4096
 
 
 class Engine:
-    """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed.
+    """Answers requests from one book. ``rng`` serves ``choose`` requests without a seed (a
+    generator of the system's seeding unless given).
 
     A ``choose`` request may name the opponent the perfect level plays to beat (``against``,
     one of ``tictactoe_book.opponents.OPPONENTS``): ``book``'s own ranking (``Book.against``, which the
@@ -51,10 +56,10 @@ class Engine:
     """
 
     def __init__(
-        self, book: Book, *, rng: random.Random | None = None, books: Callable[[str], Book] | None = None
+        self, book: Book, *, rng: RandomSource | None = None, books: Callable[[str], Book] | None = None
     ) -> None:
         self.book = book
-        self.rng = rng or random.Random()
+        self.rng = Rng(random_seed()) if rng is None else rng
         self._books = {book.against: book}
         self._load = books
         self._rules_answer = {
@@ -116,15 +121,18 @@ class Engine:
             if level not in LEVELS:
                 raise RequestError("level", f"level {_shown(level)} is not one of {', '.join(LEVELS)}")
             seed = request.get("seed")
-            if seed is None:
-                rng = self.rng
-            elif type(seed) is int and 0 <= seed <= MAX_SEED:
-                rng = random.Random(seed)
-            else:
-                raise RequestError("seed", f"seed {_shown(seed)} is not a whole number from 0 to {MAX_SEED}")
+            try:
+                seeded = None if seed is None else Rng(seed)
+            except (TypeError, ValueError):
+                raise RequestError(
+                    "seed", f"seed {_shown(seed)} is not a whole number from 0 to {MAX_SEED}"
+                ) from None
             book = self._book_against(request["against"]) if "against" in request else self.book
-            cell = choose_move(book, board, level, first=first, rng=rng)
-            return {"ok": True, "cell": cell}
+            cell = choose_move(book, board, level, first=first, rng=self.rng if seeded is None else seeded)
+            if seeded is None:
+                return {"ok": True, "cell": cell}
+            # the generator's state after the choice: the next choose's seed, to go on drawing
+            return {"ok": True, "cell": cell, "next_seed": seeded.state}
         if op == "rules":
             return {"ok": True, **self._rules_answer}
         if "op" not in request:

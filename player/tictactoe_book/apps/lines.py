@@ -18,11 +18,11 @@ from tictactoe_book.game import STANDARD, Rules, other
 from tictactoe_book.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
-    import random
     from collections.abc import Callable
 
     from tictactoe_book.apps.text import Paint, Write
     from tictactoe_book.book import Book
+    from tictactoe_book.play import RandomSource
 
     ReadLine = Callable[[str], str | None]
 
@@ -84,7 +84,7 @@ def run_session(
     read_line: ReadLine,
     write: Write,
     paint: Paint = plain,
-    rng: random.Random | None = None,
+    rng: RandomSource | None = None,
 ) -> Tally:
     """Play games until the human quits or input ends; returns the tally. Ctrl-C ends them
     too, and the one line that says so gives the tally (``Interrupted``)."""

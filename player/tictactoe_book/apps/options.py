@@ -43,7 +43,7 @@ MAX_DELAY = 10.0
 
 
 class SeedParam(click.ParamType):  # type: ignore[type-arg]
-    """A whole number from 0 to 2**64 - 1, checked by its digits before any conversion (a
+    """A whole number from 0 to MAX_SEED (2**32 - 1), checked by its digits before any conversion (a
     5,000-digit number would hit Python's int() limit)."""
 
     name = "INTEGER"
@@ -150,8 +150,5 @@ def open_book(path: str | None, misere: bool = False, against: str | None = None
         )
     try:
         return book_for(book, against)
-    except ValueError as error:
-        raise click.UsageError(
-            f"--against {against}: {error} "
-            f"(ttt-book build --rules {book.rules.spelling} --against {against} -o FILE writes one)"
-        ) from None
+    except ValueError as error:  # its words say which book to build
+        raise click.UsageError(f"--against {against}: {error}") from None

@@ -25,10 +25,9 @@ from tictactoe_book.game import EMPTY, Cell, Rules, completed_lines, other
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
-    import random
-
     from tictactoe_book.book import Book
     from tictactoe_book.hints import MoveHint
+    from tictactoe_book.play import RandomSource
 
 MOVES = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
@@ -107,7 +106,7 @@ class ScreenSession:
         human: str,
         first: str,
         level: str,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
     ) -> None:
         self.book = book
         self.rules = book.rules

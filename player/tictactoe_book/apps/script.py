@@ -16,10 +16,10 @@ from tictactoe_book.game import FIRST, STANDARD, Position, other
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
-    import random
     from typing import Any
 
     from tictactoe_book.book import Book
+    from tictactoe_book.play import RandomSource
 
 MAX_SCRIPT_CHARS = 1000
 _SEPARATOR = re.compile(r"\s*,\s*|\s+")
@@ -57,7 +57,7 @@ def play_script(
     human: str = FIRST,
     first: str = FIRST,
     level: str = "perfect",
-    rng: random.Random | None = None,
+    rng: RandomSource | None = None,
 ) -> Game:
     """Play ``moves`` (numbered from 1) for ``human``; the computer plays the other mark.
 

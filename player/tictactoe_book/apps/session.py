@@ -14,9 +14,8 @@ from tictactoe_book.game import check_mark as exact_mark
 from tictactoe_book.play import check_level, choose_move
 
 if TYPE_CHECKING:
-    import random
-
     from tictactoe_book.book import Book
+    from tictactoe_book.play import RandomSource
     from tictactoe_book.rates import PlayOut
 
 
@@ -39,7 +38,7 @@ class Game:
         *,
         first: str = FIRST,
         levels: dict[str, str] | None = None,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
     ) -> None:
         self.book = book
         self.first = check_mark(first, "first")

@@ -16,10 +16,9 @@ from tictactoe_book.game import EMPTY, completed_lines
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
-    import random
-
     from tictactoe_book.apps.text import Paint, Write
     from tictactoe_book.book import Book
+    from tictactoe_book.play import RandomSource
 
 
 def watch_game(
@@ -29,7 +28,7 @@ def watch_game(
     levels: dict[str, str],
     write: Write,
     paint: Paint = plain,
-    rng: random.Random | None = None,
+    rng: RandomSource | None = None,
     delay: float = 0.0,
     quiet: bool = False,
 ) -> Game:
@@ -83,7 +82,7 @@ class WatchSession:
         first: str,
         levels: dict[str, str],
         delay: float,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
     ) -> None:
         self.rules = book.rules
         self.levels = {mark: check_level(level) for mark, level in levels.items()}

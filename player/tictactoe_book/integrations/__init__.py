@@ -24,12 +24,7 @@ from tictactoe_book.reader import book_for, load_book
 def packaged_book(rules: Rules, against: str) -> Book:
     """The packaged book for ``rules`` (3x3, normal or misère) whose moves are ranked against
     ``against``, loaded the first time it is asked for and kept; ValueError in one line for
-    other rules (no book of theirs is packaged) or an unknown opponent."""
-    if (rules.rows, rules.cols, rules.k) != (3, 3, 3):
-        raise ValueError(
-            f"no book for {rules} is packaged: build one (ttt-book build --rules {rules.spelling} -o BOOK) "
-            "and pass book=tictactoe_book.load_book(BOOK)"
-        )
+    other rules (``load_book``'s BookError, saying how to build one) or an unknown opponent."""
     return load_book(rules=rules, against=against)
 
 

@@ -11,13 +11,15 @@ loses (``--misere``).
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tictactoe_book.book import Book
 from tictactoe_book.game import EMPTY, FIRST, SECOND, Rules
 from tictactoe_book.integrations import book_for_game
-from tictactoe_book.play import check_level, choose_move
+from tictactoe_book.play import Rng, check_level, choose_move, random_seed
+
+if TYPE_CHECKING:
+    from tictactoe_book.play import RandomSource
 
 _MARKS = {"x": FIRST, "o": SECOND, ".": EMPTY}
 
@@ -27,7 +29,7 @@ def board_from_state(state: Any) -> str:
     return "".join(_MARKS[ch] for ch in str(state) if ch in _MARKS)
 
 
-def book_action(book: Book, state: Any, level: str = "perfect", *, rng: random.Random | None = None) -> int:
+def book_action(book: Book, state: Any, level: str = "perfect", *, rng: RandomSource | None = None) -> int:
     """The book's move (an OpenSpiel action) for the player to move in ``state``."""
     return choose_move(book, board_from_state(state), level, rng=rng)
 
@@ -60,15 +62,17 @@ def make_bot(
     """A ``pyspiel.Bot`` playing ``game`` (a loaded OpenSpiel game; ``tic_tac_toe`` if None) from
     the book at ``level``: ``book``, else the packaged book for the game's rules (3x3, normal or
     misère) ranked against ``against`` (``"novice"``, the default, or ``"random"``: the opponent
-    the perfect level wins most often against), loaded once and shared by every bot. ValueError
-    in one line, at once, for a game the book does not play, a ``book`` for other rules than the
-    game's (mnk's m counts columns), or ranked against another opponent than ``against``."""
+    the perfect level wins most often against), loaded once and shared by every bot. Its
+    choices draw from ``tictactoe_book.play.Rng(seed)`` (0 to 2**32 - 1; the system's seeding if
+    None): the games every language plays from that seed. ValueError in one line, at once, for
+    a game the book does not play, a ``book`` for other rules than the game's (mnk's m counts
+    columns), ranked against another opponent than ``against``, or a seed out of range."""
     import pyspiel  # type: ignore[import-not-found,unused-ignore]  # the openspiel extra, untyped
 
     check_level(level)
+    rng = Rng(random_seed() if seed is None else seed)
     game = pyspiel.load_game("tic_tac_toe") if game is None else game
     used = book_for_game(game_rules(game), f"OpenSpiel's {game}", book=book, against=against)
-    rng = random.Random(seed)
 
     class BookBot(pyspiel.Bot):  # type: ignore[misc]
         def __init__(self) -> None:

@@ -11,14 +11,16 @@ the observation dict the environment returns.
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tictactoe_book.book import Book
 from tictactoe_book.errors import echoed
 from tictactoe_book.game import EMPTY, FIRST, SECOND, Cell, Rules, check_reachable
 from tictactoe_book.integrations import book_for_game
-from tictactoe_book.play import check_level, choose_move
+from tictactoe_book.play import Rng, check_level, choose_move, random_seed
+
+if TYPE_CHECKING:
+    from tictactoe_book.play import RandomSource
 
 SIZE = 3
 #: tictactoe_v3's game: 3x3, three in a row wins.
@@ -81,21 +83,23 @@ class BookPolicy:
     """``policy(observation) -> action``: the book's move at ``level`` for the agent to move,
     from ``book``, else the packaged 3x3 book ranked against ``against`` (``"novice"``, the
     default, or ``"random"``: the opponent the perfect level wins most often against), loaded
-    once and shared by every policy. ValueError in one line, at once, for a ``book`` for other
-    rules than tictactoe_v3's (3x3, three in a row wins) or ranked against another opponent
-    than ``against``."""
+    once and shared by every policy. Its choices draw from ``rng``: a
+    ``tictactoe_book.play.Rng(seed)`` plays the games every language plays from that seed (a
+    ``random.Random`` chooses by its own ``choice``; None, a generator of the system's seeding).
+    ValueError in one line, at once, for a ``book`` for other rules than tictactoe_v3's (3x3,
+    three in a row wins) or ranked against another opponent than ``against``."""
 
     def __init__(
         self,
         level: str = "perfect",
         *,
         book: Book | None = None,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
         against: str | None = None,
     ) -> None:
         self.level = check_level(level)
         self.book = book_for_game(RULES, "PettingZoo's tictactoe_v3", book=book, against=against)
-        self.rng = rng or random.Random()
+        self.rng = Rng(random_seed()) if rng is None else rng
 
     def __call__(self, observation: dict[str, Any]) -> int:
         board = board_from_observation(observation["observation"])

@@ -76,7 +76,8 @@ int ttt_candidates(const char *board, int level, int moves[], int max);
 
 /* The computer's move at `level`: one of ttt_candidates, each as likely, drawn with
  * ttt_random(rng_state) (no number is drawn when there is one candidate), or a negative
- * TTT_ERR_* code. The same state gives the same moves, here and in the Rust export. */
+ * TTT_ERR_* code. The same state gives the same moves here as in the Rust export, Python,
+ * JavaScript and the engine (docs/porting.md, "5. Levels"). */
 int ttt_choose(const char *board, int level, uint32_t *rng_state);
 
 ${state_declarations}

@@ -16,7 +16,7 @@
 //! the side to move, higher is better: `CELLS + 1 - p` is a win in `p` plies (the move itself
 //! counted), `-(CELLS + 1 - p)` a loss in `p` plies, 0 a draw. [`choose`] draws from an [`Rng`]
 //! the caller keeps: mulberry32, the generator of the C export's `ttt_random`, so one seed gives
-//! the same moves in both.
+//! the same moves in both, and in Python, JavaScript and the engine (docs/porting.md, "5. Levels").
 //!
 //! A game, the computer against itself:
 //!
@@ -483,7 +483,7 @@ pub fn candidates(board: &str, level: Level) -> Result<Vec<usize>, BoardError> {
 
 /// The computer's move at `level`: one of [`candidates`], each as likely, drawn from `rng` (no
 /// number is drawn when there is one candidate). The same state gives the same moves as the C
-/// export's `ttt_choose`.
+/// export's `ttt_choose`, Python's `choose_move` and JavaScript's `chooseMove` with `Rng(seed)`.
 pub fn choose(board: &str, level: Level, rng: &mut Rng) -> Result<usize, BoardError> {
     let moves = candidates(board, level)?;
     Ok(if moves.len() == 1 { moves[0] } else { moves[rng.pick(moves.len())] })
