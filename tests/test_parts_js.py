@@ -16,6 +16,7 @@ import random
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import zlib
 from pathlib import Path
 from typing import Any
@@ -345,8 +346,9 @@ def test_a_book_by_parts_served_by_web_serve_py_is_read_over_http(tmp_path: Path
     server = subprocess.Popen(serve, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
-        line = server.stdout.readline()
-        address = line.split("(the book by parts at ", 1)[1].split(")", 1)[0]
+        line = server.stdout.readline()  # "Serving the page on ORIGIN/web/?book=PATH (Ctrl-C to stop)"
+        page = urllib.parse.urlsplit(line.split(" on ", 1)[1].split(" ", 1)[0])
+        address = f"{page.scheme}://{page.netloc}{urllib.parse.unquote(page.query.removeprefix('book='))}"
         assert address.endswith("/user/mis%C3%A8re%20parts/"), line
         (result,) = judge([{"url": address, "via": "http", "boards": [list(board) for board in boards]}])
     finally:
