@@ -20,6 +20,7 @@ import {
 } from './tictactoe-book.js';
 import { makeBook, solve } from './make-v2-book.mjs';
 import { splitBook, writeFolder } from './make-parts.mjs';
+import { checkPartsVectors, fetchFolder } from './check-parts-vectors.mjs';
 
 const root = new URL('../../', import.meta.url);
 const BOOKS = ['tictactoe.json', 'tictactoe-misere.json', 'tictactoe-vs-random.json', 'tictactoe-misere-vs-random.json'];
@@ -272,6 +273,48 @@ test('fetchPartsBook: a manifest not found is unreadable, a part not found part-
 });
 
 // ---------------------------------------------------------------- damage
+
+/**
+ * The parts vectors (book/parts-vectors.json; docs/conformance.md): the one corpus of damaged
+ * books by parts, which tests/test_parts_vectors.py runs against the Python readers and the proof.
+ * Two cases hold a book of 20 cells, which a book by parts may (docs/book-parts.md) and this
+ * reader cannot yet read (16 cells at most: 16-bit masks, 26-bit codes; issue 37, item 5): they
+ * are the failures expected, and this test fails the day they pass, to be told so.
+ */
+const UP_TO_16_CELLS = ['rules-of-20-cells-lines-of-9', 'twenty-cells'];
+const partsVectors = JSON.parse(readFileSync(new URL('book/parts-vectors.json', root), 'utf8'));
+
+test('the parts vectors: every case answered or refused as they say, by readPart, by files and by fetch', async (t) => {
+  const written = new WeakMap(); // a case's folder (a Map) -> its folder on disk, written once
+  const openers = {
+    fetch: fetchFolder,
+    readPart: async (folder, fetched) => {
+      if (!folder.has('manifest.json')) throw new BookError('unreadable', 'manifest.json: cannot be read (no such file) [unreadable]');
+      return loadPartsBook(folder.get('manifest.json'), {
+        sha256: (bytes) => createHash('sha256').update(bytes).digest('hex'),
+        inflate: (bytes) => { // node:zlib's, which must refuse bytes after the stream (inflateSync alone does not)
+          const { buffer, engine } = inflateSync(bytes, { info: true });
+          if (engine.bytesWritten !== bytes.length) throw new Error('bytes follow the end of the stream');
+          return buffer;
+        },
+        readPart: (file) => {
+          fetched.push(file);
+          if (!folder.has(file)) throw new Error(`no file ${file}`);
+          return folder.get(file);
+        },
+      });
+    },
+    files: (folder) => {
+      if (!written.has(folder)) written.set(folder, writeFolder(folderFor(t), folder));
+      return openPartsBook(written.get(folder));
+    },
+  };
+  for (const [how, open] of Object.entries(openers)) {
+    const failures = await checkPartsVectors(partsVectors, { open });
+    const failing = [...new Set(failures.map(({ name }) => name))];
+    assert.deepEqual(failing, UP_TO_16_CELLS, `${how}: ${JSON.stringify(failures.slice(0, 5))}`);
+  }
+});
 
 /** `files` with the part `name`'s text (inflated) edited and the manifest made to match it (damage only the proof can see). */
 function edited(files, name, edit, { recount = 0 } = {}) {
