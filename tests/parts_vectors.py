@@ -268,7 +268,7 @@ PROBES = [
     #   X X .
     #   . O O      X to move: wins at 2 (layers 4 and 5)
     #   . . .
-    ("XX...OO..", "X"),
+    ("XX..OO...", "X"),
     #   X O X
     #   O X O      X to move: wins at 6 or 8
     #   . . .
@@ -290,7 +290,7 @@ PARENT = ".....O.XX"
 #   X X .
 #   . O O
 #   . . .
-NEEDS_LAYER_5 = "XX...OO.."
+NEEDS_LAYER_5 = "XX..OO..."
 PART_5 = "05-00000.part"
 #: A board of 4x5 with 19 marks, O to move (docs: a 20-cell book's one entry):
 #   X X O X X
