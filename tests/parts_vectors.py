@@ -312,6 +312,8 @@ class _Builder:
         self.items: list[dict[str, Any]] = self.manifest.data["parts"]
         self.entry_count: int = self.manifest.data["counts"]["entries"]
         self.cases: list[dict[str, Any]] = []
+        #: the misère 3x3 book's files, as split_document cuts it (a part of another book)
+        self.misere: Files = {}
 
     def add(
         self,
@@ -422,7 +424,8 @@ def build_parts_vectors(raw: bytes, misere_raw: bytes, book_name: str = "tictact
     b = _Builder(split_document(data))
     _valid_cases(b, data)
     _manifest_cases(b, raw)
-    _part_cases(b, split_document(json.loads(misere_raw)))
+    b.misere = split_document(json.loads(misere_raw))
+    _part_cases(b, b.misere)
     _entry_cases(b)
     return {
         "format": PARTS_VECTORS_FORMAT,
@@ -1031,6 +1034,24 @@ def _entry_cases(b: _Builder) -> None:
         b.rewrite(four, find_edit(line, f"{EDITED} 8 2\n")),
         file=four,
         probes=[refused(EDITED, "entry-inconsistent", four)],
+    )
+    misere = b.misere[PART_5]
+    b.add(
+        "part-of-another-book-rehashed",
+        "entry-inconsistent",
+        f"{PART_5} replaced by the misère 3x3 book's {PART_5}, the manifest re-hashed to match: the same "
+        "keys laid out alike, so only the entries' proof finds it: first in .....OOXX, of layer 4, whose "
+        "best score its successors no longer make (a probing reader asked it meets it there, and in an "
+        "entry of layer 5, whose successors are the normal book's).",
+        b.bytes_of(PART_5, misere),
+        file=four,
+        probes=[
+            #   . . .
+            #   . . O      X to move (layer 4): best score 7 in the normal book, its successors
+            #   O X X      by the misère part's scores make it 0
+            refused(".....OOXX", "entry-inconsistent", four),
+            refused(zlib.decompress(misere).decode().split(" ", 1)[0], "entry-inconsistent", PART_5),
+        ],
     )
     b.add(
         "tier-not-optimal",
