@@ -210,8 +210,9 @@ def answers(files: Files, boards: Iterable[tuple[str, str]], *, proven: bool) ->
     if proven:
         book = parse_book(json.dumps(whole).encode(), "parts vectors")
     else:
-        rules = Rules(manifest["rules"]["rows"], manifest["rules"]["cols"], manifest["rules"]["k"])
-        book = Book(rules, whole, "parts vectors", trust="entries")
+        stated = manifest["rules"]
+        rules = Rules(stated["rows"], stated["cols"], stated["k"], misere=stated["misere"])
+        book = Book(rules, whole, "parts vectors", trust="entries")  # (not proven: a damaged book)
     found = []
     for board, first in boards:
         told = book.evaluate(board, first=first)
@@ -292,7 +293,7 @@ PARENT = ".....O.XX"
 #   . . .
 NEEDS_LAYER_5 = "XX..OO..."
 PART_5 = "05-00000.part"
-#: A board of 4x5 with 19 marks, O to move (docs: a 20-cell book's one entry):
+#: A board of 4x5 with 19 marks, O to move, the book of 20 cells' one entry (its canonical key):
 #   X X O X X
 #   X O O X O
 #   O O O . X      O's move at 13, the last cell, completes the row 10-13: O wins in 1 ply
@@ -306,14 +307,14 @@ TWENTY = "XXOXXXOOXOOOO.XOXXXO"
 class _Builder:
     """The base folder, its manifest's text, and the cases made from it, in a fixed order."""
 
-    def __init__(self, files: Files) -> None:
+    def __init__(self, files: Files, misere: Files) -> None:
         self.files = files
+        #: the misère 3x3 book's files, as split_document cuts it: a part of another book
+        self.misere = misere
         self.manifest = JsonText(files[MANIFEST].decode("ascii"))
         self.items: list[dict[str, Any]] = self.manifest.data["parts"]
         self.entry_count: int = self.manifest.data["counts"]["entries"]
         self.cases: list[dict[str, Any]] = []
-        #: the misère 3x3 book's files, as split_document cuts it (a part of another book)
-        self.misere: Files = {}
 
     def add(
         self,
@@ -376,8 +377,7 @@ class _Builder:
 
     def line(self, file: str, key: str) -> str:
         """The line of ``key`` in part ``file``, with its newline."""
-        found = next(line for line in self.text(file).splitlines(keepends=True) if line.startswith(key + " "))
-        return found
+        return next(line for line in self.text(file).splitlines(keepends=True) if line.startswith(key + " "))
 
     def bytes_of(self, file: str, data: bytes, **changes: Any) -> list[Edit]:
         """Part ``file`` holding ``data`` (not a text), its item re-hashed to match."""
@@ -421,11 +421,10 @@ def build_parts_vectors(raw: bytes, misere_raw: bytes, book_name: str = "tictact
     data = json.loads(raw)
     if (data["rules"]["rows"], data["rules"]["cols"], data["rules"]["misere"]) != (3, 3, False):
         raise ValueError("parts vectors are for the 3x3 book")
-    b = _Builder(split_document(data))
+    b = _Builder(split_document(data), split_document(json.loads(misere_raw)))
     _valid_cases(b, data)
     _manifest_cases(b, raw)
-    b.misere = split_document(json.loads(misere_raw))
-    _part_cases(b, b.misere)
+    _part_cases(b)
     _entry_cases(b)
     return {
         "format": PARTS_VECTORS_FORMAT,
@@ -759,7 +758,7 @@ def _manifest_cases(b: _Builder, v2_raw: bytes) -> None:
     )
 
 
-def _part_cases(b: _Builder, misere: Files) -> None:
+def _part_cases(b: _Builder) -> None:
     """Steps 12 to 14: a probing reader meets these when it reads the part (NEEDS_LAYER_5 reads
     layer 5's); a board whose answer needs no damaged part is still answered."""
     meets = refused(NEEDS_LAYER_5, "part-missing", PART_5)
@@ -812,7 +811,7 @@ def _part_cases(b: _Builder, misere: Files) -> None:
     hash_case(
         "part-of-another-book",
         f"{PART_5} replaced by the misère 3x3 book's {PART_5} (the same keys, other entries).",
-        {"file": PART_5, "base64": _b64(misere[PART_5])},
+        {"file": PART_5, "base64": _b64(b.misere[PART_5])},
     )
 
     def format_case(name: str, description: str, *edits: Edit | list[Edit]) -> None:
@@ -1085,27 +1084,9 @@ def _twenty_cells(b: _Builder) -> None:
         file=MANIFEST,
         probes=[
             refused(EMPTY * 20, "missing-entry", MANIFEST),
-            _twenty_answer(rules, key, entry, name),
+            (TWENTY, "X"),
         ],
     )
-
-
-def _twenty_answer(rules: Rules, key: str, entry: str, part: str) -> Probe:
-    """The answer for TWENTY (O to move, as the game holds it: X moved first)."""
-    whole = {"rules": {**rules.as_json(), "cells": rules.cells}, "entries": {key: entry}}
-    book = Book(rules, whole, "parts vectors", trust="entries")
-    found = book.evaluate(TWENTY)
-    return {
-        "board": TWENTY,
-        "first": "X",
-        "turn": found.turn,
-        "key": found.key,
-        "value": WORDS[found.value],
-        "plies": found.plies,
-        "scores": list(found.cell_scores),
-        "tiers": [list(tier) for tier in found.tiers],
-        "parts": [part],
-    }
 
 
 # ---------------------------------------------------------------- the file
