@@ -43,6 +43,7 @@ book: $(BUILDTOOLS)
 	$(BIN)/ttt-book build --against random -o book/tictactoe-vs-random.json --vectors book/tictactoe-vs-random.vectors.json
 	$(BIN)/ttt-book build --against random --misere -o book/tictactoe-misere-vs-random.json --vectors book/tictactoe-misere-vs-random.vectors.json
 	$(BIN)/python tests/book_vectors.py
+	$(BIN)/python tests/parts_vectors.py
 	$(BIN)/python -m tictactoe_generator.packaged book
 
 play: $(RUNTIME)

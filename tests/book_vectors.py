@@ -95,12 +95,14 @@ def compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
-def _find(find: str, replace: str, times: int = 1) -> Edit:
+def find_edit(find: str, replace: str, times: int = 1) -> Edit:
     return {"find": find, "replace": replace} | ({"times": times} if times != 1 else {})
 
 
-class _Builder:
-    """The base book, parsed, and the cases made from it, in a fixed order."""
+class JsonText:
+    """A JSON text as the writer lays it out (``compact``), parsed, and edits of it made from its
+    members' texts, each checked to occur exactly once (tests/parts_vectors.py edits a manifest
+    with it)."""
 
     def __init__(self, text: str) -> None:
         for placeholder in PLACEHOLDERS:
@@ -108,19 +110,6 @@ class _Builder:
                 raise ValueError(f"the base holds {placeholder!r}, which the vectors use as a placeholder")
         self.text = text
         self.data = json.loads(text)
-        self.entry_count = len(self.data["entries"])
-        self.cases: list[dict[str, Any]] = []
-
-    def add(self, name: str, expect: str, description: str, *edits: Edit, against: str = "novice") -> None:
-        """A case; a valid one says whom a reader reports its tiers ranked against (``against``:
-        the book's ``trap_order.against`` when that is a string, else ``"novice"``)."""
-        if any(case["name"] == name for case in self.cases):
-            raise ValueError(f"two cases named {name!r}")
-        apply_edits(self.text, list(edits))  # each find occurs exactly once
-        ranked = {"against": against} if expect == "valid" else {}
-        self.cases.append(
-            {"name": name, "expect": expect, **ranked, "description": description, "edits": list(edits)}
-        )
 
     # ---- texts of parts of the base, each checked to be there exactly once
 
@@ -136,7 +125,7 @@ class _Builder:
         text = compact(self.value(path))
         if isinstance(last, str):
             text = json.dumps(last) + ":" + text
-        apply_edits(self.text, [_find(text, text)])
+        apply_edits(self.text, [find_edit(text, text)])
         return text
 
     # ---- edits
@@ -145,29 +134,53 @@ class _Builder:
         """The member (or array item) at ``path`` with a new value."""
         old = self.text_of(path)
         last = path[-1]
-        return _find(old, (json.dumps(last) + ":" if isinstance(last, str) else "") + compact(new))
+        return find_edit(old, (json.dumps(last) + ":" if isinstance(last, str) else "") + compact(new))
 
     def tweak(self, path: Path_, old: str, new: str) -> Edit:
         """The member at ``path`` with its one occurrence of ``old`` turned into ``new``."""
         whole = self.text_of(path)
-        replaced = apply_edits(whole, [_find(old, new)])
-        return _find(whole, replaced)
+        replaced = apply_edits(whole, [find_edit(old, new)])
+        return find_edit(whole, replaced)
 
     def before(self, path: Path_, text: str) -> Edit:
         whole = self.text_of(path)
-        return _find(whole, text + whole)
+        return find_edit(whole, text + whole)
 
     def after(self, path: Path_, text: str) -> Edit:
         whole = self.text_of(path)
-        return _find(whole, whole + text)
+        return find_edit(whole, whole + text)
 
     def remove(self, path: Path_) -> Edit:
         """The member at ``path`` and the comma that separates it from the next (or previous)."""
         whole = self.text_of(path)
         for find in (whole + ",", "," + whole):
             if self.text.count(find) == 1:
-                return _find(find, "")
+                return find_edit(find, "")
         raise ValueError(f"cannot remove {path!r}")
+
+    def top(self, text: str) -> Edit:
+        """Insert ``text`` (a member and a comma) at the start of the top-level object."""
+        return self.before(("canonical",), text)
+
+
+class _Builder(JsonText):
+    """The base book, parsed, and the cases made from it, in a fixed order."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.entry_count = len(self.data["entries"])
+        self.cases: list[dict[str, Any]] = []
+
+    def add(self, name: str, expect: str, description: str, *edits: Edit, against: str = "novice") -> None:
+        """A case; a valid one says whom a reader reports its tiers ranked against (``against``:
+        the book's ``trap_order.against`` when that is a string, else ``"novice"``)."""
+        if any(case["name"] == name for case in self.cases):
+            raise ValueError(f"two cases named {name!r}")
+        apply_edits(self.text, list(edits))  # each find occurs exactly once
+        ranked = {"against": against} if expect == "valid" else {}
+        self.cases.append(
+            {"name": name, "expect": expect, **ranked, "description": description, "edits": list(edits)}
+        )
 
     def entry(self, key: str, text: Any) -> Edit:
         """Entry ``key`` holding ``text`` (an entry string, or any JSON value) instead."""
@@ -180,14 +193,10 @@ class _Builder:
         """counts.entries written as ``text`` (JSON that ``compact`` would not write, as ``-0``)."""
         return self.tweak(("counts",), f'"entries":{self.entry_count}', f'"entries":{text}')
 
-    def top(self, text: str) -> Edit:
-        """Insert ``text`` (a member and a comma) at the start of the top-level object."""
-        return self.before(("canonical",), text)
-
     def grow(self, path: Path_, member: str, placeholder: str, unit: str, times: int) -> list[Edit]:
         """Two edits: ``member`` (holding ``placeholder``) put before the member at ``path``, then
         the placeholder replaced by ``unit`` repeated ``times`` times."""
-        return [self.before(path, member), _find(placeholder, unit, times)]
+        return [self.before(path, member), find_edit(placeholder, unit, times)]
 
 
 def build_book_vectors(raw: bytes, base_name: str = "tictactoe.json") -> dict[str, Any]:
@@ -244,7 +253,7 @@ def _valid_cases(b: _Builder) -> None:
         "valid",
         "The same content laid out with every kind of JSON white space: CR LF line ends, tabs, "
         "spaces around ':' and after ',', blank text before and after the value.",
-        {"text": _reindented(b.data)},
+        {"text": reindented(b.data)},
     )
     b.add(
         "keys-reordered",
@@ -443,7 +452,7 @@ def _valid_cases(b: _Builder) -> None:
         "An unknown top-level member holding 31 nested arrays around a 0: the innermost array is at "
         "depth 32 (the top-level object is depth 1), the most allowed.",
         *b.grow(("canonical",), open_close, "<open>", "[", MAX_DEPTH - 1),
-        _find("<close>", "]", MAX_DEPTH - 1),
+        find_edit("<close>", "]", MAX_DEPTH - 1),
     )
     b.add(
         "depth-32-objects-in-rules",
@@ -451,8 +460,8 @@ def _valid_cases(b: _Builder) -> None:
         'An unknown member of rules (depth 2) holding 30 nested objects {"x": ... 0}: the innermost '
         "is at depth 32.",
         b.before(("rules", "cells"), '"deep":<open>0<close>,'),
-        _find("<open>", '{"x":', MAX_DEPTH - 2),
-        _find("<close>", "}", MAX_DEPTH - 2),
+        find_edit("<open>", '{"x":', MAX_DEPTH - 2),
+        find_edit("<close>", "}", MAX_DEPTH - 2),
     )
     _size_cases(b, MAX_STRUCTURE, MAX_BOOK_BYTES, "valid")
 
@@ -486,7 +495,7 @@ def _size_cases(b: _Builder, structural: int, size: int, expect: str) -> None:
     """A book with exactly ``structural`` of '[', '{', ',' (commas in an unknown string member),
     and one of exactly ``size`` bytes (spaces after a colon)."""
     inserted = b.top('"pad":"<commas>",')
-    before = _structural(apply_edits(b.text, [inserted]))
+    before = structural_count(apply_edits(b.text, [inserted]))
     commas = structural - before
     over = "over" if expect == "limits" else "at"
     b.add(
@@ -496,7 +505,7 @@ def _size_cases(b: _Builder, structural: int, size: int, expect: str) -> None:
         f"'[', '{{', ',' in the whole text: {over} the limit of {MAX_STRUCTURE:,} (they count inside "
         "strings too).",
         inserted,
-        _find("<commas>", ",", commas),
+        find_edit("<commas>", ",", commas),
     )
     inserted = b.tweak(("canonical",), ":", ":<spaces>")
     spaces = size - len(apply_edits(b.text, [inserted]).encode()) + len("<spaces>")
@@ -506,25 +515,25 @@ def _size_cases(b: _Builder, structural: int, size: int, expect: str) -> None:
         f"{spaces:,} spaces after a colon make the text exactly {size:,} bytes: {over} the limit of "
         f"{MAX_BOOK_BYTES:,}.",
         inserted,
-        _find("<spaces>", " ", spaces),
+        find_edit("<spaces>", " ", spaces),
     )
 
 
-def _structural(text: str) -> int:
+def structural_count(text: str) -> int:
     return sum(text.count(ch) for ch in STRUCTURAL)
 
 
 def _limits_and_json_cases(b: _Builder) -> None:
     _size_cases(b, MAX_STRUCTURE + 1, MAX_BOOK_BYTES + 1, "limits")
     inserted = b.top("<commas>")
-    commas = MAX_STRUCTURE + 1 - _structural(apply_edits(b.text, [inserted]))
+    commas = MAX_STRUCTURE + 1 - structural_count(apply_edits(b.text, [inserted]))
     b.add(
         "limits-before-json",
         "limits",
         f"{commas:,} bare commas at the start of the top-level object: not JSON, but the count "
         "(step 2) comes before parsing (step 3).",
         inserted,
-        _find("<commas>", ",", commas),
+        find_edit("<commas>", ",", commas),
     )
     b.add(
         "k-float",
@@ -620,15 +629,15 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "json",
         "An unknown top-level member holding 32 nested arrays: the innermost is at depth 33, one too deep.",
         *b.grow(("canonical",), '"deep":<open>0<close>,', "<open>", "[", MAX_DEPTH),
-        _find("<close>", "]", MAX_DEPTH),
+        find_edit("<close>", "]", MAX_DEPTH),
     )
     b.add(
         "depth-33-objects-in-rules",
         "json",
         "An unknown member of rules (depth 2) holding 31 nested objects: the innermost is at depth 33.",
         b.before(("rules", "cells"), '"deep":<open>0<close>,'),
-        _find("<open>", '{"x":', MAX_DEPTH - 1),
-        _find("<close>", "}", MAX_DEPTH - 1),
+        find_edit("<open>", '{"x":', MAX_DEPTH - 1),
+        find_edit("<close>", "}", MAX_DEPTH - 1),
     )
     b.add(
         "depth-100000",
@@ -636,7 +645,7 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "100,000 nested arrays in an unknown member (within the step-2 bound on values): a reader "
         "must refuse it, not overflow its stack.",
         *b.grow(("canonical",), '"deep":<open><close>,', "<open>", "[", 100_000),
-        _find("<close>", "]", 100_000),
+        find_edit("<close>", "]", 100_000),
     )
     b.add(
         "duplicate-top-level-member",
@@ -673,13 +682,13 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "bom",
         "json",
         "A byte-order mark (U+FEFF, bytes EF BB BF) before the top-level object.",
-        _find(_start(b), "\ufeff" + _start(b)),
+        find_edit(_start(b), "\ufeff" + _start(b)),
     )
     b.add(
         "no-break-space",
         "json",
         "U+00A0 before the top-level object: not JSON white space.",
-        _find(_start(b), "\u00a0" + _start(b)),
+        find_edit(_start(b), "\u00a0" + _start(b)),
     )
     b.add(
         "form-feed",
@@ -722,13 +731,13 @@ def _limits_and_json_cases(b: _Builder) -> None:
         "trailing-text",
         "json",
         "A second value after the book: one JSON value only.",
-        _find(_end(b), _end(b) + "{}\n"),
+        find_edit(_end(b), _end(b) + "{}\n"),
     )
     b.add(
         "truncated",
         "json",
         "The last brace removed.",
-        _find(_end(b), _end(b).replace("}", "")),
+        find_edit(_end(b), _end(b).replace("}", "")),
     )
     b.add("empty-text", "json", "An empty file: no JSON value.", {"text": ""})
     b.add("white-space-only", "json", "Only white space: no JSON value.", {"text": " \n"})
@@ -959,7 +968,7 @@ def _header_cases(b: _Builder) -> None:
         "entries",
         "The entries member renamed entrees: there is no entries member (the renamed one is an unknown "
         "member, and counts is not looked at: step 11 comes later).",
-        _find('"entries":{', '"entrees":{'),
+        find_edit('"entries":{', '"entrees":{'),
     )
     b.add(
         "counts-entries-off-by-one",
@@ -1001,13 +1010,13 @@ def _end(b: _Builder) -> str:
 
 
 def _wrap(b: _Builder) -> list[Edit]:
-    return [_find(_start(b), "[" + _start(b)), _find(_end(b), _end(b).replace("}", "}]"))]
+    return [find_edit(_start(b), "[" + _start(b)), find_edit(_end(b), _end(b).replace("}", "}]"))]
 
 
 def _entries_as_list(b: _Builder) -> list[Edit]:
     """'[' before the entries object, ']' after it (after its last entry and closing brace)."""
     last = b.text_of(("entries", list(b.data["entries"])[-1]))
-    return [_find('"entries":{', '"entries":[{'), _find(last + "}", last + "}]")]
+    return [find_edit('"entries":{', '"entries":[{'), find_edit(last + "}", last + "}]")]
 
 
 def _entry_cases(b: _Builder) -> None:
@@ -1280,11 +1289,11 @@ def _misere_cases(b: _Builder, misere: str) -> None:
 
     def member(key: str) -> str:
         text = f"{json.dumps(key)}:{json.dumps(entries[key])}"
-        apply_edits(misere, [_find(text, text)])  # there exactly once
+        apply_edits(misere, [find_edit(text, text)])  # there exactly once
         return text
 
     def entry(key: str, text: str) -> Edit:
-        return _find(member(key), f"{json.dumps(key)}:{json.dumps(text)}")
+        return find_edit(member(key), f"{json.dumps(key)}:{json.dumps(text)}")
 
     whole = {"text": misere}
     method = data["trap_order"]["method"]
@@ -1302,7 +1311,7 @@ def _misere_cases(b: _Builder, misere: str) -> None:
         "The misère book with rules.misere false: its entries, true under misère, are wrong where a move "
         "completes a line.",
         whole,
-        _find('"misere":true', '"misere":false'),
+        find_edit('"misere":true', '"misere":false'),
     )
     b.add(
         "misere-corner-claimed",
@@ -1328,12 +1337,12 @@ def _misere_cases(b: _Builder, misere: str) -> None:
         "missing-entry",
         f"The misère book without its entry ........X, counts.entries {n - 1}.",
         whole,
-        _find(member("........X") + ",", ""),
-        _find(f'"entries":{n},', f'"entries":{n - 1},'),
+        find_edit(member("........X") + ",", ""),
+        find_edit(f'"entries":{n},', f'"entries":{n - 1},'),
     )
 
 
-def _reindented(data: dict[str, Any]) -> str:
+def reindented(data: dict[str, Any]) -> str:
     """Top-level members and entries one per line, indented with tabs, CR LF line ends, a space
     after every ',' and around every ':' (around ':' only at the top level)."""
 

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import parts_vectors
 import pytest
-import test_parts
 import test_proof_runs
 from test_parts_proof import SPLIT, Finding, by_definition, split_into
 
@@ -30,14 +30,15 @@ def on_arrays(folder: Path) -> Finding:
     return None
 
 
-@pytest.mark.parametrize("damage", test_parts.DAMAGE)
-def test_the_damaged_books_by_parts_of_the_parts_tests(damage: str, tmp_path: Path) -> None:
-    edit, code, named = test_parts.DAMAGE[damage]
-    folder = split_into(test_proof_runs.BOOKS["3x3"], tmp_path / "parts")
-    edit(folder)
+@pytest.mark.parametrize("damage", parts_vectors.damaged())
+def test_the_damaged_books_by_parts_of_the_parts_vectors(damage: str, tmp_path: Path) -> None:
+    """Each invalid case of book/parts-vectors.json (the book of 20 cells among them)."""
+    case = parts_vectors.case_named(damage)
+    folder = parts_vectors.write_case(damage, tmp_path / "parts")
     found = on_arrays(folder)
     assert found == by_definition(folder)
-    assert found is not None and found[0] == code and named in found[1]
+    assert found is not None and found[0] == case["expect"], found
+    assert parts_vectors.named_file(found[1]) == case["file"], found
 
 
 @pytest.mark.parametrize(("book", "damage"), SPLIT, ids=str)

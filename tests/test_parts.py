@@ -1,19 +1,18 @@
 """A book by parts (docs/book-parts.md, format version 3): it answers exactly as the version-2
-book it was split from, reads only the parts a position needs, refuses a damaged part with the
-documented code naming the part in the loader and in ``ttt-book verify``, and rebuilds to the
-same bytes."""
+book it was split from, reads only the parts a position needs, refuses a damaged entry in the
+version-2 proof's words, and rebuilds to the same bytes. (Damaged books by parts, refused with
+the documented code naming the part by every reader: tests/test_parts_vectors.py.)"""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
-import zlib
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from parts_vectors import write_case
 
 from tictactoe_book import BookError, load_book
 from tictactoe_book.game import Rules
@@ -23,7 +22,6 @@ from tictactoe_book.reader import Book, parse_book
 from tictactoe_generator.cli import main as book_cli
 from tictactoe_generator.layered import build_parts
 from tictactoe_generator.parts import split_document
-from tictactoe_generator.verify import verify_book
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK_3X3 = ROOT / "book" / "tictactoe.json"
@@ -50,15 +48,6 @@ def v2_3x4(book_3x4_path: Path) -> Book:
 def folder(v2_3x3: Book, tmp_path: Path) -> Path:
     """The packaged 3x3 book by parts, in a folder of the test's own."""
     return split_into(v2_3x3, tmp_path / "parts")
-
-
-def manifest(folder: Path) -> dict[str, object]:
-    data: dict[str, object] = json.loads((folder / MANIFEST).read_bytes())
-    return data
-
-
-def part_named(folder: Path, layer: int) -> Path:
-    return folder / f"{layer:02d}-00000.part"
 
 
 # ---------------------------------------------------------------- the same answers
@@ -118,92 +107,13 @@ def test_load_book_takes_the_folder_or_its_manifest_and_the_callers_rules(folder
 # ---------------------------------------------------------------- damage
 
 
-def rehash(folder: Path, name: str) -> None:
-    """The manifest made to name ``name``'s present bytes: damage only the proof can see."""
-    data = manifest(folder)
-    parts = data["parts"]
-    assert isinstance(parts, list)
-    for part in parts:
-        if part["file"] == name:
-            raw = (folder / name).read_bytes()
-            part["bytes"], part["sha256"] = len(raw), hashlib.sha256(raw).hexdigest()
-    (folder / MANIFEST).write_bytes(json.dumps(data).encode())
-
-
-def edit_part(folder: Path, layer: int, edit: Callable[[str], str]) -> None:
-    path = part_named(folder, layer)
-    path.write_bytes(zlib.compress(edit(zlib.decompress(path.read_bytes()).decode()).encode()))
-    rehash(folder, path.name)
-
-
-def flip_a_byte(folder: Path) -> None:
-    path = part_named(folder, 5)
-    raw = bytearray(path.read_bytes())
-    raw[len(raw) // 2] ^= 0x01
-    path.write_bytes(bytes(raw))
-
-
-def truncate(folder: Path) -> None:
-    path = part_named(folder, 5)
-    path.write_bytes(path.read_bytes()[:-7])
-
-
-def swap_parts(folder: Path) -> None:
-    one, two = part_named(folder, 5), part_named(folder, 6)
-    first = one.read_bytes()
-    one.write_bytes(two.read_bytes())
-    two.write_bytes(first)
-
-
-def wrong_manifest_hash(folder: Path) -> None:
-    text = (folder / MANIFEST).read_text()
-    digest = hashlib.sha256(part_named(folder, 5).read_bytes()).hexdigest()
-    (folder / MANIFEST).write_text(text.replace(digest, "0" * 64))
-
-
-def missing_part(folder: Path) -> None:
-    part_named(folder, 5).unlink()
-
-
-def not_zlib(folder: Path) -> None:
-    part_named(folder, 5).write_bytes(b"not a zlib stream\n")
-    rehash(folder, part_named(folder, 5).name)
-
-
-def keys_out_of_order(folder: Path) -> None:
-    def reverse_middle(text: str) -> str:
-        lines = text.splitlines(keepends=True)
-        lines[1], lines[2] = lines[2], lines[1]
-        return "".join(lines)
-
-    edit_part(folder, 5, reverse_middle)
-
-
+#: The damaged books by parts are the parts vectors' cases (tests/parts_vectors.py, the one
+#: definition; tests/test_parts_vectors.py runs every reader on them). Three damage an entry as the
+#: version-2 book's could be damaged: the proof by parts says what the version-2 proof says.
 #   . . .
-#   . . X      X to move (layer 4): X wins at once at cell 2 (best score 9); edited below
+#   . . X      X to move (layer 4): X wins at once at cell 2 (best score 9), "9 2"
 #   O O X
 EDITED = ".....XOOX"
-
-
-def entry_wrong_by_one(folder: Path) -> None:
-    edit_part(folder, 4, lambda text: text.replace(f"{EDITED} 9 2\n", f"{EDITED} 8 2\n"))
-
-
-def entry_misshapen(folder: Path) -> None:
-    edit_part(folder, 4, lambda text: text.replace(f"{EDITED} 9 2\n", f"{EDITED} 9 02\n"))
-
-
-def entry_missing(folder: Path) -> None:
-    edit_part(folder, 4, lambda text: text.replace(f"{EDITED} 9 2\n", ""))
-    data = manifest(folder)
-    parts, counts = data["parts"], data["counts"]
-    assert isinstance(parts, list) and isinstance(counts, dict)
-    parts[4]["entries"] -= 1
-    counts["entries"] -= 1
-    (folder / MANIFEST).write_bytes(json.dumps(data).encode())
-
-
-#: The same damage to the version-2 book's entries: the same code and words (the part aside)
 V2_EDITS: dict[str, Callable[[dict[str, str]], None]] = {
     "entry-wrong-by-one": lambda entries: entries.update({EDITED: "8 2"}),
     "entry-misshapen": lambda entries: entries.update({EDITED: "9 02"}),
@@ -211,62 +121,21 @@ V2_EDITS: dict[str, Callable[[dict[str, str]], None]] = {
 }
 
 
-def parts_overlap(folder: Path) -> None:
-    data = manifest(folder)
-    parts = data["parts"]
-    assert isinstance(parts, list)
-    parts[5], parts[6] = parts[6], parts[5]
-    (folder / MANIFEST).write_bytes(json.dumps(data).encode())
-
-
-DAMAGE = {
-    "flip-a-byte": (flip_a_byte, "part-hash", "05-00000.part"),
-    "truncated": (truncate, "part-hash", "05-00000.part"),
-    "parts-swapped": (swap_parts, "part-hash", "05-00000.part"),
-    "wrong-manifest-hash": (wrong_manifest_hash, "part-hash", "05-00000.part"),
-    "missing-part": (missing_part, "part-missing", "05-00000.part"),
-    "not-zlib": (not_zlib, "part-format", "05-00000.part"),
-    "keys-out-of-order": (keys_out_of_order, "part-format", "05-00000.part"),
-    "entry-misshapen": (entry_misshapen, "entry-shape", f"04-00000.part: entry {EDITED!r}"),
-    "entry-missing": (entry_missing, "missing-entry", f"03-00000.part: has no entry {EDITED!r}"),
-    "entry-wrong-by-one": (entry_wrong_by_one, "entry-inconsistent", "-00000.part: entry '"),
-    "parts-out-of-order": (parts_overlap, "parts", "manifest.json: has part"),
-}
-#: A board that needs each damaged part: its successors lie in layer 5 (or it is the edited entry)
-ASKED = {"entry-missing": ".....O.XX", "entry-wrong-by-one": EDITED, "entry-misshapen": EDITED}
-
-
-@pytest.mark.parametrize("damage", DAMAGE)
-def test_a_damaged_book_by_parts_is_refused_with_its_code_naming_the_part(
-    damage: str, folder: Path, v2_3x3: Book
+@pytest.mark.parametrize("damage", V2_EDITS)
+def test_an_entry_damaged_is_refused_in_the_version_2_proofs_words(
+    damage: str, v2_3x3: Book, tmp_path: Path
 ) -> None:
-    edit, code, named = DAMAGE[damage]
-    edit(folder)
-    # the loader: when the damaged part is first needed
-    with pytest.raises(BookError) as caught:
-        load_book(folder).evaluate(ASKED.get(damage, "XX..OO..."))
-    assert caught.value.code == code and named in str(caught.value), str(caught.value)
-    # the proof by parts, and ttt-book verify
+    """The same code and reason, word for word (the part aside), as the version-2 book damaged alike."""
+    folder = write_case(damage, tmp_path / "parts")
     with pytest.raises(BookError) as proved:
         prove_parts(folder)
-    assert proved.value.code == code and named in str(proved.value), str(proved.value)
-    if damage in V2_EDITS:  # the version-2 book damaged alike: the same finding, word for word
-        data = json.loads(json.dumps(v2_3x3.data))
-        V2_EDITS[damage](data["entries"])
-        data["counts"]["entries"] = len(data["entries"])
-        with pytest.raises(BookError) as whole:
-            parse_book(json.dumps(data).encode())
-        assert (whole.value.code, whole.value.reason) == (code, proved.value.reason)
-    report = verify_book(folder)
-    assert report.invalid is not None and report.invalid.code == code
-    result = CliRunner().invoke(book_cli, ["verify", str(folder)])
-    assert result.exit_code == 1 and f"INVALID [{code}]" in result.output
-
-
-def test_undamaged_parts_still_answer_beside_a_damaged_one(folder: Path) -> None:
-    flip_a_byte(folder)
-    book = load_book(folder)
-    assert book.best_moves(".........") == (0, 2, 6, 8)  # layers 0 and 1 only
+    data = json.loads(json.dumps(v2_3x3.data))
+    V2_EDITS[damage](data["entries"])
+    data["counts"]["entries"] = len(data["entries"])
+    with pytest.raises(BookError) as whole:
+        parse_book(json.dumps(data).encode())
+    assert (whole.value.code, whole.value.reason) == (proved.value.code, proved.value.reason)
+    assert EDITED in proved.value.reason
 
 
 def test_the_versions_refuse_each_other(folder: Path, v2_3x3: Book) -> None:

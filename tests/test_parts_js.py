@@ -1,9 +1,10 @@
 """The JavaScript reader of books by parts (clients/js: openPartsBook from files, fetchPartsBook
 over fetch) against the Python reader, on the folders ``ttt-book split`` writes: every answer is
-the version-2 book's (Python's ``Book.evaluate``), the first answers read as many parts as the
-Python ``PartsBook`` does, and each damaged folder of tests/test_parts.py's corpus is refused with
-the code the Python reader gives, naming the same file. The node tests (clients/js/parts.test.js)
-cut their folders with clients/js/make-parts.mjs: checked here to cut as ``ttt-book split`` does.
+the version-2 book's (Python's ``Book.evaluate``) and the first answers read as many parts as the
+Python ``PartsBook`` does. (Damaged folders: tests/test_parts_vectors.py runs this reader on the
+parts vectors, by files and by fetch, through the same judge.) The node tests
+(clients/js/parts.test.js) cut their folders with clients/js/make-parts.mjs: checked here to cut
+as ``ttt-book split`` does.
 
 The JavaScript side is tests/parts_judge.mjs, one node process a test: it answers a list of
 boards on a folder, by files or by fetch (the browser's way: Web Crypto and DecompressionStream).
@@ -16,15 +17,15 @@ import random
 import shutil
 import subprocess
 import sys
+import urllib.parse
 import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from test_parts import ASKED, DAMAGE, part_named, rehash, split_into
 
-from tictactoe_book import BoardError, BookError, load_book
+from tictactoe_book import BoardError, load_book
 from tictactoe_book.game import EMPTY, Rules
 from tictactoe_book.parts import MANIFEST, load_parts
 from tictactoe_book.reader import Book, Evaluation
@@ -156,90 +157,6 @@ def test_a_first_answer_reads_the_parts_the_python_reader_reads(tmp_path: Path) 
             assert (result["reads"], result["bytesRead"]) == (python.texts.reads, read), questions
 
 
-# ---------------------------------------------------------------- damage
-
-
-def trailing_byte(folder: Path) -> None:
-    """A newline after part 5's zlib stream, the manifest made to match."""
-    path = part_named(folder, 5)
-    path.write_bytes(path.read_bytes() + b"\n")
-    rehash(folder, path.name)
-
-
-def two_streams(folder: Path) -> None:
-    """Part 5's zlib stream twice over, the manifest made to match."""
-    path = part_named(folder, 5)
-    path.write_bytes(path.read_bytes() * 2)
-    rehash(folder, path.name)
-
-
-def a_line_too_many(folder: Path) -> None:
-    path = part_named(folder, 5)
-    path.write_bytes(zlib.compress(zlib.decompress(path.read_bytes()) + b"XXXXXOOOO 0 0\n"))
-    rehash(folder, path.name)
-
-
-def counts_wrong(folder: Path) -> None:
-    data = json.loads((folder / MANIFEST).read_bytes())
-    data["counts"]["entries"] += 1
-    (folder / MANIFEST).write_bytes(json.dumps(data).encode())
-
-
-def version_2_manifest(folder: Path) -> None:
-    shutil.copy(ROOT / "book" / "tictactoe.json", folder / MANIFEST)
-
-
-#: tests/test_parts.py's corpus, and a few damages more (each the Python reader's code decides)
-MORE = {
-    "trailing-byte": trailing_byte,
-    "two-streams": two_streams,
-    "a-line-too-many": a_line_too_many,
-    "counts-wrong": counts_wrong,
-    "version-2-manifest": version_2_manifest,
-}
-EDITS = {name: edit for name, (edit, _, _) in DAMAGE.items()} | MORE
-
-
-def python_refusal(folder: Path, board: str) -> BookError:
-    with pytest.raises(BookError) as caught:
-        load_book(folder).evaluate(board)
-    return caught.value
-
-
-def named_file(message: str) -> str:
-    """The file a message names: the last segment of what comes before its first ': '."""
-    return message.split(": ", 1)[0].replace("\\", "/").rsplit("/", 1)[-1]
-
-
-def test_every_damaged_folder_is_refused_with_the_python_readers_code_naming_the_same_file(
-    v2_3x3: Book, tmp_path: Path
-) -> None:
-    cases = []
-    for name, edit in EDITS.items():
-        folder = split_into(v2_3x3, tmp_path / name)
-        edit(folder)
-        board = ASKED.get(name, "XX..OO...")
-        python = python_refusal(folder, board)
-        cases.append((name, folder, board, python))
-    results = judge([job(folder, via, [(board, "X")]) for _, folder, board, _ in cases for via in VIAS])
-    for (name, _, _, python), pair in zip(cases, zip(results[::2], results[1::2], strict=True), strict=True):
-        for via, result in zip(VIAS, pair, strict=True):
-            found = result if "code" in result else result["answers"][0]
-            assert "crash" not in found, (name, via, found)
-            assert found.get("code") == python.code, (name, via, found, str(python))
-            assert named_file(found["message"]) == named_file(str(python)), (
-                name,
-                via,
-                found["message"],
-                str(python),
-            )
-
-
-@pytest.fixture(scope="module")
-def v2_3x3() -> Book:
-    return load_book(ROOT / "book" / "tictactoe.json")
-
-
 # ---------------------------------------------------------------- the node tests' writer
 
 
@@ -345,8 +262,9 @@ def test_a_book_by_parts_served_by_web_serve_py_is_read_over_http(tmp_path: Path
     server = subprocess.Popen(serve, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert server.stdout is not None
-        line = server.stdout.readline()
-        address = line.split("(the book by parts at ", 1)[1].split(")", 1)[0]
+        line = server.stdout.readline()  # "Serving the page on ORIGIN/web/?book=PATH (Ctrl-C to stop)"
+        page = urllib.parse.urlsplit(line.split(" on ", 1)[1].split(" ", 1)[0])
+        address = f"{page.scheme}://{page.netloc}{urllib.parse.unquote(page.query.removeprefix('book='))}"
         assert address.endswith("/user/mis%C3%A8re%20parts/"), line
         (result,) = judge([{"url": address, "via": "http", "boards": [list(board) for board in boards]}])
     finally:

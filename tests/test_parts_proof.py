@@ -1,7 +1,7 @@
 """The proof by parts (tictactoe_book.parts_proof; docs/book-parts.md, "The proof by parts"):
 a layer at a time with the proof's accelerator, it gives the definition's finding
 (``parts.first_failure``, entry by entry), code and message, on every damaged book by parts of
-the tests (tests/test_parts.py's corpus, and tests/test_proof_runs.py's damage split into
+the tests (the parts vectors' damaged books, and tests/test_proof_runs.py's damage split into
 parts), with runs of several sizes; a disagreement is an internal error; it holds two adjacent
 layers at a time and reads each part once.
 
@@ -16,8 +16,8 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+import parts_vectors
 import pytest
-import test_parts
 import test_proof_runs
 
 import tictactoe_book.parts_proof as parts_proof
@@ -68,13 +68,15 @@ def assert_same_finding(folder: Path, runs: tuple[int, ...] = (proof_engine.RUN,
 # ---------------------------------------------------------------- the same findings
 
 
-@pytest.mark.parametrize("damage", test_parts.DAMAGE)
-def test_the_damaged_books_by_parts_of_the_parts_tests(damage: str, tmp_path: Path) -> None:
-    edit, code, named = test_parts.DAMAGE[damage]
-    folder = split_into(test_proof_runs.BOOKS["3x3"], tmp_path / "parts")
-    edit(folder)
+@pytest.mark.parametrize("damage", parts_vectors.damaged(up_to=16))
+def test_the_damaged_books_by_parts_of_the_parts_vectors(damage: str, tmp_path: Path) -> None:
+    """Each invalid case of book/parts-vectors.json: its code, naming its file (of 16 cells at
+    most: past 16 the proof is on arrays, tests/test_layer_proof.py)."""
+    case = parts_vectors.case_named(damage)
+    folder = parts_vectors.write_case(damage, tmp_path / "parts")
     found = assert_same_finding(folder, runs=(1, 7, proof_engine.RUN))
-    assert found is not None and found[0] == code and named in found[1]
+    assert found is not None and found[0] == case["expect"], found
+    assert parts_vectors.named_file(found[1]) == case["file"], found
 
 
 #: tests/test_proof_runs.py's damage (one or two entries in different layers, each step), to

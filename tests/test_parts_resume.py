@@ -27,8 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import parts_vectors
 import pytest
-import test_parts
 from test_parts_proof import split_into
 
 import tictactoe_book.parts_proof as parts_proof
@@ -147,7 +147,7 @@ def test_a_part_damaged_after_the_interruption_is_still_found(
 
 
 def test_a_finding_made_before_the_interruption_is_the_one_given(record: Path, folder: Path) -> None:
-    test_parts.entry_wrong_by_one(folder)  # layer 4, the manifest made to match
+    parts_vectors.write_case("entry-wrong-by-one", folder)  # layer 4, the manifest made to match
     fresh = verdict(folder)  # (the state forgotten: it ended)
     assert fresh.endswith("[entry-inconsistent]")
     interrupt(folder, 0.9)
@@ -159,7 +159,7 @@ def test_a_finding_made_before_the_interruption_is_the_one_given(record: Path, f
 
 def test_a_changed_manifest_starts_over(record: Path, folder: Path) -> None:
     interrupt(folder, 0.5)
-    test_parts.entry_wrong_by_one(folder)
+    parts_vectors.write_case("entry-wrong-by-one", folder)
     calls: list[Call] = []
     assert verdict(folder, calls).endswith("[entry-inconsistent]")
     assert calls[0] == ("prove", 0, 627)

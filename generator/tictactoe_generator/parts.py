@@ -63,9 +63,7 @@ def part_file(
 ) -> tuple[str, bytes, dict[str, Any]]:
     """Run ``index`` of layer ``marks``, the entries ``keys`` (in increasing order) with their
     entry strings ``texts``: the part's file name, its bytes and its item in the manifest."""
-    data = zlib.compress(
-        "".join(f"{key} {text}\n" for key, text in zip(keys, texts, strict=True)).encode("ascii"), LEVEL
-    )
+    data = compress("".join(f"{key} {text}\n" for key, text in zip(keys, texts, strict=True)).encode("ascii"))
     name = f"{marks:02d}-{index:05d}.part"
     item = {
         "file": name,
@@ -77,6 +75,11 @@ def part_file(
         "sha256": hashlib.sha256(data).hexdigest(),
     }
     return name, data, item
+
+
+def compress(text: bytes) -> bytes:
+    """A part's bytes: its text (the lines ``KEY ENTRY``) as one zlib stream at ``LEVEL``."""
+    return zlib.compress(text, LEVEL)
 
 
 def manifest_bytes(book: dict[str, Any], parts: list[dict[str, Any]]) -> bytes:
