@@ -920,3 +920,8 @@ def test_the_library_refuses_the_same_file_twice(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="not a regular file"):
         write_files({tmp_path / "sub": b"1"})
     assert [p.name for p in tmp_path.iterdir()] == ["sub"]
+    (tmp_path / "sub" / "old").write_bytes(b"0")
+    os.link(tmp_path / "sub" / "old", tmp_path / "linked")  # two names, one file
+    with pytest.raises(ValueError, match="same file"):
+        write_files({tmp_path / "sub" / "old": b"1", tmp_path / "new": b"2", tmp_path / "linked": b"3"})
+    assert (tmp_path / "sub" / "old").read_bytes() == b"0" and not (tmp_path / "new").exists()

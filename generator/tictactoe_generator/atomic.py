@@ -96,42 +96,59 @@ def target(path: Path) -> Path:
 
 
 def check_targets(paths: list[Path]) -> list[Path]:
-    """``target()`` of each path; raises SameFileError if two of them are the same file."""
+    """``target()`` of each path; raises SameFileError if two of them are the same file (the
+    same real path, or existing files with the same device and inode: a hard link)."""
     reals = [target(path) for path in paths]
-    for i, (path, real) in enumerate(zip(paths, reals, strict=True)):
-        for other_path, other in zip(paths[:i], reals[:i], strict=True):
-            if real == other or (real.exists() and other.exists() and os.path.samefile(real, other)):
-                raise SameFileError(f"{other_path} and {path} are the same file; give two different names")
+    seen: dict[object, Path] = {}  # each target's real path and, if it exists, its identity
+    for path, real in zip(paths, reals, strict=True):
+        keys: list[object] = [str(real)]
+        with contextlib.suppress(OSError):
+            status = os.stat(real)
+            keys.append((status.st_dev, status.st_ino))
+        for key in keys:
+            if key in seen:
+                raise SameFileError(f"{seen[key]} and {path} are the same file; give two different names")
+        seen.update(dict.fromkeys(keys, path))
     return reals
 
 
-def remove_stale_temporaries(real: Path) -> list[Path]:
-    """Remove ``real``'s temporaries that no living writer holds; returns what was removed."""
-    prefix = f".{real.name}{TEMP_MARK}"
+def remove_stale_temporaries(*reals: Path) -> list[Path]:
+    """Remove the temporaries of the files ``reals`` that no living writer holds (each folder
+    listed once); returns what was removed."""
     removed: list[Path] = []
-    try:
-        names = os.listdir(real.parent)
-    except OSError:
-        return removed
-    for name in names:
-        if not name.startswith(prefix):
-            continue
-        path = real.parent / name
+    folders: dict[Path, set[str]] = {}
+    for real in reals:
+        folders.setdefault(real.parent, set()).add(real.name)
+    for folder, targets in folders.items():
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            names = os.listdir(folder)
         except OSError:
             continue
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                continue
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: another writer is at work
-            os.unlink(path)
-            removed.append(path)
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
+        for name in names:
+            target_name = (
+                name[1:].partition(TEMP_MARK)[0] if name.startswith(".") and TEMP_MARK in name else None
+            )
+            if target_name in targets:
+                removed.extend(_remove_unheld(folder / name))
     return removed
+
+
+def _remove_unheld(path: Path) -> list[Path]:
+    """``path`` removed if it is a regular file no writer holds: ``[path]``, else ``[]``."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return []
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return []
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held: another writer is at work
+        os.unlink(path)
+        return [path]
+    except OSError:
+        return []
+    finally:
+        os.close(fd)
 
 
 #: Temporaries a writer makes for one file before it gives up, each removed by another
@@ -332,8 +349,7 @@ def write_files(files: Mapping[Path, bytes]) -> None:
 def _transaction(shown: list[Path], reals: list[Path], contents: list[bytes], renaming: Held) -> None:
     """``write_files``'s steps 2 and 3, its targets checked; ``renaming`` holds the signals
     from the first rename on, and each rollback and clean-up holds them to its end."""
-    for real in reals:
-        remove_stale_temporaries(real)
+    remove_stale_temporaries(*reals)
     temporaries: list[_Temporary] = []
     installed: list[_Temporary] = []
     current = shown[0]
