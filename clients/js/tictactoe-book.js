@@ -58,7 +58,10 @@ const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
 export const MAX_BOOK_BYTES = MAX_BYTES;
 const MAX_VALUES = 4_000_000; // step 2: '[', '{' and ',' together bound the number of values (a 4x4 book: about one ',' per entry)
 const MAX_DEPTH = 32; // step 3: the top-level object is depth 1
-const MAX_CELLS = 16; // step 7
+/** The most cells of a game's board (as tictactoe_book.game.MAX_CELLS): a Position's, and a book by parts' (its step 7). */
+const MAX_CELLS = 20;
+/** The most cells of a whole-file book, version 2 (step 7; tictactoe_book.book_format.MAX_BOOK_CELLS). */
+const MAX_BOOK_CELLS = 16;
 // A Map, not an object: a level is the caller's name, and an object would also answer for names
 // it inherits ('constructor', 'toString', '__proto__'), each a truthy non-number.
 const HORIZON = new Map([['hard', 4], ['medium', 2], ['easy', 1]]);
@@ -501,13 +504,15 @@ function checkHeader(doc, refuse, version = VERSION) {
 
 /**
  * Step 7: the rules, within bounds and those of the caller's game (`wanted`: {rows, cols, k,
- * misere}, misere false when left out; or null for any).
+ * misere}, misere false when left out; or null for any). `maxCells` is the format's bound: a
+ * whole book's MAX_BOOK_CELLS, a book by parts' MAX_CELLS (a game's own).
  */
-function checkRules(rules, wanted, refuse) {
+function checkRules(rules, wanted, refuse, maxCells) {
   if (!isObject(rules)) refuse('rules', `has rules ${show(rules)}, not an object`);
   const { rows, cols, k, cells, misere } = rules; // misere is no default here: a book states it
   const problem = rulesProblem({ rows, cols, k, misere });
   if (problem) refuse('rules', `has impossible rules: ${problem.member ? 'rules.' : ''}${problem.text}`);
+  if (rows * cols > maxCells) refuse('rules', `has impossible rules: board ${rows}x${cols} has ${rows * cols} cells; at most ${maxCells}`);
   if (cells !== rows * cols) refuse('rules', `has rules.cells ${show(cells)}, not ${rows * cols}`);
   if (rules.first !== 'X' || rules.second !== 'O' || rules.empty !== '.') {
     refuse('rules', `uses marks ${show([rules.first, rules.second, rules.empty])}, not X, O and .`);
@@ -568,8 +573,8 @@ const lowestCell = (mask) => 31 - Math.clz32(mask & -mask);
 
 /**
  * Up to this many cells a board's code (below 3^16 < 2^26) fits an Int32Array and a CodeTable's
- * slot, and its masks a Uint16Array: the fast path, every whole book's and the proof's. Past it
- * (boards of up to 20 cells, which step 7 does not yet allow) codes reach 3^20 - 1 > 2^31
+ * slot, and its masks a Uint16Array: the fast path, every whole book's (MAX_BOOK_CELLS) and the
+ * proof's. Past it (a book by parts, a Position, up to MAX_CELLS) codes reach 3^20 - 1 > 2^31
  * and are held in Float64Arrays (integers are exact below 2^53), masks in Uint32Arrays, and
  * codes are looked up in a CodeMap.
  */
@@ -750,7 +755,7 @@ class CodeTable {
  * CodeTable's interface over a Map, for boards past SMALL_CELLS, whose codes (up to 3^20 - 1)
  * do not fit a slot's 26 bits: slot n is the n-th code added. Only a book by parts has such
  * boards, and its reader indexes an entry and its successors per answer (at most cells + 1
- * codes); the proof of a whole book (at most 16 cells) never builds one.
+ * codes); the proof of a whole book (at most MAX_BOOK_CELLS) never builds one.
  */
 class CodeMap {
   constructor(size) {
@@ -1382,7 +1387,7 @@ function optionsOf(options) {
  * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else the rules
  * of a game ({rows, cols, k}, misere true, false or left out), checked as a Position's
  * (rulesProblem): a member of the wrong type or below 1 is a TypeError naming it (as Python's
- * Rules refuses rows '3'), a board no reader plays (over 16 cells, k longer than both sides) a
+ * Rules refuses rows '3'), a board no reader plays (over 20 cells, k longer than both sides) a
  * RulesError; never a book's refusal.
  */
 function wantedRules(rules) {
@@ -1401,7 +1406,7 @@ function openBook(input, { rules = null, source = 'book' } = {}, { proven = fals
   const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse, MAX_BOOK_CELLS), refuse));
   return new Reader(tables, readEntries(doc, tables, refuse, { proven }), againstOf(doc));
 }
 
@@ -1800,7 +1805,7 @@ function checkParts(raw, cells, refuse) {
 /** Steps 4-11 on the parsed manifest: the game's tables and the parts. */
 function checkManifest(doc, wanted, refuse) {
   checkHeader(doc, refuse, PARTS_VERSION);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse, MAX_CELLS), refuse));
   const parts = checkParts(doc.parts, tables.cells, refuse);
   const stated = isObject(doc.counts) ? doc.counts.entries : undefined;
   const total = parts.reduce((sum, part) => sum + part.entries, 0);
