@@ -65,7 +65,7 @@ export interface GameRules {
 export interface LoadOptions {
   /**
    * The game the caller plays; left out or null, the book is read by its own rules. Checked as a
-   * Position's rules: a member of the wrong type is a TypeError, rules of no game (over 16 cells,
+   * Position's rules: a member of the wrong type is a TypeError, rules of no game (over 20 cells,
    * k longer than both sides) a RulesError.
    */
   rules?: GameRules | null;
@@ -81,7 +81,11 @@ export interface LoadOptions {
  */
 export type BookInput = Uint8Array | ArrayBuffer | string | object;
 
-/** Prove a book and return a reader for it; throws BookError with the first failing step's code. */
+/**
+ * Prove a book and return a reader for it; throws BookError with the first failing step's code.
+ * A book in one file has at most 16 cells ('rules' past them); a bigger board (up to 20 cells,
+ * 4x5) has a book by parts: loadPartsBook.
+ */
 export declare function loadBook(input: BookInput, options?: LoadOptions | null): Reader;
 
 /** The most bytes a book may have (64 MiB): loadBook refuses more, readBookResponse reads no more. */
@@ -237,9 +241,9 @@ export interface GameOutcome {
 
 /**
  * A position of a game, immutable: its board (rows * cols characters in reading order, 'X',
- * 'O', '.'), its rules (3x3, three in a row, by default) and the mark that moved first ('X' by
- * default). The board is checked as the reader checks one (BoardError: length, character,
- * counts, unreachable), a finished game included; bad rules throw RulesError.
+ * 'O', '.'), its rules (3x3, three in a row, by default; any board up to 20 cells) and the mark
+ * that moved first ('X' by default). The board is checked as the reader checks one (BoardError:
+ * length, character, counts, unreachable), a finished game included; bad rules throw RulesError.
  */
 export declare class Position {
   constructor(board: string, rules?: GameRules, first?: Mark);
@@ -321,7 +325,8 @@ export interface Reader {
 
 /**
  * A book by parts (docs/book-parts.md), as openPartsBook, fetchPartsBook and loadPartsBook return
- * it: the same answers as a Reader of the version-2 book it was cut from, each a Promise, since
+ * it, of any board up to 20 cells (a version-2 book has at most 16): the same answers as a
+ * Reader of a version-2 book holding its entries (the Python reader's), each a Promise, since
  * the parts an answer needs (its position's and its successors') may have to be read first.
  * Each part is checked against the manifest's length and SHA-256 before it is used; a damaged
  * one rejects with BookError ('part-missing', 'part-hash', 'part-format', 'entry-shape'), and an

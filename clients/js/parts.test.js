@@ -139,6 +139,134 @@ test('a Position, first O, the levels and chooseMove answer as the version-2 boo
   await assert.rejects(book.chooseMove('.........', { level: 'expert' }), RangeError);
 });
 
+// ---------------------------------------------------------------- past 16 cells: 4x5
+
+//  0  1  2  3  4
+//  5  6  7  8  9     4x5, four in a row: 20 cells, more than a whole-file book may have (16)
+// 10 11 12 13 14     but a book by parts may; its codes pass 2^31 (3^20 - 1)
+// 15 16 17 18 19
+const LINES_4X5 = [
+  [0, 1, 2, 3], [1, 2, 3, 4], [5, 6, 7, 8], [6, 7, 8, 9], [10, 11, 12, 13], [11, 12, 13, 14], [15, 16, 17, 18], [16, 17, 18, 19],
+  [0, 5, 10, 15], [1, 6, 11, 16], [2, 7, 12, 17], [3, 8, 13, 18], [4, 9, 14, 19],
+  [0, 6, 12, 18], [1, 7, 13, 19],
+  [3, 7, 11, 15], [4, 8, 12, 16],
+];
+/** 4x5's symmetries, written here from the board's cells, in the file's order: the identity, then left and right swapped, top and bottom, both. */
+const SYMMETRIES_4X5 = [[false, false, 'identity'], [false, true, 'mirror left-right'], [true, false, 'mirror top-bottom'], [true, true, 'rotate 180']]
+  .map(([rows, cols, name]) => ({ name, perm: [...Array(20).keys()].map((c) => (rows ? 3 - Math.floor(c / 5) : Math.floor(c / 5)) * 5 + (cols ? 4 - (c % 5) : c % 5)) }));
+
+/** The canonical key of `board` by brute force: its smallest image (image[i] = board[perm[i]]) as a string, and the first symmetry giving it. */
+function minImage(board) {
+  const images = SYMMETRIES_4X5.map(({ perm }) => perm.map((cell) => board[cell]).join(''));
+  const key = images.reduce((least, image) => (image < least ? image : least));
+  return { key, index: images.indexOf(key) };
+}
+
+/** A 4x5 k=4 version-2 document holding `entries` (more than step 7 of a whole book allows, so splitBook's only). */
+const doc4x5 = (entries) => ({
+  format: 'tictactoe-book',
+  version: 2,
+  canonical: 'min-image',
+  rules: { rows: 4, cols: 5, k: 4, cells: 20, misere: false, first: 'X', second: 'O', empty: '.', lines: LINES_4X5 },
+  symmetries: SYMMETRIES_4X5,
+  counts: { entries: Object.keys(entries).length },
+  entries,
+});
+
+// X X X . O
+// X O X O O      X to move, two cells free. X at 3 completes the top row: a win at once
+// X O X O X      (score 20). X at 19 completes nothing, and O's last move, at 3, completes
+// O X O O .      column 3 (3, 8, 13, 18): a loss in 2 plies (score -19).
+const TWO_LEFT = 'XXX.OXOXOOXOXOXOXOO.';
+const AFTER_19 = 'XXX.OXOXOOXOXOXOXOOX'; // O to move at 3, completing column 3: 20
+
+/** The two entries that answer TWO_LEFT, each under its canonical key (minImage) with its tier's cell turned to match. */
+function twoLeftEntries() {
+  const entries = {};
+  for (const [board, best, cell] of [[TWO_LEFT, 20, 3], [AFTER_19, 20, 3]]) {
+    const { key, index } = minImage(board);
+    entries[key] = `${best} ${SYMMETRIES_4X5[index].perm.indexOf(cell)}`;
+  }
+  return entries;
+}
+
+test('a 4x5 manifest (20 cells) opens; its reader\'s canonical keys are the brute-force smallest images, along random games', () => {
+  const files = splitBook(doc4x5(twoLeftEntries()));
+  const { book, read } = fromFiles(files);
+  assert.deepEqual([book.cells, book.rules.rows, book.rules.cols, book.perms.length], [20, 4, 5, 4]);
+  assert.deepEqual(book.rules.lines, LINES_4X5);
+  assert.deepEqual(book.perms, SYMMETRIES_4X5.map((s) => s.perm));
+  // mulberry32, seeded: the same games each run
+  let seed = 45;
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+  let boards = 0;
+  // boards with an image whose code passes 2^31 (X on its cell 0 alone is 2 * 3^19): in 32 bits
+  // it would wrap to a negative number and pass for the smallest
+  let high = 0;
+  for (let game = 0; game < 200; game++) {
+    let position = Position.empty({ rows: 4, cols: 5, k: 4 });
+    while (!position.isOver) {
+      const board = position.board;
+      assert.deepEqual(book.canonical(board), minImage(board), board);
+      const swapped = board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X'));
+      assert.deepEqual(book.canonical(swapped), minImage(swapped), swapped);
+      boards++;
+      if (SYMMETRIES_4X5.some(({ perm }) => board[perm[0]] === 'X')) high++;
+      const moves = position.legalMoves();
+      position = position.play(moves[Math.floor(random() * moves.length)]);
+    }
+  }
+  assert.ok(boards > 2000 && high > 1000, `${boards} boards, ${high} with an image past 2^31`);
+  assert.deepEqual(read, []); // the manifest alone
+});
+
+// a time limit: a look-up of a code past 2^31 in a CodeTable (26 bits) probes for ever
+test('a 4x5 book by parts answers a position near the end as worked out by hand, in each orientation; a whole-file 4x5 book is refused at step 7', { timeout: 60_000 }, async () => {
+  const entries = twoLeftEntries();
+  const files = splitBook(doc4x5(entries));
+  const { book, read } = fromFiles(files);
+  for (const { perm } of SYMMETRIES_4X5) {
+    const board = perm.map((cell) => TWO_LEFT[cell]).join(''); // TWO_LEFT turned: its cells 3 and 19 move with it
+    const win = perm.indexOf(3);
+    const loss = perm.indexOf(19);
+    const answer = await book.evaluate(board);
+    const scores = Array(20).fill(null);
+    scores[win] = 20;
+    scores[loss] = -19;
+    assert.deepEqual([answer.value, answer.valueWord, answer.plies, answer.turn, answer.key], [1, 'win', 1, 'X', minImage(TWO_LEFT).key], board);
+    assert.deepEqual([answer.scores, answer.tiers, answer.optimal], [scores, [[win]], [win]], board);
+    assert.deepEqual([answer.outcome(win), answer.outcome(loss)], [{ value: 1, plies: 1 }, { value: -1, plies: 2 }], board);
+    assert.deepEqual(await book.bestMoves(board), [win]);
+  }
+  // O's answer after X's mistake, and the same game with O moving first (the marks swapped)
+  const after = await book.evaluate(AFTER_19);
+  assert.deepEqual([after.value, after.plies, after.turn, after.tiers], [1, 1, 'O', [[3]]]);
+  const swap = (board) => board.replace(/[XO]/g, (m) => (m === 'X' ? 'O' : 'X'));
+  assert.deepEqual(facts(await book.evaluate(swap(TWO_LEFT), { first: 'O' })), { ...facts(await book.evaluate(TWO_LEFT)), board: swap(TWO_LEFT), first: 'O', turn: 'O' });
+  assert.deepEqual(new Set(read), new Set(['18-00000.part', '19-00000.part']));
+  // an entry one off is found, as on any board
+  const wrong = splitBook(doc4x5({ ...entries, [minImage(TWO_LEFT).key]: entries[minImage(TWO_LEFT).key].replace(/^20/, '19') }));
+  await assert.rejects(fromFiles(wrong).book.evaluate(TWO_LEFT), (e) => e instanceof BookError && e.code === 'entry-inconsistent');
+  // The same entries as a version-2 book: step 7 refuses it, in Python's words
+  // (tictactoe_book.book_format: "has impossible rules: board 4x5 has 20 cells; at most 16").
+  assert.throws(() => loadBook(JSON.stringify(doc4x5(entries))), (e) => e instanceof BookError && e.code === 'rules'
+    && e.message === 'book: has impossible rules: board 4x5 has 20 cells; at most 16 [rules]');
+});
+
+test('past 20 cells neither version reads a book: a 5x5 manifest and a 5x5 book are refused at step 7 in Python\'s words', () => {
+  const doc = { ...doc4x5({}), rules: { ...doc4x5({}).rules, rows: 5, cells: 25 } };
+  const manifest = JSON.stringify({ ...doc, version: 3, parts: [] });
+  assert.throws(() => loadPartsBook(manifest, { readPart: () => null }), (e) => e.code === 'rules'
+    && e.message === 'manifest.json: has impossible rules: board 5x5 has 25 cells; at most 20 [rules]');
+  assert.throws(() => loadBook(JSON.stringify(doc)), (e) => e.code === 'rules'
+    && e.message === 'book: has impossible rules: board 5x5 has 25 cells; at most 20 [rules]');
+});
+
 // ---------------------------------------------------------------- what is read
 
 test('opening reads the manifest alone; an answer reads its part and its successors\' parts, and the parts are kept', async () => {

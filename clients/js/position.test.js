@@ -90,6 +90,76 @@ for (const [name, shape, lines, cells] of GAMES) {
   }
 }
 
+//  0  1  2  3  4
+//  5  6  7  8  9     4x5, four in a row: 20 cells, past the 16 of a whole-file book
+// 10 11 12 13 14
+// 15 16 17 18 19
+const LINES_4X5 = [
+  [0, 1, 2, 3], [1, 2, 3, 4], [5, 6, 7, 8], [6, 7, 8, 9], [10, 11, 12, 13], [11, 12, 13, 14], [15, 16, 17, 18], [16, 17, 18, 19],
+  [0, 5, 10, 15], [1, 6, 11, 16], [2, 7, 12, 17], [3, 8, 13, 18], [4, 9, 14, 19],
+  [0, 6, 12, 18], [1, 7, 13, 19],
+  [3, 7, 11, 15], [4, 8, 12, 16],
+];
+
+/** A seeded source of numbers from 0 up to 1 (mulberry32), so that the random games are the same each run. */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** What the rules say of `board` (as oracle's entries): the owner of the first line owned, or a full board a draw. */
+function judged(board, lines, misere, turn) {
+  const owned = lines.find((line) => board[line[0]] !== '.' && line.every((c) => board[c] === board[line[0]]));
+  let outcome = null;
+  if (owned) outcome = { winner: misere ? other(board[owned[0]]) : board[owned[0]], line: owned };
+  else if (!board.includes('.')) outcome = { winner: null, line: [] };
+  const free = [...board].flatMap((mark, c) => (mark === '.' ? [c] : []));
+  return { turn, outcome, moves: outcome ? [] : free };
+}
+
+for (const misere of [false, true]) {
+  for (const first of ['X', 'O']) {
+    test(`4x5 k=4${misere ? ' misère' : ''}, ${first} first: 300 random games, each position's outcome, moves and turn as the rules say`, () => {
+      const rules = { rows: 4, cols: 5, k: 4, misere };
+      const random = seeded(misere * 2 + (first === 'O') + 45);
+      let finished = 0;
+      let drawn = 0;
+      for (let game = 0; game < 300; game++) {
+        let board = '.'.repeat(20);
+        let turn = first;
+        let position = Position.empty(rules, first);
+        for (;;) {
+          const expected = judged(board, LINES_4X5, misere, turn);
+          assert.equal(position.board, board);
+          assert.equal(position.turn, expected.turn, board);
+          assert.deepEqual(position.outcome(), expected.outcome, board);
+          assert.equal(position.isOver, expected.outcome !== null, board);
+          assert.deepEqual(position.legalMoves(), expected.moves, board);
+          assert.deepEqual(new Position(board, rules, first), position, board);
+          if (expected.outcome) {
+            finished++;
+            drawn += expected.outcome.winner === null;
+            assert.throws(() => position.play(expected.moves[0] ?? 0), IllegalMoveError, board);
+            break;
+          }
+          const cell = expected.moves[Math.floor(random() * expected.moves.length)];
+          position = position.play(cell);
+          board = board.slice(0, cell) + turn + board.slice(cell + 1);
+          turn = other(turn);
+        }
+      }
+      assert.equal(finished, 300);
+      assert.ok(drawn > 0 && drawn < 300, `${drawn} draws`); // games that fill all 20 cells, and games won
+      assert.throws(() => Position.empty(rules).play(20), (e) => e instanceof IllegalMoveError && /off the board \(0 to 19\)/.test(e.message));
+    });
+  }
+}
+
 test('lineOwners: the marks owning a line, under misère too (the owners lose); winners is its deprecated alias', () => {
   const owners = (board) => new Set(['X', 'O'].filter((mark) => LINES_3X3.some((line) => line.every((c) => board[c] === mark))));
   // every reachable board, finished ones included, and one no game reaches (both own a line)
@@ -143,7 +213,8 @@ test('bad rules throw RulesError naming the value', () => {
     [{ rows: 0, cols: 3, k: 3 }, 'rows must be a positive integer, got 0'],
     [{ rows: 3, cols: 3.5, k: 3 }, 'cols must be a positive integer, got 3.5'],
     [{ rows: 3, cols: 3 }, 'k must be a positive integer, got nothing'],
-    [{ rows: 5, cols: 4, k: 4 }, 'board 5x4 has 20 cells; at most 16'],
+    [{ rows: 5, cols: 5, k: 4 }, 'board 5x5 has 25 cells; at most 20'],
+    [{ rows: 1, cols: 21, k: 4 }, 'board 1x21 has 21 cells; at most 20'],
     [{ rows: 3, cols: 3, k: 4 }, 'k=4 does not fit on a 3x3 board'],
     [{ rows: 3, cols: 3, k: 3, misere: 'no' }, 'misere must be true or false, got "no"'],
     [null, 'rules must be an object'],

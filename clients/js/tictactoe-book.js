@@ -58,7 +58,10 @@ const MAX_BYTES = 67_108_864; // step 2: 64 MiB of UTF-8
 export const MAX_BOOK_BYTES = MAX_BYTES;
 const MAX_VALUES = 4_000_000; // step 2: '[', '{' and ',' together bound the number of values (a 4x4 book: about one ',' per entry)
 const MAX_DEPTH = 32; // step 3: the top-level object is depth 1
-const MAX_CELLS = 16; // step 7
+/** The most cells of a game's board (as tictactoe_book.game.MAX_CELLS): a Position's, and a book by parts' (its step 7). */
+const MAX_CELLS = 20;
+/** The most cells of a whole-file book, version 2 (step 7; tictactoe_book.book_format.MAX_BOOK_CELLS). */
+const MAX_BOOK_CELLS = 16;
 // A Map, not an object: a level is the caller's name, and an object would also answer for names
 // it inherits ('constructor', 'toString', '__proto__'), each a truthy non-number.
 const HORIZON = new Map([['hard', 4], ['medium', 2], ['easy', 1]]);
@@ -504,13 +507,15 @@ function checkHeader(doc, refuse, version = VERSION) {
 
 /**
  * Step 7: the rules, within bounds and those of the caller's game (`wanted`: {rows, cols, k,
- * misere}, misere false when left out; or null for any).
+ * misere}, misere false when left out; or null for any). `maxCells` is the format's bound: a
+ * whole book's MAX_BOOK_CELLS, a book by parts' MAX_CELLS (a game's own).
  */
-function checkRules(rules, wanted, refuse) {
+function checkRules(rules, wanted, refuse, maxCells) {
   if (!isObject(rules)) refuse('rules', `has rules ${show(rules)}, not an object`);
   const { rows, cols, k, cells, misere } = rules; // misere is no default here: a book states it
   const problem = rulesProblem({ rows, cols, k, misere });
   if (problem) refuse('rules', `has impossible rules: ${problem.member ? 'rules.' : ''}${problem.text}`);
+  if (rows * cols > maxCells) refuse('rules', `has impossible rules: board ${rows}x${cols} has ${rows * cols} cells; at most ${maxCells}`);
   if (cells !== rows * cols) refuse('rules', `has rules.cells ${show(cells)}, not ${rows * cols}`);
   if (rules.first !== 'X' || rules.second !== 'O' || rules.empty !== '.') {
     refuse('rules', `uses marks ${show([rules.first, rules.second, rules.empty])}, not X, O and .`);
@@ -554,12 +559,12 @@ const DOT = 0x2e;
 const O_MARK = 0x4f;
 const X_MARK = 0x58;
 const MARK_UNITS = [DOT, O_MARK, X_MARK]; // a code's digit's character
-const OCCUPIED = -128; // a derived score's slot for an occupied cell (scores lie in [-16, 16])
+const OCCUPIED = -128; // a derived score's slot for an occupied cell (scores lie in [-cells, cells], cells <= 20)
 const DERIVED = 0; // what Entries.derive returns
 const MISSING = 1;
 const OUT_OF_RANGE = 2;
 
-/** The number of set bits of a 16-bit mask. */
+/** The number of set bits of a mask of cells (bit c for cell c). */
 function popcount(mask) {
   let n = 0;
   for (let m = mask; m; m &= m - 1) n++;
@@ -570,28 +575,43 @@ function popcount(mask) {
 const lowestCell = (mask) => 31 - Math.clz32(mask & -mask);
 
 /**
+ * Up to this many cells a board's code (below 3^16 < 2^26) fits an Int32Array and a CodeTable's
+ * slot, and its masks a Uint16Array: the fast path, every whole book's (MAX_BOOK_CELLS) and the
+ * proof's. Past it (a book by parts, a Position, up to MAX_CELLS) codes reach 3^20 - 1 > 2^31
+ * and are held in Float64Arrays (integers are exact below 2^53), masks in Uint32Arrays, and
+ * codes are looked up in a CodeMap.
+ */
+const SMALL_CELLS = 16;
+
+/**
  * The tables everything below runs on, derived from the rules (never from the file): the lines
  * as bit masks of cells (and per cell the lines through it), and each symmetry as weights. With
  * image[i] = board[perm[i]], board cell j is digit i = inverse[j] of the image, worth
  * 3^(cells - 1 - i): `weights[p * cells + j]`. An image's code is then the sum of its marks'
  * weights (an X counts twice), and a successor's image codes are its parent's plus the weight
- * of the new mark's cell: 8 additions, no string.
+ * of the new mark's cell: 8 additions, no string. `Codes` and `Masks` are the typed arrays that
+ * hold this game's codes and masks (SMALL_CELLS).
  */
 class GameTables {
   constructor({ rows, cols, k, cells, misere, lines, perms }) {
     Object.assign(this, { rows, cols, k, cells, misere, lines, perms });
+    const small = cells <= SMALL_CELLS;
+    this.Codes = small ? Int32Array : Float64Array;
+    this.Masks = small ? Uint16Array : Uint32Array;
     this.full = (1 << cells) - 1;
     this.lineMasks = Int32Array.from(lines, (line) => line.reduce((mask, c) => mask | (1 << c), 0));
     this.linesThrough = Array.from({ length: cells }, (_, c) => Int32Array.from([...this.lineMasks].filter((m) => m & (1 << c))));
-    this.weights = new Int32Array(perms.length * cells);
+    this.weights = new this.Codes(perms.length * cells);
     perms.forEach((perm, p) => perm.forEach((j, i) => { this.weights[p * cells + j] = 3 ** (cells - 1 - i); }));
-    // The weight of a set of cells, a byte of the mask at a time: byteWeights[(p * 2 + half) * 256 + byte]
+    // The weight of a set of cells, a byte of the mask at a time: byteWeights[(p * bytes + half) * 256 + byte]
     // is the sum of the weights of the cells 8 * half + b for the bits b of byte, under symmetry p.
-    // Each byte's sum is a smaller byte's plus the weight of its lowest cell.
-    this.byteWeights = new Int32Array(perms.length * 2 * 256);
+    // Each byte's sum is a smaller byte's plus the weight of its lowest cell. Two bytes a mask up
+    // to 16 cells, three past them.
+    this.bytes = small ? 2 : 3;
+    this.byteWeights = new this.Codes(perms.length * this.bytes * 256);
     for (let p = 0; p < perms.length; p++) {
-      for (let half = 0; half < 2; half++) {
-        const table = (p * 2 + half) * 256;
+      for (let half = 0; half < this.bytes; half++) {
+        const table = (p * this.bytes + half) * 256;
         for (let byte = 1; byte < 256; byte++) {
           const cell = 8 * half + lowestCell(byte);
           const weight = cell < cells ? this.weights[p * cells + cell] : 0;
@@ -599,7 +619,7 @@ class GameTables {
         }
       }
     }
-    this.images = new Int32Array(perms.length); // scratch: the image codes of the board at hand
+    this.images = new this.Codes(perms.length); // scratch: the image codes of the board at hand
   }
 
   /** Whether the mark with cells `mask` fills a line. */
@@ -613,11 +633,19 @@ class GameTables {
   imageCodes(x, o) {
     const { byteWeights: w, images } = this;
     const x0 = x & 0xff;
-    const x1 = (x >> 8) | 0x100; // the second half's table follows the first's
+    const x1 = ((x >> 8) & 0xff) | 0x100; // the second byte's table follows the first's
     const o0 = o & 0xff;
-    const o1 = (o >> 8) | 0x100;
-    for (let p = 0, t = 0; p < images.length; p++, t += 512) {
-      images[p] = 2 * (w[t + x0] + w[t + x1]) + w[t + o0] + w[t + o1];
+    const o1 = ((o >> 8) & 0xff) | 0x100;
+    if (this.bytes === 2) {
+      for (let p = 0, t = 0; p < images.length; p++, t += 512) {
+        images[p] = 2 * (w[t + x0] + w[t + x1]) + w[t + o0] + w[t + o1];
+      }
+      return;
+    }
+    const x2 = (x >> 16) | 0x200; // and the third's the second's
+    const o2 = (o >> 16) | 0x200;
+    for (let p = 0, t = 0; p < images.length; p++, t += 768) {
+      images[p] = 2 * (w[t + x0] + w[t + x1] + w[t + x2]) + w[t + o0] + w[t + o1] + w[t + o2];
     }
   }
 
@@ -664,12 +692,13 @@ function canonicalize(board, tables) {
 }
 
 /**
- * Codes to entries: open addressing over one Int32Array, each slot a code (3^16 < 2^26: 26
- * bits) with its entry's best score in the 6 bits above (score + 16, or 63 for a best score no
- * move can have), so that the proof's probe for a successor reads 4 bytes: half its time on a
- * 4x4 book is these probes, and an 8 MB table holds in cache where a 16 MB one of (code, score)
- * pairs did not. The entry number of each slot is kept beside, for the answers. A Map of a
- * million keys costs several times the memory and the time.
+ * Codes to entries, for boards up to SMALL_CELLS (past them, CodeMap): open addressing over one
+ * Int32Array, each slot a code (3^16 < 2^26: 26 bits) with its entry's best score in the 6 bits
+ * above (score + 16, or 63 for a best score no move can have), so that the proof's probe for a
+ * successor reads 4 bytes: half its time on a 4x4 book is these probes, and an 8 MB table holds
+ * in cache where a 16 MB one of (code, score) pairs did not. The entry number of each slot is
+ * kept beside, for the answers. A Map of a million keys costs several times the memory and the
+ * time.
  */
 const CODE_BITS = 26;
 const CODE_MASK = (1 << CODE_BITS) - 1;
@@ -716,6 +745,49 @@ class CodeTable {
       if ((found & CODE_MASK) === code) return at;
       at = (at + 1) & mask;
     }
+  }
+
+  /** The entry number stored under `code`, or -1. */
+  get(code) {
+    const at = this.find(code);
+    return at < 0 ? -1 : this.entries[at];
+  }
+}
+
+/**
+ * CodeTable's interface over a Map, for boards past SMALL_CELLS, whose codes (up to 3^20 - 1)
+ * do not fit a slot's 26 bits: slot n is the n-th code added. Only a book by parts has such
+ * boards, and its reader indexes an entry and its successors per answer (at most cells + 1
+ * codes); the proof of a whole book (at most MAX_BOOK_CELLS) never builds one.
+ */
+class CodeMap {
+  constructor(size) {
+    this.slotOf = new Map();
+    this.entries = new Int32Array(size);
+    this.bests = new Int8Array(size).fill(NO_SCORE); // scores lie in [-20, 20]; NO_SCORE is 63
+  }
+
+  /** Store entry number `entry` under `code` (a new code); returns its slot. */
+  add(code, entry) {
+    const at = this.slotOf.size;
+    this.slotOf.set(code, at);
+    this.entries[at] = entry;
+    return at;
+  }
+
+  /** Record the best score `best` (NO_SCORE beyond [-cells, cells]) of the entry in slot `at`. */
+  setBest(at, best) {
+    this.bests[at] = best;
+  }
+
+  /** The best score recorded in slot `at`, or NO_SCORE. */
+  bestAt(at) {
+    return this.bests[at];
+  }
+
+  /** The slot holding `code`, or -1. */
+  find(code) {
+    return this.slotOf.get(code) ?? -1;
   }
 
   /** The entry number stored under `code`, or -1. */
@@ -1073,9 +1145,9 @@ class Entries {
     this.tables = tables;
     this.keys = keys;
     this.texts = texts;
-    this.byCode = new CodeTable(size);
-    this.x = new Uint16Array(size);
-    this.o = new Uint16Array(size);
+    this.byCode = tables.cells <= SMALL_CELLS ? new CodeTable(size) : new CodeMap(size);
+    this.x = new tables.Masks(size);
+    this.o = new tables.Masks(size);
     this.best = new Float64Array(size); // the file's, up to 2^53 - 1 until step 15 has bounded it
     this.scores = new Int8Array(size * tables.cells);
     this.derived = new Uint8Array(size); // 1 once scores[i] holds entry i's derived scores
@@ -1244,7 +1316,7 @@ function indexEntries(keys, texts, tables, refuse, { checkKeys = true } = {}) {
     slots[i] = book.byCode.add(images[0], i);
   }
   // Step 13: each entry a string of the grammar.
-  const tierMask = new Uint16Array(keys.length);
+  const tierMask = new tables.Masks(keys.length);
   const repeated = new Uint8Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const problem = readEntry(texts[i], cells, i, book.best, tierMask, repeated);
@@ -1317,7 +1389,7 @@ function optionsOf(options) {
  * The caller's game, `rules` of loadBook: null (or left out) for the book's own, else the rules
  * of a game ({rows, cols, k}, misere true, false or left out), checked as a Position's
  * (rulesProblem): a member of the wrong type or below 1 is a TypeError naming it (as Python's
- * Rules refuses rows '3'), a board no reader plays (over 16 cells, k longer than both sides) a
+ * Rules refuses rows '3'), a board no reader plays (over 20 cells, k longer than both sides) a
  * RulesError; never a book's refusal.
  */
 function wantedRules(rules) {
@@ -1336,7 +1408,7 @@ function openBook(input, { rules = null, source = 'book' } = {}, { proven = fals
   const refuse = bookRefuser(source);
   const doc = readDocument(input, refuse);
   checkHeader(doc, refuse);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse, MAX_BOOK_CELLS), refuse));
   return new Reader(tables, readEntries(doc, tables, refuse, { proven }), againstOf(doc));
 }
 
@@ -1821,7 +1893,7 @@ function checkParts(raw, cells, refuse) {
 /** Steps 4-11 on the parsed manifest: the game's tables and the parts. */
 function checkManifest(doc, wanted, refuse) {
   checkHeader(doc, refuse, PARTS_VERSION);
-  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse), refuse));
+  const tables = new GameTables(checkTables(doc, checkRules(doc.rules, wanted, refuse, MAX_CELLS), refuse));
   const parts = checkParts(doc.parts, tables.cells, refuse);
   const stated = isObject(doc.counts) ? doc.counts.entries : undefined;
   const total = parts.reduce((sum, part) => sum + part.entries, 0);
@@ -2039,7 +2111,7 @@ class PartsReader extends BookReader {
     if (!text || text.length > MAX_PART_TEXT) refuse('part-format', `holds more than ${thousands(MAX_PART_TEXT)} bytes of text`);
     const entries = partEntries(text, part, this.cells, refuse);
     // step 16: every entry string of the part follows the grammar (readEntry, into scratch arrays)
-    const scratch = [new Float64Array(1), new Uint16Array(1), new Uint8Array(1)];
+    const scratch = [new Float64Array(1), new this.#tables.Masks(1), new Uint8Array(1)];
     for (const [key, entry] of entries) {
       const problem = readEntry(entry, this.cells, 0, ...scratch);
       if (problem) refuse('entry-shape', `has entry ${key}, which ${problem}`);

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
-  BoardError, BookError, LEVELS, MAX_BOOK_BYTES, PROVEN_PREFIX, Position, REASON_CODES, RulesError, deriveLines, deriveSymmetries, loadBook, loadBookCached,
+  BoardError, BookError, LEVELS, MAX_BOOK_BYTES, PROVEN_PREFIX, Position, REASON_CODES, RulesError, deriveLines, deriveSymmetries, loadBook, loadBookCached, loadPartsBook,
   parseStrictJSON, readBookResponse, sha256Hex,
 } from './tictactoe-book.js';
 import { checkVectors } from './check-vectors.mjs';
@@ -629,16 +629,26 @@ for (const [rows, cols, k, misere] of SIZES) {
 test('Position, the caller\'s rules and a book\'s rules accept the same games, those Python\'s Rules accepts', () => {
   // issue 41, item 14: three checks of rules could drift apart (a JavaScript Position refusing
   // 3x4 with k = 4, which Python plays, went unseen). Python's rule (tictactoe_book.game.Rules):
-  // at most 16 cells, and k no longer than the longer side.
-  const python = (rows, cols, k) => rows * cols <= 16 && k <= Math.max(rows, cols);
-  const header = (rows, cols, k) => JSON.stringify({
-    format: 'tictactoe-book', version: 2, canonical: 'min-image',
+  // at most 20 cells, and k no longer than the longer side; a whole-file book's header
+  // (tictactoe_book.book_format, step 7) at most 16 cells, a book by parts' manifest 20.
+  const python = (rows, cols, k) => rows * cols <= 20 && k <= Math.max(rows, cols);
+  const header = (rows, cols, k, version) => JSON.stringify({
+    format: 'tictactoe-book', version, canonical: 'min-image',
     rules: { rows, cols, k, cells: rows * cols, misere: false, first: 'X', second: 'O', empty: '.', lines: [] },
   });
+  // a header past step 7 fails at step 8 (no lines), one refused at 7 with 'rules'
+  const passesStep7 = (load) => {
+    try {
+      load();
+    } catch (error) {
+      return error.code !== 'rules';
+    }
+    return true;
+  };
   let games = 0;
-  for (let rows = 1; rows <= 17; rows++) {
-    for (let cols = 1; cols <= 17; cols++) {
-      for (let k = 1; k <= 18; k++) {
+  for (let rows = 1; rows <= 21; rows++) {
+    for (let cols = 1; cols <= 21; cols++) {
+      for (let k = 1; k <= 22; k++) {
         const rules = { rows, cols, k };
         const expected = python(rows, cols, k);
         const name = `${rows}x${cols} k=${k}`;
@@ -656,18 +666,15 @@ test('Position, the caller\'s rules and a book\'s rules accept the same games, t
           caller = error instanceof BookError;
           assert.ok(caller || error instanceof RulesError, name);
         }
-        let book = true; // a header past step 7 fails at step 8 (no lines), one refused at 7 with 'rules'
-        try {
-          loadBook(header(rows, cols, k));
-        } catch (error) {
-          book = error.code !== 'rules';
-        }
-        assert.deepEqual([position, caller, book], [expected, expected, expected], name);
+        const book = passesStep7(() => loadBook(header(rows, cols, k, 2)));
+        const parts = passesStep7(() => loadPartsBook(header(rows, cols, k, 3), { readPart: () => null }));
+        const whole = expected && rows * cols <= 16;
+        assert.deepEqual([position, caller, book, parts], [expected, expected, whole, expected], name);
         games += expected;
       }
     }
   }
-  assert.ok(games > 200, `${games}`);
+  assert.ok(games > 300, `${games}`);
   // 3x4, four in a row: the top row completed by X wins; three in a row do not
   // X X X X
   // O O O .
@@ -979,7 +986,9 @@ test('the caller\'s rules are checked as Python\'s Rules checks them: a clear Ty
   ];
   for (const [rules, message] of cases) assert.throws(() => loadBook(bookBytes, { rules }), message, JSON.stringify(rules));
   // Rules of no game are the caller's mistake, as a Position's are (RulesError), not the book's.
-  assert.throws(() => loadBook(bookBytes, { rules: { rows: 5, cols: 4, k: 3 } }), (e) => e instanceof RulesError && e.message === 'board 5x4 has 20 cells; at most 16');
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 5, cols: 5, k: 3 } }), (e) => e instanceof RulesError && e.message === 'board 5x5 has 25 cells; at most 20');
+  // 5x4 is a game (a book by parts holds it), so a 3x3 book is the wrong book for it
+  assert.throws(() => loadBook(bookBytes, { rules: { rows: 5, cols: 4, k: 3 } }), (e) => e instanceof BookError && e.message.endsWith('is a book for 3x3 k=3, not 5x4 k=3 [rules]'));
   assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 4 } }), (e) => e instanceof RulesError && e.message === 'k=4 does not fit on a 3x3 board');
   assert.throws(() => loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: true } }), /\[rules\]$/);
   assert.equal(loadBook(bookBytes, { rules: { rows: 3, cols: 3, k: 3, misere: false } }).rules.misere, false);
