@@ -360,17 +360,9 @@ def js_answer(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-#: The cases of 20 cells, which a book by parts may hold (docs/book-parts.md) and the JavaScript
-#: reader cannot read yet (16 cells at most: 16-bit masks, 26-bit codes; issue 37, item 5).
-#: Strict: the day it reads them, these fail until the mark is taken off (clients/js/parts.test.js
-#: says the same).
-UP_TO_16_CELLS = pytest.mark.xfail(strict=True, reason="the JavaScript reader reads up to 16 cells")
-JS_CASES = [
-    pytest.param(case, marks=UP_TO_16_CELLS)
-    if case["name"] in ("rules-of-20-cells-lines-of-9", "twenty-cells")
-    else case
-    for case in CASES
-]
+#: Every case, the two of 20 cells included (the JavaScript reader reads up to 20 cells, as the
+#: Python one does).
+JS_CASES = CASES
 
 
 @pytest.mark.parametrize("via", VIAS)

@@ -405,12 +405,9 @@ test('fetchPartsBook: a manifest not found is unreadable, a part not found part-
 
 /**
  * The parts vectors (book/parts-vectors.json; docs/conformance.md): the one corpus of damaged
- * books by parts, which tests/test_parts_vectors.py runs against the Python readers and the proof.
- * Two cases hold a book of 20 cells, which a book by parts may (docs/book-parts.md) and this
- * reader cannot yet read (16 cells at most: 16-bit masks, 26-bit codes; issue 37, item 5): they
- * are the failures expected, and this test fails the day they pass, to be told so.
+ * books by parts, which tests/test_parts_vectors.py runs against the Python readers and the proof;
+ * every case, the two of 20 cells included.
  */
-const UP_TO_16_CELLS = ['rules-of-20-cells-lines-of-9', 'twenty-cells'];
 const partsVectors = JSON.parse(readFileSync(new URL('book/parts-vectors.json', root), 'utf8'));
 
 test('the parts vectors: every case answered or refused as they say, by readPart, by files and by fetch', async (t) => {
@@ -442,8 +439,7 @@ test('the parts vectors: every case answered or refused as they say, by readPart
   assert.deepEqual([...codes].filter((code) => ![...REASON_CODES, ...PARTS_REASON_CODES].includes(code)), []);
   for (const [how, open] of Object.entries(openers)) {
     const failures = await checkPartsVectors(partsVectors, { open });
-    const failing = [...new Set(failures.map(({ name }) => name))];
-    assert.deepEqual(failing, UP_TO_16_CELLS, `${how}: ${JSON.stringify(failures.slice(0, 5))}`);
+    assert.deepEqual(failures, [], `${how}: ${JSON.stringify(failures.slice(0, 5))}`);
   }
 });
 
