@@ -149,7 +149,7 @@ def build(
     Examples:
       $ ttt-book build -o mybook.json
       $ ttt-book build --misere -o misere.json
-      $ ttt-book build --rules 4x5:4 --parts -o 4x5-parts
+      $ ttt-book build --rules 2x9:2 --parts -o 2x9-parts
     """
     from tictactoe_generator.progress import stage_bars
 

@@ -38,8 +38,7 @@ Permutation = tuple[Cell, ...]
 #: stands for an answer that forfeits the game (an audited program's illegal or missing answer).
 Policy = Callable[[str], Sequence["Cell | None"]]
 
-#: Boards this package takes: a position's code must fit 64 bits and a game's count of move
-#: sequences int64 (a book of over 16 cells is a book by parts: docs/book-parts.md).
+#: Boards this package takes (past 16 cells, in a book by parts: docs/book-parts.md).
 MAX_CELLS = 20
 EMPTY = "."
 FIRST = "X"
