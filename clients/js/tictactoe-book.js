@@ -2140,6 +2140,9 @@ class PartsReader extends BookReader {
       const { book, tierMask, repeated } = indexEntries(keys, texts, this.#tables, refuse, { checkKeys: false });
       if (book.derive(0) === MISSING) {
         const successor = this.#tables.board(book.trouble.code);
+        // a key indexed under another code than the one asked for: a fault of the tables, which
+        // would otherwise ask for the same successor for ever
+        if (keys.includes(successor)) throw new Error(`internal error: entry ${successor} is not found under its own code`);
         const found = await this.#text(successor);
         if (found !== undefined) {
           keys.push(successor);
