@@ -1,10 +1,11 @@
 """The JavaScript reader of books by parts (clients/js: openPartsBook from files, fetchPartsBook
 over fetch) against the Python reader, on the folders ``ttt-book split`` writes: every answer is
 the version-2 book's (Python's ``Book.evaluate``) and the first answers read as many parts as the
-Python ``PartsBook`` does. (Damaged folders: tests/test_parts_vectors.py runs this reader on the
-parts vectors, by files and by fetch, through the same judge.) The node tests
-(clients/js/parts.test.js) cut their folders with clients/js/make-parts.mjs: checked here to cut
-as ``ttt-book split`` does.
+Python ``PartsBook`` does; past 16 cells, where no version-2 book exists, on books built by
+layers (4x5 and 2x9, two in a row), every answer is the Python ``PartsBook``'s. (Damaged
+folders: tests/test_parts_vectors.py runs this reader on the parts vectors, by files and by
+fetch, through the same judge.) The node tests (clients/js/parts.test.js) cut their folders with
+clients/js/make-parts.mjs: checked here to cut as ``ttt-book split`` does.
 
 The JavaScript side is tests/parts_judge.mjs, one node process a test: it answers a list of
 boards on a folder, by files or by fetch (the browser's way: Web Crypto and DecompressionStream).
@@ -19,6 +20,7 @@ import subprocess
 import sys
 import urllib.parse
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +29,10 @@ from click.testing import CliRunner
 
 from tictactoe_book import BoardError, load_book
 from tictactoe_book.game import EMPTY, Rules
-from tictactoe_book.parts import MANIFEST, load_parts
+from tictactoe_book.parts import MANIFEST, PartsBook, load_parts
 from tictactoe_book.reader import Book, Evaluation
 from tictactoe_generator.cli import main as book_cli
+from tictactoe_generator.layered import build_parts
 from tictactoe_generator.parts import split_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,6 +158,62 @@ def test_a_first_answer_reads_the_parts_the_python_reader_reads(tmp_path: Path) 
         boards = [(board, "X") for board in questions]
         for result in judge([job(folder, via, boards) for via in VIAS]):
             assert (result["reads"], result["bytesRead"]) == (python.texts.reads, read), questions
+
+
+# ---------------------------------------------------------------- past 16 cells: built by layers
+
+
+@pytest.fixture(scope="module")
+def built_by_layers(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """The folder of the book by parts of the rules spelt ``spelling`` ("4x5:2"), built by layers
+    (tictactoe_generator.parts.build_parts, as ``ttt-book build --parts``) once a module."""
+    folders: dict[str, Path] = {}
+
+    def build(spelling: str) -> Path:
+        if spelling not in folders:
+            folder = tmp_path_factory.mktemp(spelling.replace(":", "-k"))
+            for name, data in build_parts(Rules.parse(spelling)).items():
+                (folder / name).write_bytes(data)
+            folders[spelling] = folder
+        return folders[spelling]
+
+    return build
+
+
+#: Boards past a whole-file book's 16 cells: 4x5 k=2 (20 cells, 79,872 entries: 31 parts) and 2x9
+#: k=2 (18 cells, 32,813 entries), about 5 s and 3 s to build. An answer by parts costs about
+#: 1.6 ms in Python and 0.5 ms in Node (each checks its entry against its successors; 2 shared
+#: cores): every 24th and every 12th key in make test's selection, every key with -m big (over
+#: two minutes for 4x5).
+WIDE = [
+    ("4x5:2", 24),
+    ("2x9:2", 12),
+    pytest.param("4x5:2", 1, marks=pytest.mark.big),
+    pytest.param("2x9:2", 1, marks=pytest.mark.big),
+]
+
+
+@pytest.mark.parametrize(("spelling", "stride"), WIDE)
+def test_a_book_by_parts_past_16_cells_answers_as_the_python_reader(
+    spelling: str, stride: int, built_by_layers: Callable[[str], Path]
+) -> None:
+    """The JavaScript reader, by files and by fetch, answers as the Python ``PartsBook`` on a
+    book built by layers: its keys (by layer, then key, as a game asks them), each turned by a
+    symmetry, and some as an O-first game holds them; and its first answers read the parts the
+    Python reader reads."""
+    folder = built_by_layers(spelling)
+    python = load_book(folder)
+    assert isinstance(python, PartsBook) and python.rules.cells > 16
+    keys = list(python.texts)[::stride]
+    boards = [(key, "X") for key in keys] + [(board, "X") for board in oriented(python, keys, 4)]
+    boards += [(swap(board), "O") for board in oriented(python, keys[::5], 5)]
+    assert_answers_as(python, folder, boards)
+    cells = python.rules.cells
+    for board in (EMPTY * cells, "X" + EMPTY * (cells - 2) + "O"):
+        fresh = load_parts(folder)
+        fresh.evaluate(board)
+        for result in judge([job(folder, via, [(board, "X")]) for via in VIAS]):
+            assert result["reads"] == fresh.texts.reads, (board, result)
 
 
 # ---------------------------------------------------------------- the node tests' writer
