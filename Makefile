@@ -26,7 +26,7 @@ $(BUILDTOOLS): $(RUNTIME)
 	touch $(BUILDTOOLS)
 
 $(STAMP): $(BUILDTOOLS)
-	$(BIN)/python -m pip install --quiet -e ".[test,dev,build]"
+	$(BIN)/python -m pip install --quiet -e ".[test,dev,build,cluster]"
 	touch $(STAMP)
 
 # make bench: the build extra and the build backend pyproject.toml names (the bench builds the

@@ -340,7 +340,13 @@ def test_the_runtime_depends_on_click_alone_and_the_build_extra_on_what_the_buil
         return found
 
     assert third_party(RUNTIME) == runtime == {"click"}
-    assert build == {"numpy", "orjson"} and third_party(BUILD) == runtime | build
+    assert build == {"numpy", "orjson"}
+    on_dask = "tictactoe_generator.cluster"
+    assert third_party({k: v for k, v in BUILD.items() if k != on_dask}) == runtime | build
+    # the cluster extra: the build's, and Dask, which the engine on Dask alone imports
+    cluster = {requirement.match(r).group(0) for r in project["optional-dependencies"]["cluster"]}  # type: ignore[union-attr]
+    assert cluster == build | {"dask", "distributed"}
+    assert third_party({on_dask: BUILD[on_dask]}) == {"distributed"}
 
 
 def test_the_build_command_line_loads_no_solver_until_a_command_runs() -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +33,7 @@ from tictactoe_book.apps.progress import loading, progress
 from tictactoe_book.errors import BoardError, SameFileError
 from tictactoe_book.game import FIRST, SECOND, Rules, parse_board
 from tictactoe_book.opponents import DEFAULT, described
-from tictactoe_book.reader import MAX_BOOK_CELLS, Book
+from tictactoe_book.reader import Book
 from tictactoe_generator import build_tools, reports
 from tictactoe_generator.against_program import (
     REPEAT_OPTION,
@@ -45,8 +44,15 @@ from tictactoe_generator.against_program import (
 )
 from tictactoe_generator.atomic import finish_once_written, target, write_files
 from tictactoe_generator.export_cli import export
-from tictactoe_generator.options import BOOK_OPTION, RulesParam, not_standard_output, open_book
-from tictactoe_generator.parts_cli import split
+from tictactoe_generator.options import (
+    BOOK_OPTION,
+    ENGINE_OPTION,
+    SCHEDULER_OPTION,
+    RulesParam,
+    not_standard_output,
+    open_book,
+)
+from tictactoe_generator.parts_cli import build_by_parts, checked_parts_options, split
 
 if TYPE_CHECKING:
     from tictactoe_book.book_format import Progress
@@ -100,6 +106,8 @@ def run(argv: list[str] | None = None) -> None:
     help="Write a book by parts into the folder -o names (docs/book-parts.md), built a layer at a "
     "time with the layers not in use on disk; the only way past 16 cells. No vectors.",
 )
+@ENGINE_OPTION
+@SCHEDULER_OPTION
 @click.option(
     "--against",
     type=OPPONENT,
@@ -127,6 +135,8 @@ def build(
     vectors: str | None,
     no_vectors: bool,
     parts: bool,
+    engine: str,
+    scheduler: str | None,
     against: str,
     against_program: bool,
     repeat: int,
@@ -150,6 +160,7 @@ def build(
       $ ttt-book build -o mybook.json
       $ ttt-book build --misere -o misere.json
       $ ttt-book build --rules 2x9:2 --parts -o 2x9-parts
+      $ ttt-book build --rules 3x4:3 --parts --engine dask -o 3x4-parts
     """
     from tictactoe_generator.progress import stage_bars
 
@@ -159,20 +170,7 @@ def build(
         return
     build_tools()  # numpy and orjson, or one line naming what installs them
     if parts:
-        from tictactoe_generator.layered import write_parts
-        from tictactoe_generator.trap import TOLERANCE_TEXT, Margins
-
-        margins = Margins()
-        with finish_once_written():
-            with stage_bars() as bars:
-                files = write_parts(output, rules, against=against, progress=bars, margins=margins)
-            size = sum(map(len, files.values()))
-            echo(f"wrote {output}: {len(files) - 1} parts and manifest.json, {size:,} bytes, {rules}")
-            if margins.tied or margins.apart < math.inf:  # (the float method: none up to 16 cells)
-                echo(
-                    f"trap order in float64, ties within a relative {TOLERANCE_TEXT}: the largest difference "
-                    f"called a tie {margins.tied:.1e}, the smallest called distinct {margins.apart:.1e}"
-                )
+        build_by_parts(output, rules, against, engine, scheduler)
         return
     from tictactoe_generator.build import build_files
 
@@ -197,20 +195,7 @@ def checked_build_options(ctx: click.Context, rules: Rules, misere: bool) -> Rul
     not_standard_output("'--vectors'", params["vectors"])
     if params["no_vectors"] and params["vectors"] is not None:
         raise click.UsageError("--vectors and --no-vectors contradict each other")
-    if params["parts"]:
-        if params["against_program"] or params["command"]:
-            raise click.UsageError(
-                "--parts and --against-program do not go together (boards of up to 12 cells)"
-            )
-        if params["vectors"] is not None:
-            raise click.UsageError("--vectors is for a book in one file; a book by parts has none")
-        if ctx.get_parameter_source("output") is click.core.ParameterSource.DEFAULT:
-            raise click.UsageError("--parts writes a folder: name it with -o FOLDER")
-    elif rules.cells > MAX_BOOK_CELLS:
-        raise click.UsageError(
-            f"{rules} has {rules.cells} cells; at most {MAX_BOOK_CELLS} in a book in one file: "
-            "add --parts -o FOLDER to build a book by parts"
-        )
+    checked_parts_options(ctx, rules)
     if not (params["against_program"] or params["command"]):
         for name in ("repeat", "timeout", "startup"):
             if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:

@@ -1,139 +1,101 @@
 """The build by layers: a book by parts (docs/book-parts.md) of any board up to MAX_CELLS (20)
-cells, holding about two adjacent layers in memory and the others on disk.
+cells, holding about two adjacent layers in memory and the others on disk, as tasks an engine
+runs: one after the other in this process (``LOCAL``), or on a Dask cluster
+(``tictactoe_generator.cluster``).
 
 The same build as the in-memory one (tictactoe_generator.solve, tictactoe_generator.trap,
 tictactoe_generator.writer), through the same kernels, one layer of marks at a time:
 
-1. **forward**, from the empty board: layer ``m + 1`` and layer ``m``'s successors table from
-   layer ``m`` (``forward_layer``); on the way, each layer's boards and games are counted
-   (orbits and move sequences, as ``solve`` counts them) and each opponent's candidate cells
-   are found (``candidate_sets``), which give the trap order's denominators;
-2. **backward**, from the full board to the empty one: each layer's move scores
-   (``score_moves``), trap order and chances (``trap_layer``) from the next layer's, in
-   blocks of rows; its entry strings (``entry_texts``) are then cut into parts
-   (``part_file``) and the layer above is dropped.
+1. **forward**, from the empty board, layer ``m`` cut in blocks of rows. Each block
+   (``reach_block``) counts its boards and games (orbits and move sequences, as ``solve`` counts
+   them), finds each opponent's candidate cells (``candidate_sets``, whose sizes give the trap
+   order's denominators) and its children (``forward_layer``: their distinct canonical codes,
+   statuses, and the block's successors table in the row numbers of those). The children are
+   then shuffled by ranges of codes (``merge_range``: one range's codes of every block, made
+   distinct and sorted, the moves into each summed), so that the ranges in order are layer
+   ``m + 1``; each block's table is then renumbered into layer ``m + 1``'s rows
+   (``renumber_block``).
+2. **backward**, from the full board to the empty one, layer ``m``'s unfinished rows cut in
+   blocks of whole parts: each block (``solve_block``) scores its moves (``score_moves``) and
+   ranks its optimal moves in trap order with its chances (``trap_layer``) from layer
+   ``m + 1``'s, and writes its entries (``entry_texts``) as parts (``part_file``); the layer's
+   scores and chances are then gathered (``finish_layer``) and layer ``m + 1`` is dropped.
 
-A layer waits between the passes as ``.npy`` files in a work folder: its codes, statuses,
-successors table and candidate sets. Row numbers are local to a layer (the table names rows of
-the next layer). Up to 16 cells the files are byte for byte those of ``split_document`` of the
-version-2 book the in-memory build writes (tests/test_layered.py).
+The tasks (tictactoe_generator.layer_tasks) read and write ``.npy`` files in a work folder,
+which a cluster's workers share, and are idempotent: a task run twice (a worker lost) writes
+the same files. Row numbers are local to a layer (a table names rows of the next layer). A
+record of the layers done (``state.json``) lets a build interrupted (Ctrl-C, SIGTERM, a crash)
+resume from the last finished layer of either pass, given the same work folder. Up to 16 cells
+the files are byte for byte those of ``split_document`` of the version-2 book the in-memory
+build writes, on every engine and block size (tests/test_layered.py, tests/test_cluster.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
+import math
 import os
+import secrets
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
+from tictactoe_book.errors import OutputError
 from tictactoe_book.game import Rules
 from tictactoe_book.opponents import DEFAULT, ranking
 from tictactoe_book.parts import MANIFEST
 from tictactoe_generator.atomic import folder_target, write_into
-from tictactoe_generator.codes import code_symmetries, code_type, decode, stabilizer_sizes
-from tictactoe_generator.parts import PART_ENTRIES, manifest_bytes, part_file
-from tictactoe_generator.solve import (
-    FIRST_LINE,
-    FULL,
-    SECOND_LINE,
-    UNFINISHED,
-    Counts,
-    Outcomes,
-    Progress,
-    finished_best,
-    forward_layer,
-    one_ply_back,
-    score_moves,
+from tictactoe_generator.codes import code_type
+from tictactoe_generator.layer_tasks import (
+    BLOCK,
+    PARTS,
+    STATE,
+    Order,
+    Plan,
+    Reached,
+    Solved,
+    Store,
+    Tally,
+    finish_layer,
+    merge_range,
+    reach_block,
+    renumber_block,
+    solve_block,
 )
-from tictactoe_generator.trap import (
-    BOOK_FIRST,
-    BOOK_SECOND,
-    TOLERANCE,
-    Margins,
-    Values,
-    candidate_sets,
-    choose_method,
-    finished_chances,
-    lcm_of_counts,
-    rates_of,
-    scales,
-    trap_layer,
-)
-from tictactoe_generator.writer import counts_of, document, entry_texts, order_member, rates_member
+from tictactoe_generator.parts import PART_ENTRIES, manifest_bytes
+from tictactoe_generator.solve import UNFINISHED, Progress
+from tictactoe_generator.trap import BOOK_FIRST, BOOK_SECOND, Margins, choose_method, rates_of
+from tictactoe_generator.writer import counts_of, document, order_member, rates_member
 
-#: Rows of a layer taken at once in the backward pass: a multiple of PART_ENTRIES, so that a
-#: block's entries are whole parts (the last block of a layer may be shorter).
-BLOCK = 256 * PART_ENTRIES
+T = TypeVar("T")
 
 
-@dataclass
-class _Tally:
-    """The counts of the layers passed so far (``tictactoe_generator.solve.Counts``)."""
+class Engine(Protocol):
+    """What runs the build's tasks: ``map(task, calls)`` is ``[task(*args) for args in calls]``,
+    in any order and place, each task's result returned in the order of ``calls``."""
 
-    reachable: int = 0
-    unfinished: int = 0
-    canonical: int = 0
-    canonical_unfinished: int = 0
-    tree_nodes: int = 0
-    lines: dict[int, int] = field(default_factory=lambda: {FIRST_LINE: 0, SECOND_LINE: 0, FULL: 0})
-
-    def add(
-        self, status: npt.NDArray[np.int8], orbit: npt.NDArray[np.int64], paths: npt.NDArray[np.int64]
-    ) -> None:
-        unfinished = status == UNFINISHED
-        self.reachable += int(orbit.sum())
-        self.unfinished += int(orbit[unfinished].sum())
-        self.canonical += len(status)
-        self.canonical_unfinished += int(unfinished.sum())
-        self.tree_nodes += int(paths.sum())
-        for kind in self.lines:
-            self.lines[kind] += int(paths[status == kind].sum())
-
-    def counts(self, misere: bool) -> Counts:
-        first, second, draws = self.lines[FIRST_LINE], self.lines[SECOND_LINE], self.lines[FULL]
-        games = Outcomes(second, first, draws) if misere else Outcomes(first, second, draws)
-        return Counts(
-            reachable=self.reachable,
-            unfinished=self.unfinished,
-            finished=self.reachable - self.unfinished,
-            canonical=self.canonical,
-            canonical_unfinished=self.canonical_unfinished,
-            canonical_finished=self.canonical - self.canonical_unfinished,
-            tree_nodes=self.tree_nodes,
-            games=games,
-        )
+    def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]: ...
 
 
-class _Store:
-    """The layers' arrays between the passes: ``.npy`` files in ``folder``."""
+class Local:
+    """The tasks one after the other, in this process."""
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
+    def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
+        return [task(*args) for args in calls]
 
-    def path(self, m: int, name: str) -> Path:
-        return self.folder / f"{m:02d}-{name}.npy"
 
-    def save(self, m: int, name: str, array: npt.NDArray[Any]) -> None:
-        np.save(self.path(m, name), array, allow_pickle=False)
+LOCAL = Local()
 
-    def load(self, m: int, name: str, *, mapped: bool = False) -> npt.NDArray[Any]:
-        array: npt.NDArray[Any] = np.load(
-            self.path(m, name), mmap_mode="r" if mapped else None, allow_pickle=False
-        )
-        return array
 
-    def drop(self, m: int) -> None:
-        for path in self.folder.glob(f"{m:02d}-*.npy"):
-            path.unlink()
+# ---------------------------------------------------------------- the build
 
 
 def build_by_layers(
@@ -143,106 +105,174 @@ def build_by_layers(
     against: str = DEFAULT,
     progress: Progress | None = None,
     margins: Margins | None = None,
+    engine: Engine = LOCAL,
+    block: int = BLOCK,
 ) -> dict[str, bytes]:
     """The files of the book by parts of ``rules`` (misère or not), its optimal moves in trap
     order ranked against ``against`` first: the manifest's name and each part's, to bytes.
-    ``work`` is an empty folder for the layers' arrays (left empty again); ``progress`` is
-    called after each layer of each pass (stages ``"reach"`` and ``"solve"``); ``margins``, if
-    given, observes the float method's ties (``tictactoe_generator.trap.Margins``)."""
-    cells, misere = rules.cells, rules.misere
-    symmetries = code_symmetries(rules)
-    opponents = ranking(against)
-    store = _Store(work)
-    tally = _Tally()
-    divisors: dict[str, list[int]] = {foe.name: [] for foe in opponents}
-    codes = np.zeros(1, dtype=code_type(cells))
-    status = np.full(1, UNFINISHED, dtype=np.int8)
-    paths = np.ones(1, dtype=np.int64)
+
+    ``work`` is the folder for the layers' arrays: empty, or the folder of an interrupted build
+    of the same book, which is resumed; it is left empty. ``engine`` runs the tasks, each on
+    ``block`` rows (a multiple of PART_ENTRIES); ``progress`` is called after each layer of each
+    pass (stages ``"reach"`` and ``"solve"``); ``margins``, if given, observes the float
+    method's ties (``tictactoe_generator.trap.Margins``)."""
+    if block <= 0 or block % PART_ENTRIES:
+        raise ValueError(f"a block of {block} rows: a positive multiple of {PART_ENTRIES} is needed")
+    plan = Plan(rules, against, str(Path(work).resolve()), block)
+    state = _State.open(plan)
+    store = Store(Path(plan.work))
+    cells = rules.cells
     for m in range(cells + 1):
-        tally.add(status, symmetries.count // stabilizer_sizes(symmetries, codes), paths)
-        rows = np.flatnonzero(status == UNFINISHED)
-        for foe in opponents:
-            chosen = np.concatenate(
-                [np.zeros(0, dtype=np.uint32)]
-                + [
-                    candidate_sets(rules, codes[rows[start : start + BLOCK]], m % 2 == 0, foe)
-                    for start in range(0, len(rows), BLOCK)
-                ]
-            )
-            divisors[foe.name].append(lcm_of_counts(chosen))
-            store.save(m, f"candidates-{foe.name}", chosen)
-        store.save(m, "codes", codes)
-        store.save(m, "status", status)
-        if m < cells:
-            codes, status, table = forward_layer(rules, symmetries, m, codes, status)
-            store.save(m, "table", table)
-            following = np.zeros(len(codes), dtype=np.int64)
-            moves = table >= 0
-            np.add.at(following, table[moves], np.broadcast_to(paths[:, None], table.shape)[moves])
-            paths = following
-            del table, moves
+        if m >= len(state.reached):
+            state.reached.append(_reach(plan, store, m, engine))
+            state.save()
+        store.path(m, "paths").unlink(missing_ok=True)  # (the rerun of a layer not recorded needs it)
         if progress is not None:
             progress("reach", m + 1, cells + 1)
-    method, denominators = choose_method(cells, {name: tuple(d) for name, d in divisors.items()}, None)
-    exact = method == "exact"
-    dtype = np.int64 if exact else np.float64
-    tolerance = 0.0 if exact else TOLERANCE
-    files: dict[str, bytes] = {}
-    items: dict[int, list[dict[str, Any]]] = {}
-    arrival = np.zeros(0, dtype=np.int8)
-    chances: dict[str, Values] = {}
+    tally = Tally()
+    for reached in state.reached:
+        tally.merge(reached.tally)
+    names = [foe.name for foe in ranking(against)]
+    divisors = {name: tuple(reached.divisors[name] for reached in state.reached) for name in names}
+    name, denominators = choose_method(cells, divisors, None)
+    order = Order(name, {name: denominators[name] for name in names})
     for m in range(cells, -1, -1):
-        status = store.load(m, "status")
-        best = finished_best(misere, cells, status)
-        following_chances = chances
-        chances = {
-            name: finished_chances(misere, m, status, den, dtype) for name, den in denominators.items()
-        }
-        rows = np.flatnonzero(status == UNFINISHED)
-        if len(rows):
-            table_of = store.load(m, "table", mapped=True)
-            candidates = {name: store.load(m, f"candidates-{name}", mapped=True) for name in chances}
-            codes = store.load(m, "codes", mapped=True)
-            items[m] = []
-            for start in range(0, len(rows), BLOCK):
-                block = rows[start : start + BLOCK]
-                table = np.asarray(table_of[block])
-                scores, best[block] = score_moves(table, arrival)
-                tier, found = trap_layer(
-                    m,
-                    table,
-                    scores,
-                    best[block],
-                    {name: np.asarray(chosen[start : start + BLOCK]) for name, chosen in candidates.items()},
-                    following_chances,
-                    scales(denominators, m),
-                    tolerance,
-                    None if exact else margins,
-                )
-                for name, values in chances.items():
-                    values[:, block] = found[name]
-                keys = decode(np.asarray(codes[block]), cells)
-                texts = entry_texts(best[block], tier)
-                for offset in range(0, len(block), PART_ENTRIES):
-                    index = (start + offset) // PART_ENTRIES
-                    run = slice(offset, offset + PART_ENTRIES)
-                    name, data, item = part_file(m, index, keys[run], texts[run])
-                    files[name] = data
-                    items[m].append(item)
-            del table_of, candidates, codes
-        arrival = one_ply_back(best)
+        if str(m) not in state.solved:
+            state.solved[str(m)] = _solve(plan, store, m, order, engine)
+            state.save()
         store.drop(m + 1)
         if progress is not None:
             progress("solve", cells + 1 - m, cells + 1)
+    if margins is not None and not order.exact:
+        for solved in state.solved.values():
+            margins.merge(solved.margins)
+    chances = {name: store.load(0, f"chances-{name}") for name in names}
     store.drop(0)
     first, second = (
-        rates_of(chances, denominators, method, book, 0, 0) for book in (BOOK_FIRST, BOOK_SECOND)
+        rates_of(chances, order.denominators, order.name, book, 0, 0) for book in (BOOK_FIRST, BOOK_SECOND)
     )
     header = document(
-        rules, {}, counts_of(tally.counts(misere)), order_member(method, against), rates_member(first, second)
+        rules,
+        {},
+        counts_of(tally.counts(rules.misere)),
+        order_member(order.name, against),
+        rates_member(first, second),
     )
-    parts = [item for m in sorted(items) for item in items[m]]
-    return {MANIFEST: manifest_bytes(header, parts), **dict(sorted(files.items()))}
+    items = [item for m in range(cells + 1) for item in state.solved[str(m)].items]
+    files = {item["file"]: (store.folder / PARTS / item["file"]).read_bytes() for item in items}
+    state.clear()
+    return {MANIFEST: manifest_bytes(header, items), **dict(sorted(files.items()))}
+
+
+def _reach(plan: Plan, store: Store, m: int, engine: Engine) -> Reached:
+    """Layer ``m``'s forward blocks, and layer ``m + 1`` from them: what the layer tells."""
+    cells = plan.rules.cells
+    blocks = max(1, math.ceil(len(store.load(m, "status", mapped=True)) / plan.block))
+    told = engine.map(reach_block, [(plan, m, i) for i in range(blocks)])
+    reached = Reached(Tally(), {}, [])
+    for one in told:
+        reached.tally.merge(one.tally)
+        for name, divisor in one.divisors.items():
+            reached.divisors[name] = math.lcm(reached.divisors.get(name, 1), divisor)
+    for foe in ranking(plan.against):
+        store.join(m, f"candidates-{foe.name}", blocks)
+    if m < cells:
+        bounds = _bounds(sorted({code for one in told for code in one.sample}), blocks)
+        sizes = engine.map(merge_range, [(plan, m, r, bounds, blocks) for r in range(len(bounds))])
+        starts = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+        engine.map(renumber_block, [(plan, m, i, bounds, starts) for i in range(blocks)])
+        for name in ("codes", "status", "paths"):
+            store.join(m + 1, name, len(sizes))
+        store.join(m, "table", blocks)
+        for name in ("children", "child-status", "child-paths", "local-table"):
+            for i in range(blocks):
+                store.path(m, name, i).unlink()
+    return reached
+
+
+def _bounds(sample: list[int], ranges: int) -> list[int]:
+    """Up to ``ranges`` ranges of codes, cut at even steps of the sorted ``sample``: the code
+    each begins with, from 0."""
+    cuts = [sample[len(sample) * k // ranges] for k in range(1, ranges)] if sample else []
+    return sorted({0, *cuts})
+
+
+def _solve(plan: Plan, store: Store, m: int, order: Order, engine: Engine) -> Solved:
+    """Layer ``m``'s backward blocks and their gathering: what the layer tells."""
+    status = store.load(m, "status", mapped=True)
+    blocks = math.ceil(int(np.count_nonzero(np.asarray(status) == UNFINISHED)) / plan.block)
+    told = engine.map(solve_block, [(plan, m, j, order) for j in range(blocks)])
+    engine.map(finish_layer, [(plan, m, blocks, order)])
+    solved = Solved([item for one in told for item in one.items], Margins())
+    for one in told:
+        solved.margins.merge(one.margins)
+    return solved
+
+
+class _State:
+    """``state.json``: the book the work folder is for and the layers done in each pass."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.path = Path(plan.work) / STATE
+        self.reached: list[Reached] = []
+        self.solved: dict[str, Solved] = {}
+
+    @classmethod
+    def open(cls, plan: Plan) -> _State:
+        """The record of the work folder, for ``plan``'s book: read if it is there, else begun
+        (the layer of the empty board saved)."""
+        state = cls(plan)
+        folder = Path(plan.work)
+        if state.path.is_file():
+            data = json.loads(state.path.read_bytes())
+            if data["book"] != state.book():
+                raise OutputError(folder, f"it is the work folder of another build ({data['book']})")
+            state.reached = [_reached(one) for one in data["reached"]]
+            state.solved = {m: _solved(one) for m, one in data["solved"].items()}
+            return state
+        if any(folder.iterdir()):
+            raise OutputError(folder, "the work folder is not empty and holds no build")
+        (folder / PARTS).mkdir()
+        store = Store(folder)
+        codes = np.zeros(1, dtype=code_type(plan.rules.cells))
+        store.save(0, "codes", codes)
+        store.save(0, "status", np.full(1, UNFINISHED, dtype=np.int8))
+        store.save(0, "paths", np.ones(1, dtype=np.int64))
+        state.save()
+        return state
+
+    def book(self) -> str:
+        return f"{self.plan.rules} against {self.plan.against}, blocks of {self.plan.block}"
+
+    def save(self) -> None:
+        data = {
+            "book": self.book(),
+            "reached": [asdict(one) for one in self.reached],
+            "solved": {
+                m: {"items": one.items, "margins": [one.margins.tied, one.margins.apart]}
+                for m, one in self.solved.items()
+            },
+        }
+        temporary = self.path.with_name(f".{STATE}.{secrets.token_hex(4)}")
+        temporary.write_text(json.dumps(data))
+        os.replace(temporary, self.path)
+
+    def clear(self) -> None:
+        """The work folder left empty: its record and parts removed."""
+        shutil.rmtree(Path(self.plan.work) / PARTS)
+        self.path.unlink()
+
+
+def _reached(data: dict[str, Any]) -> Reached:
+    tally = dict(data["tally"])
+    tally["lines"] = {int(kind): count for kind, count in tally["lines"].items()}
+    return Reached(Tally(**tally), data["divisors"], data["sample"])
+
+
+def _solved(data: dict[str, Any]) -> Solved:
+    tied, apart = data["margins"]
+    return Solved(data["items"], Margins(float(tied), float(apart)))
 
 
 def build_parts(
@@ -291,6 +321,52 @@ def work_folder(near: Path | None = None) -> Iterator[Path]:
         os.close(fd)
 
 
+#: The name of a resumable build's work folder ends so, after a dot and the output's name.
+RESUMABLE_SUFFIX = ".ttt-build"
+
+
+def resumable_path(output: Path) -> Path:
+    """Where ``resumable_folder`` keeps the work of a build of the folder ``output``."""
+    near = next(parent for parent in output.parents if parent.is_dir())
+    return near / f".{output.name}{RESUMABLE_SUFFIX}"
+
+
+@contextmanager
+def resumable_folder(output: Path) -> Iterator[Path]:
+    """The work folder of a resumable build of the folder ``output``: ``.NAME.ttt-build``
+    beside it, or in the nearest folder above it that exists (made if new), held with an
+    exclusive ``flock`` while the build lives (OutputError if another build holds it), removed
+    after a build that ended well and kept after one that did not (Ctrl-C, SIGTERM, a failure),
+    so that the same command resumes it."""
+    path = resumable_path(output)
+    try:
+        path.mkdir(exist_ok=True)
+        fd = _open_folder(path)
+    except OSError as error:
+        raise OutputError(path, error.strerror or str(error)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise OutputError(path, "another build is using it: wait for it to end") from None
+        yield path
+        shutil.rmtree(path, ignore_errors=True)
+    finally:
+        os.close(fd)
+
+
+def resume_note(work: Path) -> str | None:
+    """What a build in ``work`` would resume, in words; None for a new build."""
+    try:
+        data = json.loads((work / STATE).read_bytes())
+    except (OSError, ValueError):
+        return None
+    return (
+        f"resuming the build kept in {work} ({data['book']}): {len(data['reached'])} layers "
+        f"reached and {len(data['solved'])} solved"
+    )
+
+
 def _open_folder(folder: Path) -> int:
     return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
 
@@ -314,11 +390,28 @@ def write_parts(
     against: str = DEFAULT,
     progress: Progress | None = None,
     margins: Margins | None = None,
+    engine: Engine | None = None,
+    told: Callable[[str], None] | None = None,
 ) -> dict[str, bytes]:
     """``ttt-book build --parts``: the book by parts of ``rules`` built and written into
-    ``folder``, all files or none (its layers wait beside it while it is built); the files."""
+    ``folder``, all files or none (its layers wait beside it while it is built); the files.
+
+    In this process by default, in a temporary work folder. On another ``engine``
+    (``tictactoe_generator.cluster.DaskEngine``) the build resumes in the work folder
+    ``resumable_folder`` names, and ``told`` hears ``resume_note``'s words when it does."""
     real = folder_target(folder)
-    near = next(parent for parent in real.parents if parent.is_dir())
-    files = build_parts(rules, against=against, progress=progress, near=near, margins=margins)
+    if engine is None:
+        near = next(parent for parent in real.parents if parent.is_dir())
+        files = build_parts(rules, against=against, progress=progress, near=near, margins=margins)
+    else:
+        with resumable_folder(real) as work:
+            note = resume_note(work)
+            if note is not None and told is not None:
+                told(note)
+            files = build_by_layers(
+                rules, work, against=against, progress=progress, margins=margins, engine=engine
+            )
+            write_into(folder, files)
+        return files
     write_into(folder, files)
     return files

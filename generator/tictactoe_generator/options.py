@@ -48,3 +48,23 @@ class RulesParam(click.ParamType):  # type: ignore[type-arg]
             return Rules.parse(str(value))
         except RulesError as error:
             self.fail(str(error), param, ctx)
+
+
+#: ttt-book build --engine: what runs a build by parts (tictactoe_generator.layered).
+ENGINE_OPTION = click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="What runs a build by parts: this process, or Dask (the cluster extra): the workers of "
+    "--scheduler, or a cluster of two worker processes on this machine. On Dask, an interrupted "
+    "build resumes from its last finished layer when the same command is run again.",
+)
+#: ttt-book build --scheduler: the Dask scheduler of --engine dask.
+SCHEDULER_OPTION = click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    default=None,
+    help="The Dask scheduler to build on (tcp://HOST:8786), with --engine dask; its workers "
+    "share the folder -o names with this machine.",
+)

@@ -1,11 +1,18 @@
 """``ttt-book split``: a version-2 book written as a book by parts (docs/book-parts.md), a
-command of ``ttt-book``'s (tictactoe_generator.cli adds it to the group)."""
+command of ``ttt-book``'s (tictactoe_generator.cli adds it to the group); and ``ttt-book build
+--parts``'s part of the command line."""
 
 from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterator
 
 import click
 
 from tictactoe_book.apps.console import Command, FilePath, echo, exit_statuses
+from tictactoe_book.game import Rules
+from tictactoe_book.reader import MAX_BOOK_CELLS
 from tictactoe_generator.atomic import finish_once_written, folder_target
 from tictactoe_generator.options import BOOK_OPTION, open_book
 
@@ -35,3 +42,79 @@ def split(folder: str, book_path: str | None) -> None:
         files = split_book(book, folder)
     size = sum(map(len, files.values()))
     echo(f"wrote {folder}: {len(files) - 1} parts and manifest.json, {size:,} bytes, {book.rules}")
+
+
+def build_by_parts(output: str, rules: Rules, against: str, engine: str, scheduler: str | None) -> None:
+    """``ttt-book build --parts``: the book by parts of ``rules`` built into the folder
+    ``output`` by layers, in this process or on Dask (``engine``, its ``scheduler``), its bars
+    on a terminal and its report."""
+    from tictactoe_generator.layered import write_parts
+    from tictactoe_generator.progress import stage_bars
+    from tictactoe_generator.trap import TOLERANCE_TEXT, Margins
+
+    margins = Margins()
+    with contextlib.ExitStack() as stack:
+        on = None
+        if engine == "dask":
+            from tictactoe_generator.cluster import dask_engine
+
+            on = stack.enter_context(dask_engine(scheduler))
+        stack.enter_context(finish_once_written())
+        stack.enter_context(kept_on_interruption(on is not None, output))
+        with stage_bars() as bars:
+            files = write_parts(
+                output, rules, against=against, progress=bars, margins=margins, engine=on, told=note
+            )
+        size = sum(map(len, files.values()))
+        echo(f"wrote {output}: {len(files) - 1} parts and manifest.json, {size:,} bytes, {rules}")
+        if on is not None:
+            echo(on.report())
+        if margins.tied or margins.apart < math.inf:  # (the float method: none up to 16 cells)
+            echo(
+                f"trap order in float64, ties within a relative {TOLERANCE_TEXT}: the largest difference "
+                f"called a tie {margins.tied:.1e}, the smallest called distinct {margins.apart:.1e}"
+            )
+
+
+def note(text: str) -> None:
+    """A line on standard error, before a progress bar draws."""
+    click.echo(text, err=True)
+
+
+@contextlib.contextmanager
+def kept_on_interruption(resumable: bool, output: str) -> Iterator[None]:
+    """For a resumable build, a line on standard error when it is interrupted or fails with its
+    work kept: where, and that the same command resumes it."""
+    try:
+        yield
+    except BaseException:
+        from tictactoe_generator.layer_tasks import STATE
+        from tictactoe_generator.layered import resumable_path
+
+        work = resumable_path(folder_target(output))
+        if resumable and (work / STATE).is_file():
+            note(f"the layers built so far are kept in {work}: the same command resumes the build")
+        raise
+
+
+def checked_parts_options(ctx: click.Context, rules: Rules) -> None:
+    """A usage error for ``build`` options that cannot go with --parts or without it."""
+    params = ctx.params
+    if not params["parts"] and params["engine"] != "local":
+        raise click.UsageError("--engine dask builds a book by parts: add --parts -o FOLDER")
+    if params["scheduler"] is not None and params["engine"] != "dask":
+        raise click.UsageError("--scheduler is for --engine dask")
+    if params["parts"]:
+        if params["against_program"] or params["command"]:
+            raise click.UsageError(
+                "--parts and --against-program do not go together (boards of up to 12 cells)"
+            )
+        if params["vectors"] is not None:
+            raise click.UsageError("--vectors is for a book in one file; a book by parts has none")
+        if ctx.get_parameter_source("output") is click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--parts writes a folder: name it with -o FOLDER")
+    elif rules.cells > MAX_BOOK_CELLS:
+        raise click.UsageError(
+            f"{rules} has {rules.cells} cells; at most {MAX_BOOK_CELLS} in a book in one file: "
+            "add --parts -o FOLDER to build a book by parts"
+        )

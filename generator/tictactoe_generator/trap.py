@@ -290,6 +290,11 @@ class Margins:
         if len(apart):
             self.apart = min(self.apart, float(apart.min()))
 
+    def merge(self, other: Margins) -> None:
+        """What ``other`` observed, as if this one had."""
+        self.tied = max(self.tied, other.tied)
+        self.apart = min(self.apart, other.apart)
+
 
 def tier_ranks(
     position: npt.NDArray[np.intp], keys: list[Values], tolerance: float, margins: Margins | None = None

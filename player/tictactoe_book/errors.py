@@ -167,6 +167,11 @@ class BuildToolMissing(RuntimeError):
     """A tool the build needs (numpy, the ``build`` extra) is not installed."""
 
 
+class ClusterError(RuntimeError):
+    """The cluster a build was asked to run on (``ttt-book build --engine dask --scheduler``)
+    cannot be used: no scheduler answers, or it went away."""
+
+
 class OutputError(OSError):
     """A file that cannot be written: ``str()`` is one line naming it and the reason."""
 

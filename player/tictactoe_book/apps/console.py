@@ -43,6 +43,7 @@ from tictactoe_book.errors import (
     BookError,
     BookTooLarge,
     BuildToolMissing,
+    ClusterError,
     ExportTooLarge,
     InputFileError,
     OutputError,
@@ -82,6 +83,7 @@ FAILURES: tuple[tuple[type[Exception], int], ...] = (
     (OutputError, CANNOT_WRITE),
     (ProgramWontRun, USAGE),
     (BuildToolMissing, NEGATIVE),
+    (ClusterError, BAD_INPUT),
 )
 
 
