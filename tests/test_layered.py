@@ -22,7 +22,7 @@ from tictactoe_book.reader import Book
 from tictactoe_generator.cli import main as book_cli
 from tictactoe_generator.codes import canonical_codes, code_symmetries, code_type, decode
 from tictactoe_generator.layered import WORK_PREFIX, build_by_layers, work_folder
-from tictactoe_generator.parts import split_document
+from tictactoe_generator.parts import PART_ENTRIES, split_document
 from tictactoe_generator.writer import build_book
 
 
@@ -46,6 +46,16 @@ def test_the_layers_build_what_splitting_the_version_2_book_gives(
     built = build_by_layers(rules, tmp_path, against=against)
     assert built == split_document(build_book(rules, against=against))
     assert list(tmp_path.iterdir()) == []  # every layer's arrays dropped
+
+
+@pytest.mark.parametrize("rules", [Rules(3, 4, 3), Rules(2, 7, 3, misere=True)], ids=str)
+def test_blocks_of_one_part_build_the_same_files(rules: Rules, tmp_path: Path) -> None:
+    """Layers cut in blocks of PART_ENTRIES rows (2 a layer at most on 3x4, up to 14 on 2x7): the
+    children of several blocks shuffled by ranges of codes, the moves into a position found in
+    several blocks summed, parts cut across blocks; the files are those of one block a layer."""
+    built = build_by_layers(rules, tmp_path, block=PART_ENTRIES)
+    assert built == split_document(build_book(rules))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_the_layers_wait_on_disk_between_the_passes(tmp_path: Path) -> None:

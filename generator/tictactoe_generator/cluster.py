@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from tictactoe_book.errors import BuildToolMissing, ClusterError
+from tictactoe_book.errors import BuildToolMissing, ClusterError, OutputError
 
 T = TypeVar("T")
 
@@ -44,7 +44,9 @@ class DaskEngine:
             results: list[T] = self.client.gather(futures)
             for workers in self.client.who_has(futures).values():
                 self.ran.update(workers[:1])
-        except OSError as error:
+        except OutputError:  # a task's own: a worker without the work folder
+            raise
+        except OSError as error:  # the scheduler's connection closed
             raise ClusterError(f"the Dask scheduler is gone: {_first_line(error)}") from None
         return results
 
