@@ -143,6 +143,25 @@ def test_an_interrupted_client_leaves_nothing_half_written_and_the_same_command_
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out"]
 
 
+@pytest.mark.parametrize("damage", ["none", "a part missing"])
+def test_verify_on_a_local_cluster_says_what_verify_in_this_process_says(
+    damage: str, tmp_path: Path, in_process: Callable[[str], dict[str, bytes]]
+) -> None:
+    """``ttt-book verify --engine dask FOLDER``: the same status and report as in this process."""
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    for name, data in in_process("3x4:3").items():
+        (folder / name).write_bytes(data)
+    if damage == "a part missing":
+        (folder / "05-00000.part").unlink()
+    here = run(BOOK_CLI, "verify", "parts", cwd=tmp_path, timeout=300)
+    there = run(BOOK_CLI, "verify", "--engine", "dask", "parts", cwd=tmp_path, timeout=300)
+    assert (there.returncode, there.stdout) == (here.returncode, here.stdout), there.stderr
+    assert here.returncode == (0 if damage == "none" else 1)
+    assert (b"[part-missing]" in here.stdout) == (damage != "none"), here.stdout
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["parts"]  # no work folder left
+
+
 # ---------------------------------------------------------------- a scheduler and workers started by hand
 
 

@@ -19,35 +19,47 @@ from tictactoe_book import BookError, load_book
 from tictactoe_book.game import EMPTY
 from tictactoe_book.parts import PartsBook
 from tictactoe_book.proof import ProofDisagreement
+from tictactoe_generator.layered import LOCAL, work_folder
+
+#: How the proof is run: two adjacent layers at a time in this process, or as an engine runs it
+#: (``--engine dask``: every layer read at once, then every layer checked against the next),
+#: here on the engine of this process.
+SCHEDULES = ["two-layers", "on-an-engine"]
 
 
-def on_arrays(folder: Path) -> Finding:
+def on_arrays(folder: Path, schedule: str = "two-layers") -> Finding:
     try:
-        book = layer_proof.prove_by_layers(folder)
+        if schedule == "two-layers":
+            book = layer_proof.prove_by_layers(folder)
+        else:
+            with work_folder(folder.parent) as work:
+                book = layer_proof.prove_by_layers(folder, engine=(LOCAL, work))
     except BookError as error:
         return error.code, str(error)
     assert isinstance(book, PartsBook)
     return None
 
 
+@pytest.mark.parametrize("schedule", SCHEDULES)
 @pytest.mark.parametrize("damage", parts_vectors.damaged())
-def test_the_damaged_books_by_parts_of_the_parts_vectors(damage: str, tmp_path: Path) -> None:
+def test_the_damaged_books_by_parts_of_the_parts_vectors(damage: str, schedule: str, tmp_path: Path) -> None:
     """Each invalid case of book/parts-vectors.json (the book of 20 cells among them)."""
     case = parts_vectors.case_named(damage)
     folder = parts_vectors.write_case(damage, tmp_path / "parts")
-    found = on_arrays(folder)
+    found = on_arrays(folder, schedule)
     assert found == by_definition(folder)
     assert found is not None and found[0] == case["expect"], found
     assert parts_vectors.named_file(found[1]) == case["file"], found
 
 
+@pytest.mark.parametrize("schedule", SCHEDULES)
 @pytest.mark.parametrize(("book", "damage"), SPLIT, ids=str)
 def test_damaged_version_2_books_split_into_parts(
-    book: str, damage: list[tuple[str, int]], tmp_path: Path
+    book: str, damage: list[tuple[str, int]], schedule: str, tmp_path: Path
 ) -> None:
     data = test_proof_runs.broken(book, damage)
     folder = split_into(data, tmp_path / "parts")
-    found = on_arrays(folder)
+    found = on_arrays(folder, schedule)
     assert found == by_definition(folder)
     assert (found or ("valid",))[0] == test_proof_runs.verdict(data)[0]
 
@@ -64,9 +76,10 @@ def test_a_missing_layer_and_a_missing_empty_board(tmp_path: Path) -> None:
         assert found == by_definition(folder) and found is not None and found[0] == "missing-entry"
 
 
-def test_a_valid_3x4_book_is_proven(book_3x4_path: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_a_valid_3x4_book_is_proven(schedule: str, book_3x4_path: Path, tmp_path: Path) -> None:
     data: dict[str, Any] = load_book(book_3x4_path).data
-    assert on_arrays(split_into(data, tmp_path / "parts")) is None
+    assert on_arrays(split_into(data, tmp_path / "parts"), schedule) is None
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ from tictactoe_generator.options import (
     not_standard_output,
     open_book,
 )
-from tictactoe_generator.parts_cli import build_by_parts, checked_parts_options, split
+from tictactoe_generator.parts_cli import build_by_parts, checked_parts_options, engine_for, split
 
 if TYPE_CHECKING:
     from tictactoe_book.book_format import Progress
@@ -332,7 +332,9 @@ def walkable(book: Book, what: str) -> Book:
     type=click.IntRange(1),
     help="How many differences beyond validity to print.",
 )
-def verify(path: str | None, max_differences: int) -> None:
+@ENGINE_OPTION
+@SCHEDULER_OPTION
+def verify(path: str | None, max_differences: int, engine: str, scheduler: str | None) -> None:
     """Prove a book, then compare it with a fresh build.
 
     PATH is the book (default: every packaged book: 3x3 and 3x3 misère, each ranked against
@@ -345,7 +347,7 @@ def verify(path: str | None, max_differences: int) -> None:
 
     A book by parts (a folder, docs/book-parts.md) is proven a layer at a time; a proof of a
     book over 1 MB that is interrupted (Ctrl-C) resumes, run again, after the last layer it
-    proved.
+    proved. With --engine dask, its proof and its fresh build run on Dask, every layer at once.
 
     \b
     Examples:
@@ -358,9 +360,10 @@ def verify(path: str | None, max_differences: int) -> None:
     packaged = [reader.default_book_path(misere=m, against=a) for m, a in reader.PACKAGED]
     paths = [path] if path is not None else packaged
     reports = []
-    for where in paths:  # (a book that cannot be read: status 3)
-        with loading(where) as shown:
-            reports.append(verify_book(where, progress=_saying_resumed(where, shown)))
+    with engine_for(engine, scheduler, path) as on:
+        for where in paths:  # (a book that cannot be read: status 3)
+            with loading(where) as shown:
+                reports.append(verify_book(where, progress=_saying_resumed(where, shown), engine=on))
     for report in reports:
         echo(render(report, max_differences))
     if not all(report.ok for report in reports):

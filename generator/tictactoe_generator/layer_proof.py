@@ -56,7 +56,10 @@ from tictactoe_generator.codes import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from tictactoe_book.book_format import Progress
+    from tictactoe_generator.layered import Engine
 
 #: A move's score where there is no move (an occupied cell), below every score.
 _NO_MOVE = np.iinfo(np.int64).min
@@ -78,12 +81,23 @@ class _Layer:
     twice: npt.NDArray[np.bool_]
 
 
-def prove_by_layers(path: str | os.PathLike[str], *, progress: Progress | None = None) -> PartsBook:
+def prove_by_layers(
+    path: str | os.PathLike[str],
+    *,
+    progress: Progress | None = None,
+    engine: tuple[Engine, Path] | None = None,
+) -> PartsBook:
     """The proof by parts of the book at ``path`` on arrays: the book, or the BookError
     ``first_failure`` finds. A valid book whose parts are over 1 MB together is recorded as
-    proven on this machine. ``progress`` is told ``("prove", done, entries)``."""
+    proven on this machine. ``progress`` is told ``("prove", done, entries)``.
+
+    In this process by default, two adjacent layers at a time; on ``engine``, an engine
+    (``tictactoe_generator.cluster.DaskEngine``) and an empty work folder its workers share,
+    every layer at once: each layer read and checked (``read_layer``) and kept as
+    arrays, then each checked against the next (``check_layer``); the findings of all are the
+    same as the proof's in this process, the first of the earliest step."""
     book = load_parts(path)
-    found = _Proof(book, progress).finding()
+    found = _Proof(book, progress).finding() if engine is None else _on(*engine, book, progress)
     if found is not None:
         raise found
     if (
@@ -238,6 +252,68 @@ class _Proof:
         if found is None or found.code != code:
             raise _disagreement(code, key)
         self.first.setdefault(code, found)
+
+
+# ---------------------------------------------------------------- on an engine: every layer at once
+
+#: A finding as a task returns it: its code, the file it names and its reason (a BookError's).
+Finding = tuple[str, str, str]
+
+
+def read_layer(folder: str, work: str, m: int) -> list[Finding]:
+    """Layer ``m`` of the book by parts in ``folder`` read and checked (steps 12 to 16), its
+    arrays saved in ``work``: the findings, the first of each code."""
+    proof = _Proof(load_parts(folder), None)
+    layer = proof._read(m)
+    if m == 0 and not (len(layer.codes) and layer.codes[0] == 0):  # the empty board
+        proof.first.setdefault("missing-entry", BookError(proof.book.source, "missing-entry", NO_EMPTY_BOARD))
+    proof._keys(layer)
+    for name in ("codes", "best", "tiers", "twice"):
+        np.save(os.path.join(work, f"{m:02d}-{name}.npy"), getattr(layer, name), allow_pickle=False)
+    return _findings(proof)
+
+
+def check_layer(folder: str, work: str, m: int) -> list[Finding]:
+    """Steps 17 and 18 for layer ``m``'s entries against layer ``m + 1``'s, as ``read_layer``
+    saved them: the findings."""
+    proof = _Proof(load_parts(folder), None)
+    layer, following = (
+        _Layer(
+            *(
+                np.load(os.path.join(work, f"{k:02d}-{name}.npy"))
+                for name in ("codes", "best", "tiers", "twice")
+            )
+        )
+        for k in (m, m + 1)
+    )
+    if len(layer.codes):
+        proof._moves(m, layer, following)
+    return _findings(proof)
+
+
+def _findings(proof: _Proof) -> list[Finding]:
+    return [(code, str(error.path), error.reason) for code, error in proof.first.items()]
+
+
+def _on(engine: Engine, work: Path, book: PartsBook, progress: Progress | None) -> BookError | None:
+    """The proof's finding, ``read_layer`` and ``check_layer`` run on ``engine``, their arrays
+    in ``work``."""
+    folder, cells = str(book.texts.folder), book.rules.cells
+    tell = progress or (lambda stage, done, total: None)
+    first: dict[str, Finding] = {}
+
+    def take(found: list[list[Finding]]) -> None:
+        for layer in found:  # in layer order: the first of each code is the earliest entry's
+            for finding in layer:
+                first.setdefault(finding[0], finding)
+
+    take(engine.map(read_layer, [(folder, str(work), m) for m in range(cells + 1)]))
+    tell("prove", len(book.texts) // 2, len(book.texts))
+    if not any(code in first for code in STEPS[: STEPS.index("missing-entry")]):
+        take(engine.map(check_layer, [(folder, str(work), m) for m in range(cells)]))
+    tell("prove", len(book.texts), len(book.texts))
+    code = next((code for code in STEPS if code in first), None)
+    return None if code is None else BookError(first[code][1], code, first[code][2])
 
 
 def _disagreement(code: str, key: str) -> ProofDisagreement:

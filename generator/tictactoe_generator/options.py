@@ -50,17 +50,17 @@ class RulesParam(click.ParamType):  # type: ignore[type-arg]
             self.fail(str(error), param, ctx)
 
 
-#: ttt-book build --engine: what runs a build by parts (tictactoe_generator.layered).
+#: ttt-book build and verify --engine: what runs a book by parts' build or proof.
 ENGINE_OPTION = click.option(
     "--engine",
     type=click.Choice(["local", "dask"]),
     default="local",
     show_default=True,
-    help="What runs a build by parts: this process, or Dask (the cluster extra): the workers of "
-    "--scheduler, or a cluster of two worker processes on this machine. On Dask, an interrupted "
-    "build resumes from its last finished layer when the same command is run again.",
+    help="What runs the build or the proof of a book by parts: this process, or Dask (the cluster "
+    "extra): the workers of --scheduler, or a cluster of two worker processes on this machine. On "
+    "Dask, an interrupted build resumes from its last finished layer when run again.",
 )
-#: ttt-book build --scheduler: the Dask scheduler of --engine dask.
+#: ttt-book build and verify --scheduler: the Dask scheduler of --engine dask.
 SCHEDULER_OPTION = click.option(
     "--scheduler",
     metavar="ADDRESS",

@@ -7,14 +7,20 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 
 from tictactoe_book.apps.console import Command, FilePath, echo, exit_statuses
 from tictactoe_book.game import Rules
+from tictactoe_book.parts import is_book_by_parts
 from tictactoe_book.reader import MAX_BOOK_CELLS
+from tictactoe_generator import build_tools
 from tictactoe_generator.atomic import finish_once_written, folder_target
 from tictactoe_generator.options import BOOK_OPTION, open_book
+
+if TYPE_CHECKING:
+    from tictactoe_generator.layered import Engine
 
 
 @click.command(cls=Command, epilog=exit_statuses())
@@ -118,3 +124,21 @@ def checked_parts_options(ctx: click.Context, rules: Rules) -> None:
             f"{rules} has {rules.cells} cells; at most {MAX_BOOK_CELLS} in a book in one file: "
             "add --parts -o FOLDER to build a book by parts"
         )
+
+
+@contextlib.contextmanager
+def engine_for(engine: str, scheduler: str | None, path: str | None) -> Iterator[Engine | None]:
+    """``verify``'s engine: None (this process), or Dask's, for a book by parts only; a usage
+    error for --scheduler without Dask, or Dask for a book in one file."""
+    if scheduler is not None and engine != "dask":
+        raise click.UsageError("--scheduler is for --engine dask")
+    if engine != "dask":
+        yield None
+        return
+    if path is None or not is_book_by_parts(path):
+        raise click.UsageError("--engine dask proves a book by parts: name its folder")
+    build_tools()
+    from tictactoe_generator.cluster import dask_engine
+
+    with dask_engine(scheduler) as on:
+        yield on

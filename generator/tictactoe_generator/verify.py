@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import tictactoe_book.trust as trust
@@ -35,6 +36,7 @@ from tictactoe_generator import build_tools
 
 if TYPE_CHECKING:
     from tictactoe_book.book_format import Progress
+    from tictactoe_generator.layered import Engine
 
 
 @dataclass
@@ -64,14 +66,20 @@ class Report:
         return self.valid and not self.differences
 
 
-def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progress | None = None) -> Report:
+def verify_book(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    progress: Progress | None = None,
+    engine: Engine | None = None,
+) -> Report:
     """Prove the book at ``path`` (default: the packaged one), then compare it with a fresh
     build. The proof always runs: no record (the packaged book's CRC-32, the machine's SHA-256)
     is trusted. Raises BookError only when the file cannot be read at all (code ``unreadable``).
-    ``progress`` is told how far the reading and the proof have gone, as ``load_book`` tells it."""
+    ``progress`` is told how far the reading and the proof have gone, as ``load_book`` tells it.
+    ``engine``, for a book by parts: where its proof and its fresh build run (``verify_parts``)."""
     where = os.fspath(path) if path is not None else default_book_path()
     if path is not None and is_book_by_parts(where):  # docs/book-parts.md: the proof by parts
-        return verify_parts(where, progress=progress)
+        return verify_parts(where, progress=progress, engine=engine)
     report = Report(where)
     try:
         raw = read_book_bytes(where)  # BookError "unreadable" goes to the caller
@@ -107,17 +115,27 @@ def verify_book(path: str | os.PathLike[str] | None = None, *, progress: Progres
     return report
 
 
-def verify_parts(where: str, *, progress: Progress | None = None) -> Report:
+def verify_parts(where: str, *, progress: Progress | None = None, engine: Engine | None = None) -> Report:
     """``ttt-book verify FOLDER``: the proof by parts, then (with the build extra) every file
-    compared with a fresh build's. Raises BookError only when the manifest cannot be read."""
+    compared with a fresh build's. Raises BookError only when the manifest cannot be read.
+
+    On ``engine`` (``tictactoe_generator.cluster.DaskEngine``) the proof on arrays
+    (``prove_by_layers``) and the build by layers run there, whatever the board, in a work
+    folder beside the book's folder, which its workers share."""
+    from tictactoe_generator.layered import work_folder
+
     report = Report(where)
+    near = Path(where).resolve().parent  # the work folders of a cluster, which its workers share
     try:
         large = load_parts(where).rules.cells > MAX_BOOK_CELLS
-        if large:  # (the player's proof holds 3 ** cells bytes: on arrays, with numpy)
+        if large or engine is not None:  # (the player's proof holds 3 ** cells bytes: on arrays)
             build_tools()
             from tictactoe_generator.layer_proof import prove_by_layers
 
-            book = prove_by_layers(where, progress=progress)
+            with work_folder(near) as work:
+                book = prove_by_layers(
+                    where, progress=progress, engine=None if engine is None else (engine, work)
+                )
         else:
             book = prove_parts(where, progress=progress)
     except BookError as error:
@@ -140,9 +158,10 @@ def verify_parts(where: str, *, progress: Progress | None = None) -> Report:
     except BuildToolMissing as error:
         report.skipped = f"{error}; only validity was checked"
         return report
-    from tictactoe_generator.layered import build_parts
+    from tictactoe_generator.layered import LOCAL, build_by_layers
 
-    built = build_parts(book.rules, against=book.against)
+    with work_folder(None if engine is None else near) as work:  # (shared with the workers)
+        built = build_by_layers(book.rules, work, against=book.against, engine=engine or LOCAL)
     folder = book.texts.folder
     for name, data in built.items():
         path = os.path.join(folder, name)
