@@ -28,8 +28,9 @@ from faultkit import BOOK_CLI, assert_one_line, assert_usage_error, run, tempora
 from tictactoe_book.errors import OutputError
 from tictactoe_book.game import Rules
 from tictactoe_generator.cluster import DaskEngine
+from tictactoe_generator.engines import LOCAL
 from tictactoe_generator.layer_tasks import STATE, Plan, reach_block
-from tictactoe_generator.layered import LOCAL, RESUMABLE_SUFFIX, build_by_layers, build_parts
+from tictactoe_generator.layered import RESUMABLE_SUFFIX, build_by_layers, build_parts
 from tictactoe_generator.parts import PART_ENTRIES
 
 distributed = pytest.importorskip("distributed")

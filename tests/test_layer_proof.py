@@ -19,7 +19,8 @@ from tictactoe_book import BookError, load_book
 from tictactoe_book.game import EMPTY
 from tictactoe_book.parts import PartsBook
 from tictactoe_book.proof import ProofDisagreement
-from tictactoe_generator.layered import LOCAL, work_folder
+from tictactoe_generator.engines import LOCAL
+from tictactoe_generator.layered import work_folder
 
 #: How the proof is run: two adjacent layers at a time in this process, or as an engine runs it
 #: (``--engine dask``: every layer read at once, then every layer checked against the next),

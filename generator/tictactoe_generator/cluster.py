@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from tictactoe_book.apps.signals import held
 from tictactoe_book.errors import BuildToolMissing, ClusterError, OutputError
 
 T = TypeVar("T")
@@ -28,7 +30,7 @@ CONNECT_TIMEOUT = 10
 
 
 class DaskEngine:
-    """tictactoe_generator.layered's ``Engine`` on a ``distributed.Client``: each call of a
+    """tictactoe_generator.engines' ``Engine`` on a ``distributed.Client``: each call of a
     task is a future, named after the task, its arguments' digest and its place."""
 
     def __init__(self, client: Any) -> None:
@@ -73,17 +75,21 @@ def dask_engine(scheduler: str | None, workers: int = LOCAL_WORKERS) -> Iterator
             "(from the project's folder: .venv/bin/python -m pip install -e '.[cluster]')"
         ) from None
     with contextlib.ExitStack() as stack:
+        # asyncio's report of the gathering task a Ctrl-C abandons ("Task exception was never
+        # retrieved"): the command says it was interrupted
+        stack.enter_context(_quiet("asyncio"))
         if scheduler is None:
-            cluster = stack.enter_context(
-                LocalCluster(
-                    n_workers=workers,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=":0",  # (any free port: 8787 may be taken)
-                    silence_logs=50,
+            with held():  # a cluster half started cannot be closed: a signal waits for it to start
+                cluster = stack.enter_context(
+                    LocalCluster(
+                        n_workers=workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # (any free port: 8787 may be taken)
+                        silence_logs=logging.CRITICAL,
+                    )
                 )
-            )
-            client = stack.enter_context(Client(cluster))
+                client = stack.enter_context(Client(cluster))
         else:
             try:
                 client = stack.enter_context(Client(scheduler, timeout=CONNECT_TIMEOUT))
@@ -92,6 +98,18 @@ def dask_engine(scheduler: str | None, workers: int = LOCAL_WORKERS) -> Iterator
                     f"no Dask scheduler answers at {scheduler}: {_first_line(error)}"
                 ) from None
         yield DaskEngine(client)
+
+
+@contextlib.contextmanager
+def _quiet(name: str) -> Iterator[None]:
+    """The logger ``name`` says nothing below CRITICAL within."""
+    logger = logging.getLogger(name)
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 def _first_line(error: BaseException) -> str:

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from tictactoe_book.book_format import Progress
-    from tictactoe_generator.layered import Engine
+    from tictactoe_generator.engines import Engine
 
 #: A move's score where there is no move (an occupied cell), below every score.
 _NO_MOVE = np.iinfo(np.int64).min

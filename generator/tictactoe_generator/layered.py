@@ -40,11 +40,11 @@ import os
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -54,6 +54,7 @@ from tictactoe_book.opponents import DEFAULT, ranking
 from tictactoe_book.parts import MANIFEST
 from tictactoe_generator.atomic import folder_target, write_into
 from tictactoe_generator.codes import code_type
+from tictactoe_generator.engines import LOCAL, Engine
 from tictactoe_generator.layer_tasks import (
     BLOCK,
     PARTS,
@@ -74,26 +75,6 @@ from tictactoe_generator.parts import PART_ENTRIES, manifest_bytes
 from tictactoe_generator.solve import UNFINISHED, Progress
 from tictactoe_generator.trap import BOOK_FIRST, BOOK_SECOND, Margins, choose_method, rates_of
 from tictactoe_generator.writer import counts_of, document, order_member, rates_member
-
-T = TypeVar("T")
-
-
-class Engine(Protocol):
-    """What runs the build's tasks: ``map(task, calls)`` is ``[task(*args) for args in calls]``,
-    in any order and place, each task's result returned in the order of ``calls``."""
-
-    def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]: ...
-
-
-class Local:
-    """The tasks one after the other, in this process."""
-
-    def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
-        return [task(*args) for args in calls]
-
-
-LOCAL = Local()
-
 
 # ---------------------------------------------------------------- the build
 

@@ -20,7 +20,7 @@ from tictactoe_generator.atomic import finish_once_written, folder_target
 from tictactoe_generator.options import BOOK_OPTION, open_book
 
 if TYPE_CHECKING:
-    from tictactoe_generator.layered import Engine
+    from tictactoe_generator.engines import Engine
 
 
 @click.command(cls=Command, epilog=exit_statuses())

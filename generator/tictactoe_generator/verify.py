@@ -36,7 +36,7 @@ from tictactoe_generator import build_tools
 
 if TYPE_CHECKING:
     from tictactoe_book.book_format import Progress
-    from tictactoe_generator.layered import Engine
+    from tictactoe_generator.engines import Engine
 
 
 @dataclass
@@ -158,7 +158,8 @@ def verify_parts(where: str, *, progress: Progress | None = None, engine: Engine
     except BuildToolMissing as error:
         report.skipped = f"{error}; only validity was checked"
         return report
-    from tictactoe_generator.layered import LOCAL, build_by_layers
+    from tictactoe_generator.engines import LOCAL
+    from tictactoe_generator.layered import build_by_layers
 
     with work_folder(None if engine is None else near) as work:  # (shared with the workers)
         built = build_by_layers(book.rules, work, against=book.against, engine=engine or LOCAL)
