@@ -387,58 +387,6 @@ def _transaction(shown: list[Path], reals: list[Path], contents: list[bytes], re
         _sync_folder(folder)
 
 
-def folder_target(folder: str | Path) -> Path:
-    """Where writing into ``folder`` lands, checked before any work: an existing folder (a link
-    to one is followed), or one to create whose nearest existing ancestor is a writable folder.
-    Raises OutputError naming ``folder`` as given (``keep.json/``, whose slash a Path drops)
-    otherwise: a file where a folder should be, above all."""
-    real = Path(os.path.realpath(folder))
-    existing = real
-    while not os.path.lexists(existing):
-        existing = existing.parent
-    try:
-        mode = os.stat(existing).st_mode
-    except OSError as error:  # a dangling link, a loop of links
-        raise OutputError(folder, _reason(error)) from None
-    if not stat.S_ISDIR(mode):
-        kind = "a file" if stat.S_ISREG(mode) else describe_kind(mode)
-        where = "it" if existing == real else repr(str(existing))
-        raise OutputError(folder, f"{where} is {kind}, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        read_only = bool(os.statvfs(existing).f_flag & os.ST_RDONLY)
-        raise OutputError(folder, os.strerror(errno.EROFS if read_only else errno.EACCES))
-    return real
-
-
-def write_into(folder: str | Path, files: Mapping[str, bytes]) -> None:
-    """Write each ``name: data`` of ``files`` into ``folder``, all or none (``write_files``),
-    creating the folder and any missing parent first, and the folders within it that a name
-    holds (``src/lib.rs``); a failure removes the folders it made."""
-    real = folder_target(folder)
-    missing = []
-    while not os.path.lexists(real):
-        missing.append(real)
-        real = real.parent
-    within = sorted({parent for name in files for parent in Path(name).parents if parent != Path(".")})
-    made: list[Path] = []
-    try:
-        try:
-            for path in [*reversed(missing), *(Path(folder) / inner for inner in within)]:
-                if not os.path.lexists(path):
-                    with held():  # made and recorded as one
-                        os.mkdir(path)
-                        made.append(path)
-        except OSError as error:
-            raise OutputError(folder, _reason(error)) from None
-        write_files({Path(folder) / name: data for name, data in files.items()})
-    except BaseException:
-        with held():
-            for path in reversed(made):
-                with contextlib.suppress(OSError):
-                    os.rmdir(path)
-        raise
-
-
 def fingerprint(path: Path) -> bytes | None:
     """The SHA-256 of the file at ``path`` before it is written (None: no file there, or one
     that cannot be read), so that the report can say whether the write changed it (``written``)."""

@@ -12,7 +12,8 @@ from tictactoe_book.apps.options import book_choice_options
 from tictactoe_book.apps.options import open_book as open_play_book
 from tictactoe_book.game import FIRST, SECOND
 from tictactoe_book.opponents import described
-from tictactoe_generator.atomic import finish_once_written, folder_target, write_into
+from tictactoe_generator.atomic import finish_once_written
+from tictactoe_generator.atomic_folder import folder_target, write_into
 from tictactoe_generator.options import BOOK_OPTION, open_book
 
 

@@ -52,7 +52,7 @@ from tictactoe_book.errors import OutputError
 from tictactoe_book.game import Rules
 from tictactoe_book.opponents import DEFAULT, ranking
 from tictactoe_book.parts import MANIFEST
-from tictactoe_generator.atomic import folder_target, write_into
+from tictactoe_generator.atomic_folder import folder_target, write_into
 from tictactoe_generator.codes import code_type
 from tictactoe_generator.engines import LOCAL, Engine
 from tictactoe_generator.layer_tasks import (
@@ -371,28 +371,21 @@ def write_parts(
     against: str = DEFAULT,
     progress: Progress | None = None,
     margins: Margins | None = None,
-    engine: Engine | None = None,
+    engine: Engine = LOCAL,
     told: Callable[[str], None] | None = None,
 ) -> dict[str, bytes]:
-    """``ttt-book build --parts``: the book by parts of ``rules`` built and written into
-    ``folder``, all files or none (its layers wait beside it while it is built); the files.
-
-    In this process by default, in a temporary work folder. On another ``engine``
-    (``tictactoe_generator.cluster.DaskEngine``) the build resumes in the work folder
-    ``resumable_folder`` names, and ``told`` hears ``resume_note``'s words when it does."""
+    """``ttt-book build --parts``: the book by parts of ``rules`` built on ``engine`` (this
+    process by default; ``tictactoe_generator.cluster.DaskEngine``) and written into
+    ``folder``, all files or none; the files. Its layers wait in the work folder
+    ``resumable_folder`` names, where a build interrupted or failed (Ctrl-C, SIGTERM, a full
+    disk) leaves them: the same call resumes it, and ``told`` hears ``resume_note``'s words."""
     real = folder_target(folder)
-    if engine is None:
-        near = next(parent for parent in real.parents if parent.is_dir())
-        files = build_parts(rules, against=against, progress=progress, near=near, margins=margins)
-    else:
-        with resumable_folder(real) as work:
-            note = resume_note(work)
-            if note is not None and told is not None:
-                told(note)
-            files = build_by_layers(
-                rules, work, against=against, progress=progress, margins=margins, engine=engine
-            )
-            write_into(folder, files)
-        return files
-    write_into(folder, files)
+    with resumable_folder(real) as work:
+        note = resume_note(work)
+        if note is not None and told is not None:
+            told(note)
+        files = build_by_layers(
+            rules, work, against=against, progress=progress, margins=margins, engine=engine
+        )
+        write_into(folder, files)
     return files

@@ -24,7 +24,7 @@ import orjson
 from tictactoe_book.game import EMPTY
 from tictactoe_book.parts import MANIFEST, PARTS_VERSION
 from tictactoe_book.reader import Book
-from tictactoe_generator.atomic import write_into
+from tictactoe_generator.atomic_folder import write_into
 
 if TYPE_CHECKING:
     pass

@@ -16,7 +16,8 @@ from tictactoe_book.game import Rules
 from tictactoe_book.parts import is_book_by_parts
 from tictactoe_book.reader import MAX_BOOK_CELLS
 from tictactoe_generator import build_tools
-from tictactoe_generator.atomic import finish_once_written, folder_target
+from tictactoe_generator.atomic import finish_once_written
+from tictactoe_generator.atomic_folder import folder_target
 from tictactoe_generator.options import BOOK_OPTION, open_book
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ def build_by_parts(output: str, rules: Rules, against: str, engine: str, schedul
     """``ttt-book build --parts``: the book by parts of ``rules`` built into the folder
     ``output`` by layers, in this process or on Dask (``engine``, its ``scheduler``), its bars
     on a terminal and its report."""
+    from tictactoe_generator.engines import LOCAL
     from tictactoe_generator.layered import write_parts
     from tictactoe_generator.progress import stage_bars
     from tictactoe_generator.trap import TOLERANCE_TEXT, Margins
@@ -66,10 +68,10 @@ def build_by_parts(output: str, rules: Rules, against: str, engine: str, schedul
 
             on = stack.enter_context(dask_engine(scheduler))
         stack.enter_context(finish_once_written())
-        stack.enter_context(kept_on_interruption(on is not None, output))
+        stack.enter_context(kept_on_interruption(output))
         with stage_bars() as bars:
             files = write_parts(
-                output, rules, against=against, progress=bars, margins=margins, engine=on, told=note
+                output, rules, against=against, progress=bars, margins=margins, engine=on or LOCAL, told=note
             )
         size = sum(map(len, files.values()))
         echo(f"wrote {output}: {len(files) - 1} parts and manifest.json, {size:,} bytes, {rules}")
@@ -88,9 +90,9 @@ def note(text: str) -> None:
 
 
 @contextlib.contextmanager
-def kept_on_interruption(resumable: bool, output: str) -> Iterator[None]:
-    """For a resumable build, a line on standard error when it is interrupted or fails with its
-    work kept: where, and that the same command resumes it."""
+def kept_on_interruption(output: str) -> Iterator[None]:
+    """A line on standard error when a build by parts is interrupted or fails with its work
+    kept: where, and that the same command resumes it."""
     try:
         yield
     except BaseException:
@@ -98,7 +100,7 @@ def kept_on_interruption(resumable: bool, output: str) -> Iterator[None]:
         from tictactoe_generator.layered import resumable_path
 
         work = resumable_path(folder_target(output))
-        if resumable and (work / STATE).is_file():
+        if (work / STATE).is_file():
             note(f"the layers built so far are kept in {work}: the same command resumes the build")
         raise
 
