@@ -44,6 +44,7 @@ class Measured:
 
     def __init__(self, engine: DaskEngine, work: Path) -> None:
         self.engine, self.work = engine, work
+        self.parts_a_task = engine.parts_a_task
         self.batches: list[dict[str, Any]] = []
         self.peak: dict[str, int] = {}
 

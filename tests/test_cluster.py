@@ -210,6 +210,8 @@ def scheduler(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes
 class Watched:
     """A DaskEngine that calls ``hook`` before each batch of tasks."""
 
+    parts_a_task = DaskEngine.parts_a_task
+
     def __init__(self, engine: DaskEngine, hook: Callable[[], None]) -> None:
         self.engine, self.hook = engine, hook
 
@@ -268,7 +270,7 @@ def test_a_worker_without_the_work_folder_is_one_line(
     """A task on a worker that cannot see the work folder fails with the OutputError that says
     so, raised where the client gathers it: the command's one line, status 4."""
     address, _ = scheduler
-    plan = Plan(Rules(3, 3, 3), "novice", str(tmp_path / "elsewhere"))
+    plan = Plan(Rules(3, 3, 3), "novice", str(tmp_path / "elsewhere"), PART_ENTRIES)
     with distributed.Client(address, timeout=60) as client, pytest.raises(OutputError) as error:
         DaskEngine(client).map(reach_block, [(plan, 0, 0)])
     assert "work folder is out of reach" in str(error.value) and "shared with the client" in str(error.value)
@@ -313,6 +315,8 @@ def test_engine_options_that_cannot_go_together(args: list[str], words: str, tmp
 
 class Interrupting:
     """LOCAL, but Ctrl-C comes after ``after`` batches of tasks; every call of a task recorded."""
+
+    parts_a_task = LOCAL.parts_a_task
 
     def __init__(self, after: int | None = None) -> None:
         self.after, self.batches = after, 0

@@ -100,14 +100,16 @@ def _write_folder(folder: str | Path, files: Mapping[str, bytes]) -> None:
     kinds = {Path(name).suffix for name in files}
     try:
         if os.path.isdir(real):
-            for entry in os.scandir(real):
-                if entry.name not in files and (
-                    Path(entry.name).suffix not in kinds or not entry.is_file(follow_symlinks=False)
-                ):
-                    raise OutputError(
-                        folder,
-                        f"it holds {entry.name!r}, not a file of what is written there: name another folder",
-                    )
+            with os.scandir(real) as entries:
+                wrong = [
+                    entry.name
+                    for entry in entries
+                    if entry.name not in files
+                    and (Path(entry.name).suffix not in kinds or not entry.is_file(follow_symlinks=False))
+                ]
+            if wrong:
+                what = f"it holds {wrong[0]!r}, not a file of what is written there"
+                raise OutputError(folder, f"{what}: name another folder")
         missing = []
         parent = real.parent
         while not os.path.lexists(parent):

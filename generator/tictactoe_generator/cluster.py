@@ -33,6 +33,10 @@ class DaskEngine:
     """tictactoe_generator.engines' ``Engine`` on a ``distributed.Client``: each call of a
     task is a future, named after the task, its arguments' digest and its place."""
 
+    #: 65,536 rows a task: every layer of 4x4 past the sixth mark in several tasks (measured:
+    #: docs/benchmarks.md, "The build on Dask")
+    parts_a_task = 16
+
     def __init__(self, client: Any) -> None:
         self.client = client
         self.ran: Counter[str] = Counter()

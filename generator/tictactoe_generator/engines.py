@@ -12,13 +12,19 @@ T = TypeVar("T")
 
 class Engine(Protocol):
     """What runs the build's tasks: ``map(task, calls)`` is ``[task(*args) for args in calls]``,
-    in any order and place, each task's result returned in the order of ``calls``."""
+    in any order and place, each task's result returned in the order of ``calls``; a task of
+    the build takes ``parts_a_task`` parts' rows of a layer (fewer tasks, less overhead; more,
+    more workers busy)."""
+
+    parts_a_task: int
 
     def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]: ...
 
 
 class Local:
-    """The tasks one after the other, in this process."""
+    """The tasks one after the other, in this process, on a million rows each."""
+
+    parts_a_task = 256
 
     def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
         return [task(*args) for args in calls]

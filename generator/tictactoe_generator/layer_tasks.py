@@ -52,9 +52,6 @@ from tictactoe_generator.trap import (
     trap_layer,
 )
 
-#: Rows of a layer a task takes: a multiple of PART_ENTRIES, so that a backward block's entries
-#: are whole parts (the last block of a layer may be shorter).
-BLOCK = 256 * PART_ENTRIES
 #: Codes each forward block offers as a sample of its children, from which the ranges of the
 #: shuffle are cut (about as many children in each).
 SAMPLES = 64
@@ -68,7 +65,7 @@ class Plan:
     rules: Rules
     against: str
     work: str
-    block: int = BLOCK
+    block: int
 
     def store(self) -> Store:
         """The work folder; OutputError when this process cannot reach it (a worker elsewhere

@@ -56,7 +56,6 @@ from tictactoe_generator.atomic_folder import folder_target, write_into
 from tictactoe_generator.codes import code_type
 from tictactoe_generator.engines import LOCAL, Engine
 from tictactoe_generator.layer_tasks import (
-    BLOCK,
     PARTS,
     STATE,
     Order,
@@ -87,16 +86,19 @@ def build_by_layers(
     progress: Progress | None = None,
     margins: Margins | None = None,
     engine: Engine = LOCAL,
-    block: int = BLOCK,
+    block: int | None = None,
 ) -> dict[str, bytes]:
     """The files of the book by parts of ``rules`` (misère or not), its optimal moves in trap
     order ranked against ``against`` first: the manifest's name and each part's, to bytes.
 
     ``work`` is the folder for the layers' arrays: empty, or the folder of an interrupted build
     of the same book, which is resumed; it is left empty. ``engine`` runs the tasks, each on
-    ``block`` rows (a multiple of PART_ENTRIES); ``progress`` is called after each layer of each
+    ``block`` rows (a multiple of PART_ENTRIES; by default what the folder's build took, or the
+    engine's ``parts_a_task`` parts); ``progress`` is called after each layer of each
     pass (stages ``"reach"`` and ``"solve"``); ``margins``, if given, observes the float
     method's ties (``tictactoe_generator.trap.Margins``)."""
+    if block is None:
+        block = _State.recorded_block(work) or engine.parts_a_task * PART_ENTRIES
     if block <= 0 or block % PART_ENTRIES:
         raise ValueError(f"a block of {block} rows: a positive multiple of {PART_ENTRIES} is needed")
     plan = Plan(rules, against, str(Path(work).resolve()), block)
@@ -223,12 +225,23 @@ class _State:
         state.save()
         return state
 
+    @staticmethod
+    def recorded_block(work: Path) -> int | None:
+        """The rows a task took in the build recorded in ``work``, if any."""
+        try:
+            data = json.loads((Path(work) / STATE).read_bytes())
+        except (OSError, ValueError):
+            return None
+        block: int = data.get("block", LOCAL.parts_a_task * PART_ENTRIES)
+        return block
+
     def book(self) -> str:
         return f"{self.plan.rules} against {self.plan.against}, blocks of {self.plan.block}"
 
     def save(self) -> None:
         data = {
             "book": self.book(),
+            "block": self.plan.block,
             "reached": [asdict(one) for one in self.reached],
             "solved": {
                 m: {"items": one.items, "margins": [one.margins.tied, one.margins.apart]}
