@@ -17,7 +17,8 @@ export function typeDigit(pending, digit, cells) {
 export function pendingWords(pending, cells) {
   const low = Number(pending) * 10;
   const high = Math.min(cells, low + 9);
-  return `Typed ${pending}: type a second digit for ${low} to ${high}, or Enter for ${pending}.`;
+  const second = low === high ? `${low % 10} for ${low}` : `a second digit for ${low} to ${high}`;
+  return `Typed ${pending}: type ${second}, or Enter for ${pending}.`;
 }
 
 /**
@@ -46,8 +47,14 @@ export function keysHelp(cells, cols) {
   if (cells === 9 && cols === 3) {
     return `Click a cell, type its number (1 2 3 / 4 5 6 / 7 8 9), or move with the arrow keys and press Enter.${keys}`;
   }
-  // At most 16 cells (the format's bound), so 1 is the only digit that can start two.
-  const one = cells > 9 ? `; for cell 1 type 1 then Enter, since 1 could start 10 to ${cells}` : '';
+  // The digits that can start a two-digit cell: 1 up to 16 cells, 1 and 2 at 20 (a book by parts).
+  const starters = Array.from({ length: Math.floor(cells / 10) }, (_, i) => i + 1);
+  const one =
+    starters.length === 1
+      ? `; for cell 1 type 1 then Enter, since 1 could start 10 to ${Math.min(cells, 19)}`
+      : starters.length > 1
+        ? `; for cells ${starters.join(' and ')} type the digit then Enter, since each could start a cell from 10 to ${cells}`
+        : '';
   return `Click a cell, move with the arrow keys and press Enter, or type its number (1 to ${cells}, as each cell shows${one}).${keys}`;
 }
 

@@ -343,6 +343,9 @@ export interface PartsReader {
   readonly reads: number;
   /** How many bytes of part files have been read. */
   readonly bytesRead: number;
+  /** The marks that own a complete line on `board` (as `Reader.lineOwners`). */
+  lineOwners(board: string): Set<Mark>;
+  /** @deprecated Since 3.0.0; removed in 4.0.0: use `lineOwners`. */
   winners(board: string): Set<Mark>;
   canonical(board: string): { key: string; index: number };
   check(board: string, first: Mark): void;
