@@ -30,7 +30,7 @@ from tictactoe_book.game import Rules
 from tictactoe_generator.cluster import DaskEngine
 from tictactoe_generator.engines import LOCAL
 from tictactoe_generator.layer_tasks import STATE, Plan, reach_block
-from tictactoe_generator.layered import RESUMABLE_SUFFIX, build_by_layers, build_parts
+from tictactoe_generator.layered import RESUMABLE_SUFFIX, build_by_layers, build_parts, write_parts
 from tictactoe_generator.parts import PART_ENTRIES
 
 distributed = pytest.importorskip("distributed")
@@ -354,3 +354,21 @@ def test_a_work_folder_of_another_build_is_refused(tmp_path: Path) -> None:
         build_by_layers(Rules(3, 3, 3), tmp_path, engine=Interrupting(3))
     with pytest.raises(OutputError, match="work folder of another build"):
         build_by_layers(Rules(3, 4, 3), tmp_path)
+
+
+def test_a_write_that_fails_after_the_build_keeps_it_and_the_same_call_writes_at_once(
+    tmp_path: Path, in_process: Callable[[str], dict[str, bytes]]
+) -> None:
+    """A folder where the manifest should be: refused after the build, which is kept; that
+    folder removed, the same call writes the book without one task run again."""
+    out = tmp_path / "out"
+    (out / "manifest.json").mkdir(parents=True)
+    with pytest.raises(OutputError, match="manifest.json"):
+        write_parts(out, Rules(3, 4, 3))
+    assert (tmp_path / f".out{RESUMABLE_SUFFIX}" / STATE).is_file()
+    (out / "manifest.json").rmdir()
+    again = Interrupting()
+    write_parts(out, Rules(3, 4, 3), engine=again)
+    assert again.calls == []
+    assert folder_files(out) == in_process("3x4:3")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

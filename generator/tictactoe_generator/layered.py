@@ -87,12 +87,15 @@ def build_by_layers(
     margins: Margins | None = None,
     engine: Engine = LOCAL,
     block: int | None = None,
+    keep: bool = False,
 ) -> dict[str, bytes]:
     """The files of the book by parts of ``rules`` (misère or not), its optimal moves in trap
     order ranked against ``against`` first: the manifest's name and each part's, to bytes.
 
     ``work`` is the folder for the layers' arrays: empty, or the folder of an interrupted build
-    of the same book, which is resumed; it is left empty. ``engine`` runs the tasks, each on
+    of the same book, which is resumed; it is left empty (``keep``: with its record and the
+    files, so that a caller whose write of them fails can call again and get them at once).
+    ``engine`` runs the tasks, each on
     ``block`` rows (a multiple of PART_ENTRIES; by default what the folder's build took, or the
     engine's ``parts_a_task`` parts); ``progress`` is called after each layer of each
     pass (stages ``"reach"`` and ``"solve"``); ``margins``, if given, observes the float
@@ -130,7 +133,6 @@ def build_by_layers(
         for solved in state.solved.values():
             margins.merge(solved.margins)
     chances = {name: store.load(0, f"chances-{name}") for name in names}
-    store.drop(0)
     first, second = (
         rates_of(chances, order.denominators, order.name, book, 0, 0) for book in (BOOK_FIRST, BOOK_SECOND)
     )
@@ -143,7 +145,9 @@ def build_by_layers(
     )
     items = [item for m in range(cells + 1) for item in state.solved[str(m)].items]
     files = {item["file"]: (store.folder / PARTS / item["file"]).read_bytes() for item in items}
-    state.clear()
+    if not keep:
+        store.drop(0)
+        state.clear()
     return {MANIFEST: manifest_bytes(header, items), **dict(sorted(files.items()))}
 
 
@@ -398,7 +402,7 @@ def write_parts(
         if note is not None and told is not None:
             told(note)
         files = build_by_layers(
-            rules, work, against=against, progress=progress, margins=margins, engine=engine
+            rules, work, against=against, progress=progress, margins=margins, engine=engine, keep=True
         )
         write_into(folder, files)
     return files
