@@ -87,6 +87,17 @@ for _signum, _default in ((_signal.SIGINT, _signal.default_int_handler), (_signa
 """
 
 
+def default_signals() -> None:
+    """DEFAULT_SIGNALS for a child started by Popen or pexpect (its ``preexec_fn``): a signal
+    that stops a command, ignored here (a run under ``nohup``, or in a script's background),
+    back at its default in the child, so that a test's signal reaches the command."""
+    import signal
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(signum) == signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
+
+
 def run(
     program: str,
     *args: str,

@@ -612,6 +612,7 @@ def test_an_audit_ended_by_a_signal_ends_its_program_first(signum: int) -> None:
         [TTT_BOOK, "audit", "--timeout", "1", "--", "sleep", seconds],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=faultkit.default_signals,  # (under nohup SIGHUP would stay ignored: the test hung)
     )
     deadline = time.monotonic() + 30
     while not processes_running(["sleep", seconds]) and time.monotonic() < deadline:

@@ -363,7 +363,7 @@ def test_a_write_that_fails_after_the_build_keeps_it_and_the_same_call_writes_at
     folder removed, the same call writes the book without one task run again."""
     out = tmp_path / "out"
     (out / "manifest.json").mkdir(parents=True)
-    with pytest.raises(OutputError, match="manifest.json"):
+    with pytest.raises(OutputError, match=r"manifest\.json"):
         write_parts(out, Rules(3, 4, 3))
     assert (tmp_path / f".out{RESUMABLE_SUFFIX}" / STATE).is_file()
     (out / "manifest.json").rmdir()

@@ -29,6 +29,7 @@ from typing import Any
 import pexpect
 import pyte
 import pytest
+from faultkit import default_signals
 
 from tictactoe_book import BookError, reader, trust
 from tictactoe_book.apps import progress as progress_bars
@@ -148,6 +149,7 @@ def spawn_slow_play(
         cwd=str(ROOT),
         dimensions=(ROWS, COLS),
         timeout=30,
+        preexec_fn=default_signals,  # (under nohup SIGHUP would stay ignored: the test hung)
     )
     return child, screen, pyte.ByteStream(screen)
 
