@@ -53,8 +53,14 @@ class Measured:
         told = self.engine.map(timed, [(task, *args) for args in calls])
         wall = time.perf_counter() - start
         m = calls[0][1] if calls else None
-        batch = {"task": task.__name__, "layer": m, "tasks": len(calls), "wall": wall,
-                 "cpu": sum(cpu for _, cpu, _ in told), "peak_kib": max((kib for *_, kib in told), default=0)}  # fmt: skip
+        batch = {
+            "task": task.__name__,
+            "layer": m,
+            "tasks": len(calls),
+            "wall": wall,
+            "cpu": sum(cpu for _, cpu, _ in told),
+            "peak_kib": max((kib for *_, kib in told), default=0),
+        }
         if task.__name__ == "reach_block":
             batch["children_bytes"] = sum(p.stat().st_size for p in self.work.glob(f"{m:02d}-children-*.npy"))
             batch["positions"] = sum(one.tally.canonical for one, _, _ in told)
@@ -98,8 +104,11 @@ def main() -> None:
         "book_bytes": sum(map(len, files.values())),
         "batches": engine.batches,
     }
-    print(f"{rules}: {wall:.1f} s wall, {result['cpu']:.1f} s of task CPU on {options.workers} workers; "
-          f"worker peaks {sorted(v // 1024 for v in peaks.values())} MiB; client {result['client_peak_kib'] // 1024} MiB")  # fmt: skip
+    worker_mib = sorted(kib // 1024 for kib in peaks.values())
+    print(
+        f"{rules}: {wall:.1f} s wall, {result['cpu']:.1f} s of task CPU on {options.workers} workers; "
+        f"worker peaks {worker_mib} MiB; client {result['client_peak_kib'] // 1024} MiB"
+    )
     layers: dict[int, dict[str, float]] = {}
     for batch in engine.batches:
         row = layers.setdefault(batch["layer"], {"positions": 0, "forward": 0.0, "backward": 0.0, "cpu": 0.0,
