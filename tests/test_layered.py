@@ -6,6 +6,7 @@ command's refusals."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import random
 from pathlib import Path
@@ -151,3 +152,21 @@ def test_a_build_removes_the_work_folders_no_build_holds(tmp_path: Path) -> None
         assert sorted(p.name for p in tmp_path.iterdir()) == [f"{WORK_PREFIX}alive"]  # its own removed
     finally:
         os.close(fd)
+
+
+def test_counts_past_what_strict_json_holds_are_written_as_strings() -> None:
+    """4x5's games and game-tree nodes pass 2^53 - 1: both readers refused its manifest as not
+    strict JSON until the writer wrote them as their digits (docs/book-format.md, counts)."""
+    from tictactoe_book.reader import parse_json
+    from tictactoe_generator.solve import Counts, Outcomes
+    from tictactoe_generator.writer import counts_of
+
+    big = 2**53
+    counts = Counts(
+        reachable=10, unfinished=6, finished=4, canonical=5, canonical_unfinished=3,
+        canonical_finished=2, tree_nodes=big + 1, games=Outcomes(big - 1, 1, 2),
+    )  # fmt: skip
+    stated = counts_of(counts)
+    assert stated["tree_nodes"] == str(big + 1) and stated["games"] == str(big + 2)
+    assert stated["first_wins"] == big - 1 and stated["entries"] == 3  # within: integers
+    parse_json(json.dumps({"counts": stated}).encode(), "counts")  # strict JSON

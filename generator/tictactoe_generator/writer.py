@@ -152,9 +152,14 @@ def counts_member(result: Retrograde) -> dict[str, Any]:
     return counts_of(result.counts)
 
 
+#: The largest integer strict JSON holds (RFC 7493, I-JSON; docs/book-format.md).
+MAX_JSON_INTEGER = 2**53 - 1
+
+
 def counts_of(counts: Counts) -> dict[str, Any]:
-    """The ``counts`` member stating ``counts``."""
-    return {
+    """The ``counts`` member stating ``counts``; a count past MAX_JSON_INTEGER (the games and
+    the game-tree nodes of 4x5) as the string of its decimal digits, which strict JSON holds."""
+    stated = {
         "entries": counts.canonical_unfinished,
         "positions": counts.reachable,
         "unfinished": counts.unfinished,
@@ -167,3 +172,4 @@ def counts_of(counts: Counts) -> dict[str, Any]:
         "second_wins": counts.games.second_wins,
         "draws": counts.games.draws,
     }
+    return {name: count if count <= MAX_JSON_INTEGER else str(count) for name, count in stated.items()}
