@@ -37,8 +37,10 @@ class DaskEngine:
     #: docs/benchmarks.md, "The build on Dask")
     parts_a_task = 16
 
-    def __init__(self, client: Any) -> None:
+    def __init__(self, client: Any, parts_a_task: int | None = None) -> None:
         self.client = client
+        if parts_a_task is not None:  # (256, as in this process, for boards past 4x5: fewer tasks)
+            self.parts_a_task = parts_a_task
         self.ran: Counter[str] = Counter()
 
     def map(self, task: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
