@@ -326,3 +326,54 @@ def test_the_time_left_is_within_twice_the_truth_from_the_first_tenth(
         assert truth / 2 - 1 <= estimate <= truth * 2 + 1, (done, estimate, truth)  # (whole seconds)
         checked += 1
     assert checked >= 10
+
+
+# ---------------------------------------------------------------- the proof on arrays (past 16 cells)
+
+
+def test_the_proof_on_arrays_resumes_too(record: Path, folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tictactoe_generator.layer_proof`` (``ttt-book verify`` past 16 cells, or on Dask)
+    keeps the same state: interrupted, it goes on after the last layer it read, reading that
+    one again (the next layer's moves are checked against it) and only hashing those before;
+    its verdict is the proof's from the start, and a finding made before is still given."""
+    import tictactoe_generator.layer_proof as layer_proof
+
+    def told(stage: str, done: int, total: int) -> None:
+        if stage == "prove" and done >= total // 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        layer_proof.prove_by_layers(folder, progress=told)
+    layers = json.loads(state_path(record).read_bytes())["layers"]
+    assert 0 < layers < 9
+    read: list[str] = []
+    hashed: list[str] = []
+    texts, raw = layer_proof.part_texts, layer_proof.part_bytes
+    monkeypatch.setattr(layer_proof, "part_texts", lambda *args: read.append(args[1].file) or texts(*args))
+    monkeypatch.setattr(layer_proof, "part_bytes", lambda *args: hashed.append(args[1].file) or raw(*args))
+    calls: list[Call] = []
+    layer_proof.prove_by_layers(folder, progress=lambda *call: calls.append(call))
+    assert calls[0] == ("resume", layers, 9)
+    assert layers_of(read) == set(range(layers - 1, 9)) and layers_of(hashed) == set(range(layers - 1))
+    assert not state_path(record).exists() and trust.is_proven(load_parts(folder).manifest_sha256)
+    # a finding before the interruption is given after it: an entry's tiers wrong in layer 1
+    data = json.loads(json.dumps(BOOK_3X3))
+    key = next(k for k in sorted(data["entries"]) if 9 - k.count(EMPTY) == 1)
+    best, *tiers = data["entries"][key].split(" ")
+    data["entries"][key] = " ".join([best, *reversed(tiers)]) if len(tiers) > 1 else f"{best} 0"
+    broken = split_into(data, folder.parent / "broken")
+    whole = verdict_on_arrays(broken)
+    state_path(record).unlink(missing_ok=True)
+    with pytest.raises(KeyboardInterrupt):
+        layer_proof.prove_by_layers(broken, progress=told)
+    assert verdict_on_arrays(broken) == whole != "valid"
+
+
+def verdict_on_arrays(folder: Path) -> str:
+    import tictactoe_generator.layer_proof as layer_proof
+
+    try:
+        layer_proof.prove_by_layers(folder)
+    except BookError as error:
+        return str(error)
+    return "valid"

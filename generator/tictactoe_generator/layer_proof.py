@@ -36,9 +36,9 @@ import tictactoe_book.trust as trust
 from tictactoe_book.errors import BookError, EntryShapeError
 from tictactoe_book.game import after_line, one_ply_back
 from tictactoe_book.grammar import misshapen, parse_entry
-from tictactoe_book.parts import NO_EMPTY_BOARD, PartsBook, entry_problem, load_parts, part_texts
-from tictactoe_book.parts_proof import STEPS
-from tictactoe_book.proof import ProofDisagreement, key_problem
+from tictactoe_book.parts import NO_EMPTY_BOARD, PartsBook, entry_problem, load_parts, part_bytes, part_texts
+from tictactoe_book.parts_proof import STEPS, _layers_proven
+from tictactoe_book.proof import ENTRY_STEPS, ProofDisagreement, key_problem
 from tictactoe_generator.codes import (
     EMPTY_DIGIT,
     FIRST_DIGIT,
@@ -116,11 +116,21 @@ class _Proof:
         self.tell = progress or (lambda stage, done, total: None)
         self.entries = len(self.texts)
         self.done = 0
+        big = sum(part.size for part in self.texts.parts) > trust.RECORD_ABOVE
+        self.kept = big and trust.state_location() is not None
 
     def finding(self) -> BookError | None:
+        """The first finding of the earliest step, or None. Resumable as the player's proof by
+        parts is (``tictactoe_book.parts_proof``, the same kept state): after each layer, the
+        layers read and the findings so far are kept; a proof of the same manifest started again
+        hashes the parts of the layers before the last one read, reads that one again, and goes
+        on from the next."""
         cells = self.rules.cells
         previous: _Layer | None = None
-        for layer in range(cells + 1):
+        start = self._resumed()
+        if start:
+            previous = self._read(start - 1)
+        for layer in range(start, cells + 1):
             current = self._read(layer)
             if "part-missing" in self.first:
                 break
@@ -132,7 +142,47 @@ class _Proof:
             if previous is not None and len(previous.codes) and self._wanted("missing-entry"):
                 self._moves(layer - 1, previous, current)
             previous = current
-        return next((self.first[code] for code in STEPS if code in self.first), None)
+            self._keep(layer + 1)
+        verdict = next((self.first[code] for code in STEPS if code in self.first), None)
+        if self.kept:
+            trust.forget_unfinished_proof(self.book.manifest_sha256)
+        return verdict
+
+    def _keep(self, layers: int) -> None:
+        """The state of the proof once ``layers`` layers are read and proven but for the moves of
+        the last, kept (``trust.keep_unfinished_proof``)."""
+        if (
+            not self.kept
+            or not 0 < layers < self.rules.cells
+            or any(c not in ENTRY_STEPS for c in self.first)
+        ):
+            return
+        found = [
+            [code, os.path.basename(str(error.path)), error.reason] for code, error in self.first.items()
+        ]
+        trust.keep_unfinished_proof(
+            {"manifest": self.book.manifest_sha256, "layers": layers, "findings": found}
+        )
+
+    def _resumed(self) -> int:
+        """The layers read by an interrupted proof of this manifest (0 if none): their findings
+        taken back, the parts of all but the last of them hashed again, the work told done."""
+        state = trust.unfinished_proof(self.book.manifest_sha256) if self.kept else None
+        layers = _layers_proven(state, self.rules.cells) if state is not None else 0
+        if not layers:
+            return 0
+        assert state is not None
+        for code, file, reason in state["findings"]:
+            self.first[code] = BookError(os.path.join(self.texts.folder, file), code, reason)
+        self.tell("resume", layers, self.rules.cells)
+        for part in self.texts.parts:
+            if part.layer < layers - 1:
+                try:
+                    part_bytes(self.texts.folder, part)
+                except BookError as error:
+                    self.first.setdefault(error.code, error)
+                self.done += part.entries
+        return layers
 
     def _wanted(self, code: str) -> bool:
         return all(earlier not in self.first for earlier in STEPS[: STEPS.index(code)])
