@@ -24,14 +24,18 @@ from tictactoe_generator.layered import work_folder
 
 #: How the proof is run: two adjacent layers at a time in this process, or as an engine runs it
 #: (``--engine dask``: every layer read at once, then every layer checked against the next),
-#: here on the engine of this process.
-SCHEDULES = ["two-layers", "on-an-engine"]
+#: here on the engine of this process; and with the moves checked in blocks of 7 entries.
+SCHEDULES = ["two-layers", "on-an-engine", "moves-in-blocks-of-7"]
 
 
 def on_arrays(folder: Path, schedule: str = "two-layers") -> Finding:
     try:
         if schedule == "two-layers":
             book = layer_proof.prove_by_layers(folder)
+        elif schedule == "moves-in-blocks-of-7":  # (a block of a million entries on 4x5)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(layer_proof, "MOVES_BLOCK", 7)
+                book = layer_proof.prove_by_layers(folder)
         else:
             with work_folder(folder.parent) as work:
                 book = layer_proof.prove_by_layers(folder, engine=(LOCAL, work))

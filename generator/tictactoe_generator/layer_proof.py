@@ -61,6 +61,8 @@ if TYPE_CHECKING:
     from tictactoe_book.book_format import Progress
     from tictactoe_generator.engines import Engine
 
+#: Entries whose moves are scored at once (steps 17 and 18): 160 MB of scores on 20 cells.
+MOVES_BLOCK = 1 << 20
 #: A move's score where there is no move (an occupied cell), below every score.
 _NO_MOVE = np.iinfo(np.int64).min
 #: Each board character's digit (``tictactoe_generator.codes``); the layout has checked them.
@@ -268,7 +270,27 @@ class _Proof:
             self.first.setdefault("entry-key", BookError(self._path(key), "entry-key", problem))
 
     def _moves(self, m: int, layer: _Layer, following: _Layer) -> None:
-        """Steps 17 and 18 for layer ``m``'s entries, their successors in ``following``."""
+        """Steps 17 and 18 for layer ``m``'s entries, their successors in ``following``, a block
+        of rows at a time (a whole layer's move scores would be 8 bytes a move: 4.4 GB for
+        4x5's layer 12)."""
+        first_wrong: str | None = None
+        for start in range(0, len(layer.codes), MOVES_BLOCK):
+            rows = slice(start, start + MOVES_BLOCK)
+            block = _Layer(layer.codes[rows], layer.best[rows], layer.tiers[rows], layer.twice[rows])
+            missing, wrong = self._block_moves(m, block, following)
+            if missing.any():  # step 17 before 18, wherever 18 failed first
+                self._definition("missing-entry", self._key(block, missing))
+                return
+            if first_wrong is None and wrong.any():
+                first_wrong = self._key(block, wrong)
+        if first_wrong is not None and "entry-inconsistent" not in self.first:
+            self._definition("entry-inconsistent", first_wrong)
+
+    def _block_moves(
+        self, m: int, layer: _Layer, following: _Layer
+    ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """For some entries of layer ``m``: which have a successor that is no entry (17), and
+        which state a best score or tiers their moves do not give (18)."""
         rules, cells = self.rules, self.rules.cells
         digit = mover_digit(m)
         after = one_ply_back(after_line(rules))  # a move completing a line
@@ -285,16 +307,12 @@ class _Proof:
             score = np.where(line, after, np.where(m + 1 == cells, 0, np.sign(best) - best))
             scores[free, cell] = score
             missing[free] |= ~line & ~found & (m + 1 != cells)
-        if missing.any():
-            self._definition("missing-entry", self._key(layer, missing))
-            return
         truth = scores.max(axis=1)
         optimal = ((scores == truth[:, None]).astype(np.uint32) << np.arange(cells, dtype=np.uint32)).sum(
             axis=1, dtype=np.uint32
         )
         wrong = (layer.best != truth) | (layer.tiers != optimal) | layer.twice
-        if wrong.any() and "entry-inconsistent" not in self.first:
-            self._definition("entry-inconsistent", self._key(layer, wrong))
+        return missing, wrong
 
     def _definition(self, code: str, key: str) -> None:
         """The definition's finding on ``key``, which the arrays found failing step ``code``."""
