@@ -301,19 +301,24 @@ def test_the_package_exposes_the_library_api() -> None:
         *errors,
         "Book",
         "Evaluation",
+        "Game",
+        "MoveValue",
         "Outcome",
         "Position",
         "Rng",
         "Rules",
         "__version__",
+        "candidates",
         "choose_move",
+        "grid",
         "load_book",
         "parse_book",
+        "parse_move",
     }
     assert all(getattr(tictactoe_book, name) is not None for name in tictactoe_book.__all__)
     assert set(dir(tictactoe_book)) >= set(tictactoe_book.__all__)
-    with pytest.raises(AttributeError, match="no attribute 'candidates'"):
-        tictactoe_book.candidates  # noqa: B018  (not public: reached through its module)
+    with pytest.raises(AttributeError, match="no attribute 'check_level'"):
+        tictactoe_book.check_level  # noqa: B018  (not public: reached through its module)
 
 
 def test_the_runtime_depends_on_click_alone_and_the_build_extra_on_what_the_build_imports() -> None:

@@ -145,12 +145,12 @@ def test_every_reachable_position_agrees_with_the_oracle(reachable: tuple[set[st
             assert position.is_over == over, board
             ended = position.outcome()
             if not over:
-                assert ended is None and position.legal_moves() == [
+                assert ended is None and position.legal_moves() == tuple(
                     c for c, m in enumerate(board) if m == "."
-                ]
+                )
                 continue
             assert ended is not None and ended.winner == winner and ended.completed_by == owner, board
-            assert position.legal_moves() == [], board
+            assert position.legal_moves() == (), board
             if owner is not None:
                 assert all(board[c] == owner for c in ended.line) and len(ended.line) == 3, board
 

@@ -258,12 +258,12 @@ def test_the_readmes_4x4_steps_run_in_order(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- the Python examples
 
-PY_ARROW = re.compile(r"#\s*→\s*(.*)$")
+PY_ARROW = re.compile(r"#\s*→ ?(.*)$")  # one space after the arrow; a grid's own spaces kept
 
 
 @pytest.mark.parametrize("block", blocks("python"), ids=lambda b: f"README line {b.line}")
 def test_a_python_example_runs_and_prints_what_it_says(block: Block, tmp_path: Path) -> None:
-    expected = [m.group(1).strip() for line in block.text.splitlines() if (m := PY_ARROW.search(line))]
+    expected = [m.group(1).rstrip() for line in block.text.splitlines() if (m := PY_ARROW.search(line))]
     assert expected, "a Python example shows what it prints with # → comments"
     script = tmp_path / "example.py"
     script.write_text(block.text)

@@ -27,7 +27,7 @@ if __name__ != "tictactoe_book":  # player/ and generator/ are folders, not pack
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tictactoe_book.book import Book, Evaluation
+    from tictactoe_book.book import Book, Evaluation, MoveValue
     from tictactoe_book.errors import (
         BOOK_REASONS,
         BoardError,
@@ -38,7 +38,9 @@ if TYPE_CHECKING:
         RulesError,
     )
     from tictactoe_book.game import Outcome, Position, Rules
-    from tictactoe_book.play import LEVELS, Rng, choose_move
+    from tictactoe_book.history import Game
+    from tictactoe_book.notation import grid, parse_move
+    from tictactoe_book.play import LEVELS, Rng, candidates, choose_move
     from tictactoe_book.reader import load_book, parse_book
 
 __version__ = "3.0.0"
@@ -50,8 +52,10 @@ __all__ = [
     "Book",
     "BookError",
     "Evaluation",
+    "Game",
     "IllegalMoveError",
     "LevelError",
+    "MoveValue",
     "OpponentError",
     "Outcome",
     "Position",
@@ -59,9 +63,12 @@ __all__ = [
     "Rules",
     "RulesError",
     "__version__",
+    "candidates",
     "choose_move",
+    "grid",
     "load_book",
     "parse_book",
+    "parse_move",
 ]
 
 #: The module that defines each public name.
@@ -78,7 +85,12 @@ _HOMES = {
     "Rules": "game",
     "LEVELS": "play",
     "Rng": "play",
+    "candidates": "play",
     "choose_move": "play",
+    "Game": "history",
+    "grid": "notation",
+    "parse_move": "notation",
+    "MoveValue": "book",
     "Book": "book",
     "Evaluation": "book",
     "load_book": "reader",

@@ -11,7 +11,7 @@ parts) depends on the answers, not on the loader that proves a file.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import tictactoe_book.proof as proof
 from tictactoe_book.errors import BookError, RulesError, echoed
@@ -39,6 +39,15 @@ from tictactoe_book.opponents import DEFAULT
 #: oldest go first. Every 3x4 entry fits (20,088); a long session on a 4x4 book (1,217,977
 #: entries) holds a bounded part of it, not a few KB for every position ever asked.
 CACHED = 1 << 17
+
+
+class MoveValue(NamedTuple):
+    """A move's value with best play after it: ``value`` +1 win, 0 draw, -1 loss for the side
+    that plays it, in ``plies`` plies to the end (the move counted). A game's result is an
+    ``Outcome`` (``tictactoe_book.game``); JS ``MoveValue`` and Rust ``MoveValue`` are the same."""
+
+    value: int
+    plies: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +99,8 @@ class Evaluation:
         """Every optimal move, in increasing order."""
         return tuple(sorted(c for tier in self.tiers for c in tier))
 
-    def outcome(self, cell: Cell) -> tuple[int, int]:
-        """(+1 win / 0 draw / -1 loss, plies to the end) if the side to move plays ``cell``;
+    def outcome(self, cell: Cell) -> MoveValue:
+        """The value of ``cell`` for the side to move (+1 win / 0 draw / -1 loss, plies to the end);
         IllegalMoveError, as ``Position.play`` words it, for a cell that is taken, off the
         board or no cell at all."""
         scores = self.cell_scores
@@ -99,7 +108,7 @@ class Evaluation:
         if score is None:  # no legal move: the move's own check says why
             play(self.board, cell, self.first)
             raise AssertionError(f"internal error: free cell {cell} of {self.board!r} has no score")
-        return decode_score(score, self.board.count(EMPTY), len(self.board))
+        return MoveValue(*decode_score(score, self.board.count(EMPTY), len(self.board)))
 
 
 class Book:

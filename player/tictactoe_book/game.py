@@ -466,9 +466,9 @@ class Position:
         """None while the game goes on, else who won by the rules (``Outcome``)."""
         return outcome(self.rules, self.board)
 
-    def legal_moves(self) -> list[Cell]:
+    def legal_moves(self) -> tuple[Cell, ...]:
         """The free cells in increasing order; none once the game is over."""
-        return [] if self.is_over else legal_moves(self.board)
+        return () if self.is_over else tuple(legal_moves(self.board))
 
     def play(self, cell: Cell) -> Position:
         """A new position with ``cell`` taken by the side to move; IllegalMoveError if the game

@@ -28,7 +28,7 @@ losses; the rates then weight each answer by how often it came, and are marked e
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -109,7 +109,7 @@ def audit(program: Program, book: Book, *, repeat: int = 1) -> Report:
             if board not in answers:
                 lines[board] = moves
                 answers[board] = [program.ask(board) for _ in range(repeat)]
-            follow = sorted({a for a in answers[board] if not isinstance(a, Failure)})
+            follow: Sequence[Cell] = sorted({a for a in answers[board] if not isinstance(a, Failure)})
         else:
             follow = position.legal_moves()
         for cell in follow:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictactoe_book.apps.text import grid
-from tictactoe_book.game import VALUE_WORDS, Rules, outcome_words
+from tictactoe_book.game import VALUE_WORDS, Position, Rules, outcome_words
+from tictactoe_book.notation import grid
 from tictactoe_book.reader import Evaluation
 
 
@@ -37,7 +37,7 @@ def describe(evaluation: Evaluation, board: str, first: str, rules: Rules) -> st
     them, the free ones shown by their numbers on the board."""
     turn = evaluation.turn
     lines = [
-        grid(board, rules),
+        grid(Position(board, rules, first)),
         "",
         f"cells are numbered 1-{rules.cells} in reading order, as on the board above",
         f"{turn} to move: {outcome_words(evaluation.value, evaluation.plies)} with best play "

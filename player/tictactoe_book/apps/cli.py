@@ -352,8 +352,8 @@ def watch_on_screen(
     """``--watch`` on the game screen, then the final board and result left on the terminal;
     False (after one line saying why) when the screen cannot be used here."""
     from tictactoe_book.apps import tui
-    from tictactoe_book.apps.text import grid
     from tictactoe_book.apps.watch import WatchSession, result_text
+    from tictactoe_book.notation import grid
 
     problem = tui.unusable(book.rules.rows, book.rules.cols)
     if problem is not None:
@@ -361,7 +361,7 @@ def watch_on_screen(
         return False
     session = WatchSession(book, first=first, levels=levels, delay=delay, rng=rng)
     tui.watch(session, colour=colour)
-    echo(grid(session.game.board, book.rules, painter(colour)))
+    echo(grid(session.game.position, painter(colour)))
     echo(result_text(session.game))
     return True
 

@@ -12,16 +12,18 @@ from typing import TYPE_CHECKING
 import tictactoe_book.hints as teach
 from tictactoe_book.apps.console import Interrupted
 from tictactoe_book.apps.session import Game, Tally, outcome_for, result_line
-from tictactoe_book.apps.text import goal, grid, numbering, plain, wrap_entries
+from tictactoe_book.apps.text import goal, wrap_entries
 from tictactoe_book.errors import echoed
 from tictactoe_book.game import STANDARD, Rules, other
+from tictactoe_book.notation import grid, numbering, plain
 from tictactoe_book.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from tictactoe_book.apps.text import Paint, Write
+    from tictactoe_book.apps.text import Write
     from tictactoe_book.book import Book
+    from tictactoe_book.notation import Paint
     from tictactoe_book.play import RandomSource
 
     ReadLine = Callable[[str], str | None]
@@ -55,7 +57,7 @@ def hint_text(game: Game, paint: Paint = plain, width: int = 80) -> str:
     note = teach.moves_note(found)
     if note:
         lines += textwrap.wrap(f"({note})", width - 1)
-    lines.append(grid(game.board, game.book.rules, paint, labels, kinds))
+    lines.append(grid(game.position, paint, labels, kinds))
     lines += textwrap.wrap(teach.why(found, game.book.against), width - 1)
     # the chance the book ranks by first (the default opponent's, for a book ranked against a program)
     against = opponent(game.book.against if game.book.against in OPPONENTS else DEFAULT)
@@ -101,7 +103,7 @@ def run_session(
                 return tally
             outcome = outcome_for(game, human)
             tally.add(outcome)
-            write(grid(game.board, book.rules, paint))
+            write(grid(game.position, paint))
             write(paint(result_line(game, human), outcome))  # green, grey or red, as the page
             write(f"Tally: {tally}.")
             while True:
@@ -132,7 +134,7 @@ def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Wr
             continue
         if shown != game.board:
             write("")
-            write(grid(game.board, rules, paint))
+            write(grid(game.position, paint))
             shown = game.board
         line = read_line(f"Your move ({game.turn}) [1-{cells}, h hint, u undo, ? help, q quit]: ")
         if line is None:

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, NamedTuple
 import tictactoe_book.hints as teach
 from tictactoe_book.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from tictactoe_book.apps.session import Game, Tally, ending, outcome_for
-from tictactoe_book.apps.text import game_name, goal, numbering
+from tictactoe_book.apps.text import game_name, goal
 from tictactoe_book.game import EMPTY, Cell, Rules, completed_lines, other
+from tictactoe_book.notation import numbering
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:

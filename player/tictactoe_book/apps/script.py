@@ -10,9 +10,9 @@ import re
 from typing import TYPE_CHECKING
 
 from tictactoe_book.apps.session import Game, check_mark, outcome_for, result_line
-from tictactoe_book.apps.text import grid
 from tictactoe_book.errors import IllegalMoveError, ScriptError, echoed
 from tictactoe_book.game import FIRST, STANDARD, Position, other
+from tictactoe_book.notation import grid
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ def transcript_text(game: Game, human: str, level: str) -> str:
     for mark, cell in game.moves:
         position = position.play(cell)
         who = "you" if mark == human else "computer"
-        lines += ["", f"{mark} ({who}) plays {cell + 1}", grid(position.board, rules)]
+        lines += ["", f"{mark} ({who}) plays {cell + 1}", grid(position)]
     lines.append("")
     lines.append(result_line(game, human))
     return "\n".join(lines)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tictactoe_book.game import FIRST, Cell, Outcome, Position
+from tictactoe_book.game import FIRST, Cell, Outcome, Position, other
 from tictactoe_book.game import check_mark as exact_mark
+from tictactoe_book.history import Game as Record
 from tictactoe_book.play import check_level, choose_move
 
 if TYPE_CHECKING:
@@ -44,10 +45,20 @@ class Game:
         self.first = check_mark(first, "first")
         self.levels = {check_mark(m): check_level(lv) for m, lv in (levels or {}).items()}
         self.rng = rng
-        self.position = Position.empty(book.rules, self.first)
-        self.moves: list[tuple[str, Cell]] = []
+        self.record = Record(Position.empty(book.rules, self.first))
         #: the hint's play-outs, kept for the game's later hints (tictactoe_book.hints.win_chances)
         self.walks: dict[tuple[str, str], PlayOut] = {}
+
+    @property
+    def position(self) -> Position:
+        """The position now (``tictactoe_book.history.Game``: the one record of the moves)."""
+        return self.record.position
+
+    @property
+    def moves(self) -> list[tuple[str, Cell]]:
+        """The moves so far, each with the mark that played it."""
+        marks = (self.first, other(self.first))
+        return [(marks[i % 2], cell) for i, cell in enumerate(self.record.moves)]
 
     @property
     def board(self) -> str:
@@ -80,16 +91,14 @@ class Game:
         """True when the mark to move is played by the computer."""
         return not self.is_over and self.turn in self.levels
 
-    def free_cells(self) -> list[Cell]:
+    def free_cells(self) -> tuple[Cell, ...]:
         """Cells still free (none once the game is over)."""
         return self.position.legal_moves()
 
     def play(self, cell: Cell) -> None:
         """Put the side to move's mark on ``cell``; raises IllegalMoveError and changes nothing
         if the cell is off the board or taken, or the game is over."""
-        mark = self.turn
-        self.position = self.position.play(cell)
-        self.moves.append((mark, cell))
+        self.record.play(cell)
 
     def computer_move(self) -> Cell:
         """Choose (from the book) and play the computer's move; returns the cell."""
@@ -102,16 +111,13 @@ class Game:
 
         Nothing is undone (empty list) when the human has not moved yet.
         """
-        humans = [i for i, (mark, _) in enumerate(self.moves) if mark not in self.levels]
+        moves = self.moves
+        humans = [i for i, (mark, _) in enumerate(moves) if mark not in self.levels]
         if not humans:
             return []
-        undone = self.moves[humans[-1] :]
-        del self.moves[humans[-1] :]
-        position = Position.empty(self.book.rules, self.first)
-        for _, cell in self.moves:
-            position = position.play(cell)
-        self.position = position
-        return undone
+        for _ in moves[humans[-1] :]:
+            self.record.undo()
+        return moves[humans[-1] :]
 
     def result(self) -> str:
         """``X wins``, ``O wins``, ``draw``, or ``unfinished``."""

@@ -1,4 +1,5 @@
-"""Text for people: the board with free cells numbered from 1, outcomes in words.
+"""Text for people: the game's name and aim, and lists in words (the board and its numbering:
+``tictactoe_book.notation``).
 
 Pure functions returning strings; colour is a ``paint(text, mark)`` callable the caller passes
 (the CLI gives one that respects NO_COLOR and non-terminal output), so this module needs no
@@ -9,28 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tictactoe_book.game import EMPTY, STANDARD, Rules
+from tictactoe_book.game import STANDARD, Rules
+from tictactoe_book.notation import plain
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    Paint = Callable[[str, str], str]  # colours ``text`` as a ``kind`` (X, O, free, win, ...)
+    from tictactoe_book.notation import Paint
+
     Write = Callable[[str], None]  # says one line to the person
-
-
-def plain(text: str, kind: str) -> str:
-    """No colour."""
-    return text
-
-
-def numbering(rules: Rules) -> str:
-    """How the cells are numbered, for people: 1 up in reading order; on 3x3 the phone keypad."""
-    if rules.rows == rules.cols == 3:
-        return "The cells are numbered like a phone keypad read from the top: 1 2 3 / 4 5 6 / 7 8 9."
-    rows = " / ".join(
-        " ".join(str(r * rules.cols + c + 1) for c in range(rules.cols)) for r in range(rules.rows)
-    )
-    return f"The cells are numbered 1 to {rules.cells} in reading order, row by row: {rows}."
 
 
 def game_name(rules: Rules) -> str:
@@ -44,33 +32,6 @@ def goal(rules: Rules) -> str:
     if rules.misere:
         return f"Misère: avoid {run} in a row, across, down or diagonally; whoever completes a line loses."
     return f"Make {run} in a row, across, down or diagonally."
-
-
-def grid(
-    board: str,
-    rules: Rules = STANDARD,
-    paint: Paint = plain,
-    labels: dict[int, str] | None = None,
-    kinds: dict[int, str] | None = None,
-) -> str:
-    """The board, marks painted, free cells shown by number (1 up) or by ``labels[cell]``,
-    painted as ``kinds[cell]`` (default ``free``)."""
-    width = max([len(str(rules.cells)), *(len(text) for text in (labels or {}).values())])
-    place = str.center if labels else str.rjust  # numbers line up on their right: 9 over 13
-    rows = []
-    for r in range(rules.rows):
-        cells = []
-        for c in range(rules.cols):
-            i = r * rules.cols + c
-            mark = board[i]
-            if mark == EMPTY:
-                text = (labels or {}).get(i, str(i + 1))
-                cells.append(paint(place(text, width), (kinds or {}).get(i, "free")))
-            else:
-                cells.append(paint(place(mark, width), mark))
-        rows.append(" " + " | ".join(cells))
-    rule = "\n" + "+".join(["-" * (width + 2)] * rules.cols) + "\n"
-    return rule.join(rows)
 
 
 def wrap_entries(

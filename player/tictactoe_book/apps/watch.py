@@ -10,14 +10,16 @@ from typing import TYPE_CHECKING
 
 from tictactoe_book.apps.layout import PROMPT, QUIT_KEYS, CellView, Line, View
 from tictactoe_book.apps.session import Game
-from tictactoe_book.apps.text import game_name, grid, plain
+from tictactoe_book.apps.text import game_name
 from tictactoe_book.errors import echoed
 from tictactoe_book.game import EMPTY, completed_lines
+from tictactoe_book.notation import grid, plain
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
-    from tictactoe_book.apps.text import Paint, Write
+    from tictactoe_book.apps.text import Write
     from tictactoe_book.book import Book
+    from tictactoe_book.notation import Paint
     from tictactoe_book.play import RandomSource
 
 
@@ -47,7 +49,7 @@ def watch_game(
         if not quiet:
             write("")
             write(f"{mark} ({levels[mark]}) plays {cell + 1}")
-            write(grid(game.board, book.rules, paint))
+            write(grid(game.position, paint))
         if delay:
             time.sleep(delay)
     if not quiet:
