@@ -37,8 +37,8 @@ from tictactoe_book.errors import BookError, EntryShapeError
 from tictactoe_book.game import after_line, one_ply_back
 from tictactoe_book.grammar import misshapen, parse_entry
 from tictactoe_book.parts import NO_EMPTY_BOARD, PartsBook, entry_problem, load_parts, part_bytes, part_texts
-from tictactoe_book.parts_proof import STEPS, _layers_proven
-from tictactoe_book.proof import ENTRY_STEPS, ProofDisagreement, key_problem
+from tictactoe_book.parts_proof import STEPS, keep_layers, resumed_layers
+from tictactoe_book.proof import ProofDisagreement, key_problem
 from tictactoe_generator.codes import (
     EMPTY_DIGIT,
     FIRST_DIGIT,
@@ -152,30 +152,16 @@ class _Proof:
 
     def _keep(self, layers: int) -> None:
         """The state of the proof once ``layers`` layers are read and proven but for the moves of
-        the last, kept (``trust.keep_unfinished_proof``)."""
-        if (
-            not self.kept
-            or not 0 < layers < self.rules.cells
-            or any(c not in ENTRY_STEPS for c in self.first)
-        ):
-            return
-        found = [
-            [code, os.path.basename(str(error.path)), error.reason] for code, error in self.first.items()
-        ]
-        trust.keep_unfinished_proof(
-            {"manifest": self.book.manifest_sha256, "layers": layers, "findings": found}
-        )
+        the last, kept (``keep_layers``)."""
+        if self.kept:
+            keep_layers(self.book, layers, self.first)
 
     def _resumed(self) -> int:
         """The layers read by an interrupted proof of this manifest (0 if none): their findings
         taken back, the parts of all but the last of them hashed again, the work told done."""
-        state = trust.unfinished_proof(self.book.manifest_sha256) if self.kept else None
-        layers = _layers_proven(state, self.rules.cells) if state is not None else 0
+        layers = resumed_layers(self.book, self.first) if self.kept else 0
         if not layers:
             return 0
-        assert state is not None
-        for code, file, reason in state["findings"]:
-            self.first[code] = BookError(os.path.join(self.texts.folder, file), code, reason)
         self.tell("resume", layers, self.rules.cells)
         for part in self.texts.parts:
             if part.layer < layers - 1:

@@ -190,27 +190,16 @@ class _Proof:
     # ---------------------------------------------------------------- resuming
 
     def _keep(self, layer: int) -> None:
-        """Layers 0 to ``layer - 1`` are proven: keep the state, unless a part's file was at
-        fault (not the manifest's to decide: it may be mended before the next run)."""
-        if not self.kept or not 0 < layer < self.rules.cells or any(c not in ENTRY_STEPS for c in self.first):
-            return
-        found = [
-            [code, os.path.basename(str(error.path)), error.reason] for code, error in self.first.items()
-        ]
-        trust.keep_unfinished_proof(
-            {"manifest": self.book.manifest_sha256, "layers": layer, "findings": found}
-        )
+        """Layers 0 to ``layer - 1`` are proven: keep the state (``keep_layers``)."""
+        if self.kept:
+            keep_layers(self.book, layer, self.first)
 
     def _resumed(self) -> int:
         """The layers proven by an interrupted proof of this manifest (0 if none): their
         findings taken back, their parts hashed again, the work told done."""
-        state = trust.unfinished_proof(self.book.manifest_sha256) if self.kept else None
-        layers = _layers_proven(state, self.rules.cells) if state is not None else 0
+        layers = resumed_layers(self.book, self.first) if self.kept else 0
         if not layers:
             return 0
-        assert state is not None
-        for code, file, reason in state["findings"]:
-            self.first[code] = BookError(os.path.join(self.folder, file), code, reason)
         self.tell("resume", layers, self.rules.cells)
         for parts in self.layers[:layers]:
             for part in parts:
@@ -220,6 +209,29 @@ class _Proof:
                     self.first.setdefault(error.code, error)
         self.done = self._through(layers) - self.read[layers] - self.enter[layers]
         return layers
+
+
+def keep_layers(book: PartsBook, layers: int, first: dict[str, BookError]) -> None:
+    """Keep the state of a proof of ``book`` once ``layers`` layers are done, with ``first``,
+    its first finding of each step so far
+    (``trust.keep_unfinished_proof``): unless a part's file was at fault (not the manifest's
+    to decide: it may be mended before the next run), or no layer or every layer is done."""
+    if not 0 < layers < book.rules.cells or any(code not in ENTRY_STEPS for code in first):
+        return
+    found = [[code, os.path.basename(str(error.path)), error.reason] for code, error in first.items()]
+    trust.keep_unfinished_proof({"manifest": book.manifest_sha256, "layers": layers, "findings": found})
+
+
+def resumed_layers(book: PartsBook, first: dict[str, BookError]) -> int:
+    """The layers an interrupted proof of ``book`` kept done (0 if none), its findings put back
+    into ``first`` (``keep_layers``'s state)."""
+    state = trust.unfinished_proof(book.manifest_sha256)
+    layers = _layers_proven(state, book.rules.cells) if state is not None else 0
+    if layers:
+        assert state is not None
+        for code, file, reason in state["findings"]:
+            first[code] = BookError(os.path.join(book.texts.folder, file), code, reason)
+    return layers
 
 
 def _layers_proven(state: dict[str, Any], cells: int) -> int:
