@@ -79,11 +79,12 @@ builtins.open = _bopen
 # SIGINT ignored (and a command keeps a signal ignored at start: docs/reliability.md), so every
 # Ctrl-C a test sends would be lost.
 DEFAULT_SIGNALS = """
-import signal as _signal
+import resource as _resource, signal as _signal
 for _signum, _default in ((_signal.SIGINT, _signal.default_int_handler), (_signal.SIGTERM, _signal.SIG_DFL),
-                          (_signal.SIGHUP, _signal.SIG_DFL)):
+                          (_signal.SIGHUP, _signal.SIG_DFL), (_signal.SIGQUIT, _signal.SIG_DFL)):
     if _signal.getsignal(_signum) == _signal.SIG_IGN:
         _signal.signal(_signum, _default)
+_resource.setrlimit(_resource.RLIMIT_CORE, (0, _resource.getrlimit(_resource.RLIMIT_CORE)[1]))  # no core file
 """
 
 
@@ -91,11 +92,13 @@ def default_signals() -> None:
     """DEFAULT_SIGNALS for a child started by Popen or pexpect (its ``preexec_fn``): a signal
     that stops a command, ignored here (a run under ``nohup``, or in a script's background),
     back at its default in the child, so that a test's signal reaches the command."""
+    import resource
     import signal
 
-    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
         if signal.getsignal(signum) == signal.SIG_IGN:
             signal.signal(signum, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
 
 
 def run(

@@ -602,7 +602,9 @@ def test_a_process_that_left_the_programs_session_does_not_outlive_the_audit() -
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table from /proc")
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT], ids=["SIGTERM", "SIGHUP", "SIGQUIT"]
+)
 def test_an_audit_ended_by_a_signal_ends_its_program_first(signum: int) -> None:
     """SIGTERM or SIGHUP ended the audit at once and left the program running (in a session of
     its own, no hangup reaches it): now the audit ends it, then ends by the signal (issue 32,
@@ -659,8 +661,9 @@ subprocess.Popen = _Popen
         (signal.SIGINT, 130, "\nInterrupted.\n"),
         (signal.SIGTERM, -signal.SIGTERM, ""),
         (signal.SIGHUP, -signal.SIGHUP, ""),
+        (signal.SIGQUIT, -signal.SIGQUIT, ""),
     ],
-    ids=["SIGINT", "SIGTERM", "SIGHUP"],
+    ids=["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"],
 )
 def test_a_signal_while_the_program_starts_ends_the_program_too(
     moment: str, signum: int, status: int, said: str

@@ -282,7 +282,12 @@ MOMENTS: dict[str, tuple[str, str, str, int]] = {
     "cleaning-up": ("new", "unlink", A_TEMPORARY, 1),
     "folder-synced": ("new", "fsync", "stat.S_ISDIR(os.fstat(args[0]).st_mode)", 1),
 }
-STOPPING = {"SIGINT": signal.SIGINT, "SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP}
+STOPPING = {
+    "SIGINT": signal.SIGINT,
+    "SIGTERM": signal.SIGTERM,
+    "SIGHUP": signal.SIGHUP,
+    "SIGQUIT": signal.SIGQUIT,  # Ctrl-\: held too (issue 41: every signal that ends a command)
+}
 
 
 def assert_stopped(process: subprocess.CompletedProcess[bytes], signum: int) -> None:

@@ -83,7 +83,9 @@ def test_the_entry_points_report_an_interrupt_with_the_tables_status() -> None:
 
 
 @pytest.mark.parametrize(
-    "signum", [signal.SIGHUP, signal.SIGTERM, signal.SIGINT], ids=["SIGHUP", "SIGTERM", "SIGINT"]
+    "signum",
+    [signal.SIGHUP, signal.SIGTERM, signal.SIGINT, signal.SIGQUIT],
+    ids=["SIGHUP", "SIGTERM", "SIGINT", "SIGQUIT"],
 )
 def test_a_signal_ignored_at_start_stays_ignored(signum: int) -> None:
     """``nohup ttt-play --engine`` starts the engine with SIGHUP ignored, so that it outlives the

@@ -12,7 +12,7 @@
    rename fails, the targets already replaced get their old content back (each old file was
    hard-linked to a temporary name first), so the caller sees all or nothing.
 
-The signals that stop a command (Ctrl-C's SIGINT, SIGTERM, SIGHUP:
+The signals that stop a command (Ctrl-C's SIGINT, SIGTERM, SIGHUP, SIGQUIT:
 ``tictactoe_book.apps.signals.STOPPING``) are held over every stretch that must not be split,
 and delivered at its end: a temporary made and recorded (else no clean-up would know it), the
 renames and their record (from the first rename to the end: the files are then all new), a
@@ -305,7 +305,7 @@ _finishing: ContextVar[Held | None] = ContextVar("_finishing", default=None)
 def finish_once_written() -> Iterator[None]:
     """A command's writing and its report of what it wrote, as one block: once a
     ``write_files`` in the block begins its renames, the signals that stop a command (Ctrl-C,
-    SIGTERM, SIGHUP) are held to the end of the block and then dropped. The files are in place,
+    SIGTERM, SIGHUP, SIGQUIT) are held to the end of the block and then dropped. The files are in place,
     so the work a signal would have stopped is done: the block runs to its end (the report) and
     the command ends as if it had not come; in a command run as a process they stay held to its
     end (``Held.drop``), so that one just after the report cannot say otherwise either. Before
@@ -329,7 +329,7 @@ def write_files(files: Mapping[Path, bytes]) -> None:
 
     Raises OutputError naming the file that could not be written, or ValueError if two paths
     are the same file; either way no target has changed and no temporary is left. A signal
-    that stops a command (Ctrl-C, SIGTERM, SIGHUP) before the renames acts at once (Ctrl-C's
+    that stops a command (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) before the renames acts at once (Ctrl-C's
     KeyboardInterrupt), nothing changed; from the first rename on it is held, and delivered
     once the files are all in place (inside ``finish_once_written``, dropped).
     """

@@ -1,4 +1,4 @@
-"""SIGTERM and SIGHUP end a command as Ctrl-C does, then as the signal would have.
+"""SIGTERM, SIGHUP and SIGQUIT end a command as Ctrl-C does, then as the signal would have.
 
 Left to their default, either signal ended the process at once: a progress bar stayed on the
 screen with the cursor hidden, curses left the terminal as it drew it, and nothing else ran to
@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-#: The signals that ask a command to end, besides Ctrl-C's SIGINT.
-ENDING = (signal.SIGTERM, signal.SIGHUP)
+#: The signals that ask a command to end, besides Ctrl-C's SIGINT (SIGQUIT: Ctrl-\\).
+ENDING = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 #: Every signal that stops a command: Ctrl-C's, and the ending ones.
 STOPPING = (signal.SIGINT, *ENDING)
 #: Whether this context runs a command that ends its process when it returns (``ended_by_signals``).
@@ -39,7 +39,7 @@ _ENDS_THE_PROCESS: ContextVar[bool] = ContextVar("_ENDS_THE_PROCESS", default=Fa
 
 
 class Terminated(BaseException):
-    """SIGTERM or SIGHUP, raised in the main thread; a BaseException, as KeyboardInterrupt is, so
+    """SIGTERM, SIGHUP or SIGQUIT, raised in the main thread; a BaseException, as KeyboardInterrupt is, so
     that no ``except Exception`` stops it on its way out."""
 
     def __init__(self, signum: int) -> None:
@@ -53,7 +53,7 @@ def _raise(signum: int, frame: FrameType | None) -> None:
 
 @contextlib.contextmanager
 def ended_by_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise ``Terminated`` within; a ``Terminated`` that leaves it ends the
+    """SIGTERM, SIGHUP and SIGQUIT raise ``Terminated`` within; a ``Terminated`` that leaves it ends the
     process by its signal (``end_by``)."""
     for signum in ENDING:
         if signal.getsignal(signum) == signal.SIG_DFL:
