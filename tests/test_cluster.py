@@ -303,6 +303,10 @@ def test_without_dask_the_engine_is_one_line_naming_the_extra(tmp_path: Path) ->
             ["--rules", "3x4:3", "--parts", "--scheduler", "tcp://127.0.0.1:1", "-o", "p"],
             "--scheduler is for --engine dask",
         ),
+        (  # (it said "no Dask scheduler answers at :", status 3)
+            ["--rules", "3x4:3", "--parts", "--engine", "dask", "--scheduler", " ", "-o", "p"],
+            "give the scheduler's address, such as tcp://HOST:8786",
+        ),
     ],
 )
 def test_engine_options_that_cannot_go_together(args: list[str], words: str, tmp_path: Path) -> None:

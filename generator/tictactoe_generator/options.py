@@ -60,11 +60,19 @@ ENGINE_OPTION = click.option(
     "extra): the workers of --scheduler, or a cluster of two worker processes on this machine. On "
     "Dask, an interrupted build resumes from its last finished layer when run again.",
 )
+def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """An address with something in it (an empty one read "no Dask scheduler answers at :")."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("give the scheduler's address, such as tcp://HOST:8786")
+    return value
+
+
 #: ttt-book build and verify --scheduler: the Dask scheduler of --engine dask.
 SCHEDULER_OPTION = click.option(
     "--scheduler",
     metavar="ADDRESS",
     default=None,
+    callback=_address,
     help="The Dask scheduler to build on (tcp://HOST:8786), with --engine dask; its workers "
     "share the folder -o names with this machine.",
 )
