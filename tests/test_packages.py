@@ -51,7 +51,7 @@ from pathlib import Path
 import pytest
 from c_build import DRIVERS, ask, check_vectors, compile_c, implementing_file
 from npm_package import install, npm, pack
-from test_readme import Block, blocks, expected_lines, game_block
+from test_readme import Block, blocks, expected_lines, game_block, python_expected_lines
 from test_versions import project_version
 
 from tictactoe_book import load_book
@@ -308,12 +308,10 @@ def test_the_installed_ttt_book_answers_a_query(venv: Path) -> None:
 
 def test_the_readmes_library_snippet_runs_in_the_fresh_environment(venv: Path) -> None:
     block = game_block("python")
-    assert "import Position" in block.text and "book.best_moves" in block.text  # the book and the game
+    assert "Position" in block.text and "book.best_moves" in block.text  # the book and the game
     done = in_venv(venv, "python", "-c", block.text)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
-        m.group(1).strip() for line in block.text.splitlines() if (m := re.search(r"#\s*→\s*(.*)$", line))
-    ]
+    assert done.stdout.splitlines() == python_expected_lines(block)
 
 
 @pytest.fixture(scope="module")

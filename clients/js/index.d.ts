@@ -4,8 +4,9 @@
 // (tests/test_packages.py).
 //
 // Cells are numbered from 0 (0 to cells - 1: 0 to 8 on 3x3) in everything taken and returned,
-// in reading order; show cell c to a person as c + 1. A board is a string of `cells` characters:
-// 'X' (the player who moved first in the book's terms), 'O', '.'.
+// in reading order; show cell c to a person as c + 1 (Position's grid() does, and parseMove()
+// reads a cell typed so back). A board is a string of `cells` characters: 'X' (the player who
+// moved first in the book's terms), 'O', '.'.
 
 /** The file format this reader reads: a book's `format` member. */
 export declare const FORMAT: 'tictactoe-book';
@@ -128,8 +129,12 @@ export declare function loadBookCached(input: BookInput, options?: CachedLoadOpt
 /** 1 win, 0 draw, -1 loss, for the side to move. */
 export type Value = 1 | 0 | -1;
 
-/** A move's result with best play after it: value and plies to the end (the move counted). */
-export interface Outcome {
+/**
+ * A move's value with best play after it: value and plies to the end (the move counted), as
+ * Python's MoveValue (Evaluation.outcome(cell) returns one). Before 3.0.0 this type was called
+ * `Outcome`, which now names a game's result, as in Python.
+ */
+export interface MoveValue {
   value: Value;
   plies: number;
 }
@@ -155,7 +160,7 @@ export interface Evaluation {
   /** every optimal move, increasing */
   optimal: number[];
   /** the value and plies if the side to move plays `cell`; IllegalMoveError for a cell that is taken, off the board or no cell */
-  outcome(cell: number): Outcome;
+  outcome(cell: number): MoveValue;
 }
 
 /** The rules a book states, with its winning lines derived. */
@@ -230,14 +235,25 @@ export interface PositionRules {
 }
 
 /**
- * How a game ended, by the rules: `winner` 'X', 'O' or null for a draw (under misère the side
- * that completed the line loses, so the other wins), and the completed line's cells (the first
- * of the rules' lines it owns; empty for a draw).
+ * How a game ended, by the rules (Position.outcome(); Python's Outcome): `winner` 'X', 'O' or
+ * null for a draw (under misère the side that completed the line loses, so the other wins), and
+ * the completed line's cells (the first of the rules' lines it owns; empty for a draw). Before
+ * 3.0.0 this type was called `GameOutcome`, and `Outcome` named a move's value (now MoveValue).
  */
-export interface GameOutcome {
+export interface Outcome {
   readonly winner: Mark | null;
   readonly line: readonly number[];
 }
+/** @deprecated Since 3.0.0: use Outcome (the same type). */
+export type GameOutcome = Outcome;
+
+/**
+ * Rules spelt as the command lines take them (Python's Rules.parse): "RxC", "RxC:K" ("3x4:3"),
+ * either followed by ":misere" ("3x3:3:misere"; "misère" too), any case, spaces around; k is
+ * min(R, C) when left out. Returns the frozen rules a Position has; RulesError for another
+ * spelling or rules of no game.
+ */
+export declare function parseRules(text: string): PositionRules;
 
 /**
  * A position of a game, immutable: its board (rows * cols characters in reading order, 'X',
@@ -246,9 +262,10 @@ export interface GameOutcome {
  * length, character, counts, unreachable), a finished game included; bad rules throw RulesError.
  */
 export declare class Position {
-  constructor(board: string, rules?: GameRules, first?: Mark);
+  /** `rules` as an object, or spelt as parseRules reads them ('3x4:3'). */
+  constructor(board: string, rules?: GameRules | string, first?: Mark);
   /** The start of a game. */
-  static empty(rules?: GameRules, first?: Mark): Position;
+  static empty(rules?: GameRules | string, first?: Mark): Position;
   readonly board: string;
   readonly rules: PositionRules;
   readonly first: Mark;
@@ -261,8 +278,42 @@ export declare class Position {
   /** A new position with `cell` taken by the side to move; throws IllegalMoveError. */
   play(cell: number): Position;
   /** null while the game goes on, else who won by the rules and the completed line. */
-  outcome(): GameOutcome | null;
+  outcome(): Outcome | null;
+  /**
+   * The board as a grid for people, free cells numbered 1 to cells, no final newline (the
+   * first row of 'X...O...X' is ' X | 2 | 3').
+   */
+  grid(): string;
+  /**
+   * The cell (0 up) a player means by `text`, a number from 1 to cells with spaces around it
+   * allowed; IllegalMoveError naming the text unless it is a free cell of a game that goes on.
+   */
+  parseMove(text: string): number;
   toString(): string;
+}
+
+/** position.grid(). */
+export declare function grid(position: Position): string;
+/** position.parseMove(text). */
+export declare function parseMove(text: string, position: Position): number;
+
+/**
+ * A game with its history (Python's Game): the position it began from, the moves since, and
+ * undo. Positions are immutable; a Game changes as it is played.
+ */
+export declare class Game {
+  /** From `start` (the empty 3x3 board when left out or null); TypeError for what is no Position. */
+  constructor(start?: Position | null);
+  /** The position the game began from. */
+  readonly start: Position;
+  /** The position now. */
+  readonly position: Position;
+  /** The cells played since `start`, in order (a frozen copy). */
+  readonly moves: readonly number[];
+  /** Play `cell` for the side to move and return the new position; IllegalMoveError changes nothing. */
+  play(cell: number): Position;
+  /** Take the last move back and return its cell; null when no move was played since `start`. */
+  undo(): number | null;
 }
 
 /**

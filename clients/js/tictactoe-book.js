@@ -8,7 +8,8 @@
 // Cells are numbered from 0 (0 to cells - 1: 0 to 8 on 3x3) in everything this module takes and
 // returns: bestMoves, chooseMove, evaluate's scores, tiers, optimal and outcome(cell), the rules'
 // lines, as in the book file and the JSON outputs of `ttt-book`. People are shown 1 to cells
-// (ttt-play, the web page, the README): a program that shows a cell to a person shows c + 1.
+// (ttt-play, the web page, the README): a program that shows a cell to a person shows c + 1, as
+// Position's grid() does, and reads the cell a person types with parseMove().
 // The image of a board under a permutation perm has image[i] = board[perm[i]]; a board's
 // canonical key is its smallest image under the symmetries ('.' < 'O' < 'X'), and the book
 // stores one entry per canonical key.
@@ -864,6 +865,48 @@ function rulesProblem({ rows, cols, k, misere }) {
   return null;
 }
 
+/**
+ * What Python's str.strip() takes off (str.isspace): JavaScript's trim() also takes U+FEFF and
+ * leaves U+001C to U+001F and U+0085, so the rules' spelling is stripped by this instead.
+ */
+const PY_SPACE = String.raw`\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`;
+const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * The rules a person spells (tictactoe_book.game.Rules.parse's mirror, as the command lines take
+ * them): "RxC", "RxC:K" ("3x4:3"), and either followed by ":misere" ("3x3:3:misere",
+ * "3x3:misere"; "misère" too), any case, spaces around; k is min(R, C) when left out, and every
+ * number is ASCII digits (no sign, no space inside). Returns the frozen {rows, cols, k, misere}
+ * Position takes; RulesError for another spelling or rules of no game (rulesProblem), TypeError
+ * for what is no string.
+ */
+export function parseRules(text) {
+  if (typeof text !== 'string') throw new TypeError(`rules text must be a string such as "3x4:3", got ${kindOf(text)}`);
+  const parts = text.replace(PY_STRIP, '').toLowerCase().split(':');
+  const misere = parts.length > 1 && (parts.at(-1) === 'misere' || parts.at(-1) === 'misère');
+  if (misere) parts.pop();
+  const x = parts[0].indexOf('x');
+  const [rows, cols, k] = [parts[0].slice(0, x), parts[0].slice(x + 1), parts[1] ?? null];
+  if (x < 0 || parts.length > 2 || ![rows, cols, k ?? '0'].every((t) => DIGITS.test(t))) {
+    throw new RulesError(`rules must look like 3x3, 3x4:3 or 3x3:3:misere, got ${show(text)}`);
+  }
+  const [r, c] = [Number(rows), Number(cols)];
+  return gameRules({ rows: r, cols: c, k: k === null ? Math.min(r, c) : Number(k), misere });
+}
+
+/** A Position's `rules`: an object checked by gameRules, or a spelling read by parseRules. */
+const rulesOf = (rules) => (typeof rules === 'string' ? parseRules(rules) : gameRules(rules));
+
+/** What a value is, as a TypeError's message names it (Python's type(value).__name__). */
+function kindOf(value) {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  const name = typeof value === 'object' ? value.constructor?.name : undefined;
+  if (typeof value === 'object') return name && name !== 'Object' ? `a ${name}` : 'an object';
+  return `a ${typeof value}`;
+}
+
 /** The derived tables of a game's rules, once per rules (a position played on shares its parent's). */
 const TABLES = new Map();
 function tablesOf({ rows, cols, k, misere }) {
@@ -936,7 +979,7 @@ export class Position {
 
   constructor(board, rules = STANDARD, first = 'X') {
     if (first !== 'X' && first !== 'O') throw new TypeError(`first must be "X" or "O", got ${show(first)}`);
-    const game = rules === STANDARD ? STANDARD : gameRules(rules);
+    const game = rules === STANDARD ? STANDARD : rulesOf(rules);
     const tables = tablesOf(game);
     checkBoard(board, tables, first, { finished: true, whose: rulesName(game) });
     this.board = board;
@@ -947,10 +990,10 @@ export class Position {
     Object.freeze(this);
   }
 
-  /** The start of a game of `rules` that `first` begins. */
+  /** The start of a game of `rules` (an object or a spelling: "3x4:3") that `first` begins. */
   static empty(rules = STANDARD, first = 'X') {
-    const { rows, cols } = gameRules(rules);
-    return new Position('.'.repeat(rows * cols), rules, first);
+    const game = rulesOf(rules);
+    return new Position('.'.repeat(game.rows * game.cols), game, first);
   }
 
   /** The mark to move: `first` when the marks are level, else the other. */
@@ -981,16 +1024,125 @@ export class Position {
   }
 
   /**
-   * null while the game goes on; else {winner, line}: the winner by the rules, 'X', 'O' or null
-   * for a draw (under misère the side that completed the line loses, so the other one wins),
-   * and the completed line's cells (the first of the rules' lines it owns; empty for a draw).
+   * null while the game goes on; else the game's Outcome {winner, line}: the winner by the
+   * rules, 'X', 'O' or null for a draw (under misère the side that completed the line loses, so
+   * the other one wins), and the completed line's cells (the first of the rules' lines it owns;
+   * empty for a draw).
    */
   outcome() {
     return this.#outcome;
   }
 
+  /**
+   * The board as a grid for people (tictactoe_book.notation.grid): rows of cells between '|',
+   * rows between '+' rules, no final newline; a mark as itself, a free cell as its number from 1
+   * (as players are told to number cells), right-aligned to the widest number. On X...O...X:
+   *
+   *      X | 2 | 3
+   *     ---+---+---
+   *      4 | O | 6
+   *     ---+---+---
+   *      7 | 8 | X
+   */
+  grid() {
+    const { rows, cols } = this.rules;
+    const width = String(rows * cols).length;
+    const cell = (i) => (this.board[i] === '.' ? String(i + 1) : this.board[i]).padStart(width);
+    const row = (r) => ` ${Array.from({ length: cols }, (_, c) => cell(r * cols + c)).join(' | ')}`;
+    const rule = Array(cols).fill('-'.repeat(width + 2)).join('+');
+    return Array.from({ length: rows }, (_, r) => row(r)).join(`\n${rule}\n`);
+  }
+
+  /**
+   * The cell (0 up) a player means by `text` (tictactoe_book.notation.parse_move): a number from
+   * 1 to cells, ASCII digits with spaces, tabs or line ends around it allowed. IllegalMoveError,
+   * naming the text as given, unless it is a free cell of a game that goes on ("5" on X...O...X:
+   * cell 5 is taken); TypeError for what is no string.
+   */
+  parseMove(text) {
+    if (typeof text !== 'string') throw new TypeError(`a move must be a string such as "5", got ${kindOf(text)}`);
+    const cells = this.#tables.cells;
+    const digits = text.replace(MOVE_SPACE, '');
+    if (!DIGITS.test(digits) || digits.length > MAX_MOVE_DIGITS) {
+      throw new IllegalMoveError(`move ${show(text)} is not a cell number: use 1 to ${cells}`);
+    }
+    const number = Number(digits);
+    if (number < 1 || number > cells) throw new IllegalMoveError(`move ${show(text)} is off the board: use 1 to ${cells}`);
+    if (this.isOver) throw new IllegalMoveError(`move ${show(text)}: the game is over`);
+    if (this.board[number - 1] !== '.') throw new IllegalMoveError(`move ${show(text)}: cell ${number} is taken`);
+    return number - 1;
+  }
+
   toString() {
     return this.board;
+  }
+}
+
+/** The longest move text read as a number (notation.MAX_MOVE_DIGITS): a longer one is no cell of any board. */
+const MAX_MOVE_DIGITS = 16;
+/** What parseMove takes off around a move (notation._SPACE): spaces, tabs, line ends. */
+const MOVE_SPACE = /^[ \t\r\n]+|[ \t\r\n]+$/g;
+
+/** Position.grid of `position`; TypeError for what is no Position. */
+export function grid(position) {
+  return positionArgument(position, 'grid').grid();
+}
+
+/** Position.parseMove of `position`: the cell (0 up) a player means by `text`, numbered 1 to cells. */
+export function parseMove(text, position) {
+  return positionArgument(position, 'parseMove').parseMove(text);
+}
+
+/** `position` if it is a Position, else a TypeError naming the function `name` it was given to. */
+function positionArgument(position, name) {
+  if (!(position instanceof Position)) throw new TypeError(`${name} takes a Position, got ${kindOf(position)}`);
+  return position;
+}
+
+/**
+ * A game with its history (tictactoe_book.history.Game): the position it began from, the moves
+ * since, and undo, as chess.js's history() and undo(). Positions are immutable; a Game is the one
+ * mutable thing a program keeps while people play. `start` is a Position (the empty 3x3 board
+ * when left out or null); anything else is a TypeError.
+ */
+export class Game {
+  #positions; // start, then the position after each move: undo is a pop
+  #moves = [];
+
+  constructor(start = null) {
+    const begun = start ?? Position.empty();
+    if (!(begun instanceof Position)) throw new TypeError(`a game starts from a Position (new Position(board, rules)), got ${kindOf(start)}`);
+    this.#positions = [begun];
+  }
+
+  /** The position the game began from. */
+  get start() {
+    return this.#positions[0];
+  }
+
+  /** The position now. */
+  get position() {
+    return this.#positions[this.#positions.length - 1];
+  }
+
+  /** The cells played since `start`, in order: a frozen copy (the game's own list is not yours to change). */
+  get moves() {
+    return Object.freeze([...this.#moves]);
+  }
+
+  /** Play `cell` for the side to move and return the new position; IllegalMoveError (Position.play) changes nothing. */
+  play(cell) {
+    const position = this.position.play(cell);
+    this.#positions.push(position);
+    this.#moves.push(cell);
+    return position;
+  }
+
+  /** Take the last move back and return its cell; null when no move was played since `start`. */
+  undo() {
+    if (this.#moves.length === 0) return null;
+    this.#positions.pop();
+    return this.#moves.pop();
   }
 }
 
@@ -1777,9 +1929,9 @@ class Reader extends BookReader {
    * value (1 win / 0 draw / -1 loss for the side to move), plies, every legal move's score (an
    * array indexed by cell, 0 to cells - 1, with null for occupied cells), the optimal moves and
    * the trap-order tiers (cells 0 to cells - 1, each tier sorted), and outcome(cell): {value,
-   * plies} of that move. `first` is the mark that moved first in the game ('X' or 'O').
-   * `board` may be a Position instead: its board and first, its rules those of the book
-   * (RulesError if not).
+   * plies} of that move (a MoveValue, as Python's; a game's result, Position.outcome(), is an
+   * Outcome). `first` is the mark that moved first in the game ('X' or 'O'). `board` may be a
+   * Position instead: its board and first, its rules those of the book (RulesError if not).
    */
   evaluate(board, options) {
     const { board: asked, first } = askedOf(this, board, options);
