@@ -89,7 +89,7 @@ def host_lines(folder: Path) -> list[str]:
 
 
 def error_names(lines: list[str]) -> list[str]:
-    """The names avr_player.c prints for the codes 1, 0, -1, ..., -10."""
+    """The names avr_player.c prints for the codes 1, 0, -1, ..., -12."""
     assert lines[0].startswith("names=")
     return lines[0].removeprefix("names=").split("|")[:-1]
 
@@ -101,11 +101,11 @@ def full_3x3(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_host_player_names_every_error_as_python_does(full_3x3: Path) -> None:
     names = error_names(host_lines(full_3x3))
-    assert len(names) == 12
+    assert len(names) == 14
     # 1 and 0 are no error; -1 to -5 the board's, Python's reasons in order; then the C export's
-    # own four, and "" past them
+    # own six, and "" past them
     assert names[:2] == ["", ""] and names[2:7] == list(BOARD_REASONS) and names[-1] == ""
-    assert names[7:11] == ["turn", "not-in-table", "illegal-move", "level"]
+    assert names[7:13] == ["turn", "not-in-table", "illegal-move", "level", "not-a-number", "size"]
 
 
 def exports_3x3_and_3x4(folder: Path, book_3x4_path: Path) -> list[tuple[Path, str]]:
@@ -136,7 +136,7 @@ def test_a_program_keeps_the_error_names_in_flash(full_3x3: Path) -> None:
     elf = avr_compile(full_3x3, [DRIVERS / "avr_player.c", full_3x3 / "tictactoe_book.c"], "player.elf")
     data, flash = section_bytes(elf, ".data"), section_bytes(elf, ".text")
     names = [name for name in error_names(host_lines(full_3x3)) if name]
-    assert len(names) == 9
+    assert len(names) == 11
     assert [name for name in names if name.encode() in data] == [], data
     assert [name for name in names if name.encode() + b"\0" not in flash] == []
     assert b"names=" in data  # the program's own literals are there, so the search can find one

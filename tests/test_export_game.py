@@ -437,8 +437,9 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
 ) -> None:
     """The crate has no dependencies, so cargo needs no network: its tests (the game walked from
     the empty board against the book's scores, perfect play against every line, the generator,
-    the errors, a game through ``Position``) and the example in its documentation pass for 3x3,
-    misère 3x3 and 3x4."""
+    the errors, a game through ``Position``, a ``Game`` played and taken back, the grid and the
+    moves read from text) and the examples in its documentation pass for 3x3, misère 3x3 and
+    3x4."""
     path = book_3x4_path if book == "3x4" else ROOT / "book" / book
     crate = export_crate(tmp_path / "crate", "--book", str(path))
     manifest = (crate / "Cargo.toml").read_text()
@@ -449,7 +450,9 @@ def test_the_rust_export_is_a_crate_whose_tests_pass_offline(
         "tests/game.rs",
     ]
     out = cargo_test(crate, tmp_path / "target")
-    assert "test result: ok. 6 passed" in out and "test result: ok. 1 passed" in out  # tests/, the doc's
+    # tests/ (the game, the levels, the errors, Position, Game, the grid and the move parser),
+    # and the doc's examples (the crate's, Game's)
+    assert "test result: ok. 8 passed" in out and "test result: ok. 2 passed" in out
     # the unit test of the redraw bound (test_the_redraw_bound_is_exact_at_every_boundary: C's)
     assert "test tests::accept_keeps_the_draws_below_the_top_2_32_mod_n_only ... ok" in out
 

@@ -331,7 +331,7 @@ test('parseRules: other spellings, and rules of no game, are RulesErrors', () =>
 test('Position and Position.empty take the rules as text', () => {
   const position = new Position('....', '2x2:2');
   assert.deepEqual(position.rules, { rows: 2, cols: 2, k: 2, misere: false });
-  assert.deepEqual(position.play(0).play(1).play(2).outcome(), { winner: 'X', line: [0, 2] });
+  assert.deepEqual(position.play(0).play(1).play(2).outcome(), { winner: 'X', line: [0, 2], completedBy: 'X' });
   assert.deepEqual(Position.empty('3x3:misere').rules, { rows: 3, cols: 3, k: 3, misere: true });
   assert.equal(Position.empty('3x4:3', 'O').board, '.'.repeat(12));
   assert.equal(Position.empty('3x4:3', 'O').first, 'O');

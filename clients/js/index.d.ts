@@ -243,6 +243,8 @@ export interface PositionRules {
 export interface Outcome {
   readonly winner: Mark | null;
   readonly line: readonly number[];
+  /** the mark that completed the line (under misère, the loser); null for a draw */
+  readonly completedBy: Mark | null;
 }
 /** @deprecated Since 3.0.0: use Outcome (the same type). */
 export type GameOutcome = Outcome;

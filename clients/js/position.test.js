@@ -31,7 +31,7 @@ const other = (mark) => (mark === 'X' ? 'O' : 'X');
 
 /**
  * Every position reachable from the empty board when `first` moves first, with what the rules
- * say of it: the mark to move, and the outcome ({winner, line} or null) — the winner the mark
+ * say of it: the mark to move, and the outcome ({winner, line, completedBy} or null) — the winner the mark
  * owning a line, or under misère the other one; a full board without a line a draw.
  */
 function oracle(lines, cells, misere, first) {
@@ -40,8 +40,8 @@ function oracle(lines, cells, misere, first) {
     if (found.has(board)) return;
     const owned = lines.find((line) => board[line[0]] !== '.' && line.every((c) => board[c] === board[line[0]]));
     let outcome = null;
-    if (owned) outcome = { winner: misere ? other(board[owned[0]]) : board[owned[0]], line: owned };
-    else if (!board.includes('.')) outcome = { winner: null, line: [] };
+    if (owned) outcome = { winner: misere ? other(board[owned[0]]) : board[owned[0]], line: owned, completedBy: board[owned[0]] };
+    else if (!board.includes('.')) outcome = { winner: null, line: [], completedBy: null };
     const free = [...board].flatMap((mark, c) => (mark === '.' ? [c] : []));
     found.set(board, { turn, outcome, moves: outcome ? [] : free });
     if (outcome) return;
@@ -116,8 +116,8 @@ function seeded(seed) {
 function judged(board, lines, misere, turn) {
   const owned = lines.find((line) => board[line[0]] !== '.' && line.every((c) => board[c] === board[line[0]]));
   let outcome = null;
-  if (owned) outcome = { winner: misere ? other(board[owned[0]]) : board[owned[0]], line: owned };
-  else if (!board.includes('.')) outcome = { winner: null, line: [] };
+  if (owned) outcome = { winner: misere ? other(board[owned[0]]) : board[owned[0]], line: owned, completedBy: board[owned[0]] };
+  else if (!board.includes('.')) outcome = { winner: null, line: [], completedBy: null };
   const free = [...board].flatMap((mark, c) => (mark === '.' ? [c] : []));
   return { turn, outcome, moves: outcome ? [] : free };
 }
@@ -180,7 +180,7 @@ test('the issue\'s example: X completes the top row under misère, so O wins', (
   // O O .      misère: X completed the line, and loses
   // . . .
   const position = new Position('XXXOO....', { rows: 3, cols: 3, k: 3, misere: true });
-  assert.deepEqual(position.outcome(), { winner: 'O', line: [0, 1, 2] });
+  assert.deepEqual(position.outcome(), { winner: 'O', line: [0, 1, 2], completedBy: 'X' });
   assert.equal(new Position('XXXOO....').outcome().winner, 'X');
   assert.deepEqual(position.legalMoves(), []);
 });
@@ -189,7 +189,7 @@ test('a last move completing two lines: the first of the rules\' lines is the on
   // X X X
   // X O O      X's fifth mark (cell 0) completed the top row and the left column at once
   // X O O
-  assert.deepEqual(new Position('XXXXOOXOO').outcome(), { winner: 'X', line: [0, 1, 2] });
+  assert.deepEqual(new Position('XXXXOOXOO').outcome(), { winner: 'X', line: [0, 1, 2], completedBy: 'X' });
   assert.equal(new Position('.XXXOOXOO').play(0).outcome().winner, 'X');
 });
 
@@ -200,7 +200,7 @@ test('a game played through: the default rules are 3x3, three in a row, X first'
   // O X X      a full board, no line: a draw
   // X O X
   assert.equal(position.board, 'OXOOXXXOX');
-  assert.deepEqual(position.outcome(), { winner: null, line: [] });
+  assert.deepEqual(position.outcome(), { winner: null, line: [], completedBy: null });
   assert.equal(Position.empty({ rows: 4, cols: 4, k: 4 }).board, '.'.repeat(16));
   assert.equal(Position.empty(undefined, 'O').turn, 'O');
   assert.equal(String(new Position('X........')), 'X........');
@@ -314,5 +314,5 @@ test('the outcome of a move that cannot be played says why, as play does and as 
 test('a game against the book, both sides asking the position: perfect play draws', () => {
   let position = Position.empty();
   while (!position.isOver) position = position.play(book.chooseMove(position, { random: () => 0 }));
-  assert.deepEqual(position.outcome(), { winner: null, line: [] });
+  assert.deepEqual(position.outcome(), { winner: null, line: [], completedBy: null });
 });

@@ -1024,10 +1024,10 @@ export class Position {
   }
 
   /**
-   * null while the game goes on; else the game's Outcome {winner, line}: the winner by the
-   * rules, 'X', 'O' or null for a draw (under misère the side that completed the line loses, so
-   * the other one wins), and the completed line's cells (the first of the rules' lines it owns;
-   * empty for a draw).
+   * null while the game goes on; else the game's Outcome {winner, line, completedBy}: the
+   * winner by the rules, 'X', 'O' or null for a draw (under misère the side that completed the
+   * line loses, so the other one wins), the completed line's cells (the first of the rules'
+   * lines it owns; empty for a draw), and the mark that completed it (null for a draw).
    */
   outcome() {
     return this.#outcome;
@@ -1150,11 +1150,13 @@ export class Game {
 function outcomeOf(board, tables) {
   const { x, o } = marksOf(board);
   const [owner = null] = lineOwnersOf(x, o, tables);
-  if (owner === null) return board.includes('.') ? NOT_OVER : Object.freeze({ winner: null, line: Object.freeze([]) });
+  if (owner === null) {
+    return board.includes('.') ? NOT_OVER : Object.freeze({ winner: null, line: Object.freeze([]), completedBy: null });
+  }
   const mask = owner === 'X' ? x : o;
   const i = tables.lineMasks.findIndex((line) => (mask & line) === line);
   const winner = tables.misere ? (owner === 'X' ? 'O' : 'X') : owner;
-  return Object.freeze({ winner, line: Object.freeze([...tables.lines[i]]) });
+  return Object.freeze({ winner, line: Object.freeze([...tables.lines[i]]), completedBy: owner });
 }
 
 // ---------------------------------------------------------------- the reference opponents

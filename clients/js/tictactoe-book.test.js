@@ -682,7 +682,7 @@ test('Position, the caller\'s rules and a book\'s rules accept the same games, t
   let game = Position.empty({ rows: 3, cols: 4, k: 4 });
   for (const cell of [0, 4, 1, 5, 2, 6]) game = game.play(cell);
   assert.equal(game.outcome(), null);
-  assert.deepEqual(game.play(3).outcome(), { winner: 'X', line: [0, 1, 2, 3] });
+  assert.deepEqual(game.play(3).outcome(), { winner: 'X', line: [0, 1, 2, 3], completedBy: 'X' });
   assert.throws(() => Position.empty({ rows: 3, cols: 4, k: 5 }), (e) => e instanceof RulesError && e.message === 'k=5 does not fit on a 3x4 board');
 });
 

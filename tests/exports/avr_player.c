@@ -2,7 +2,7 @@
  * for an ATmega328P and run in simavr, its lines written to the UART; compiled with gcc for the
  * host, to stdout. Both must print the same lines:
  *
- *   names=NAME|NAME|...   ttt_error_name of 1, 0, -1, ... -10 (the names read from flash on AVR)
+ *   names=NAME|NAME|...   ttt_error_name of 1, 0, -1, ... -12 (the names read from flash on AVR)
  *   L S MOVES OUTCOME     a game at level L (TTT_PERFECT 0, ...) for both sides from state S:
  *                         the cells played, then ttt_outcome of the last board, then the error
  *                         name of one more move ("over")
@@ -91,7 +91,7 @@ int main(void)
     UCSR0B = 1 << TXEN0;
 #endif
     say("names=");
-    for (code = 1; code >= -10; code--) {
+    for (code = 1; code >= -12; code--) {
         say(ttt_error_name(code));
         put('|');
     }

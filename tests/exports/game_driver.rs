@@ -13,18 +13,18 @@
 
 use std::io::{self, BufRead, Write};
 
-use tictactoe_book::{choose, legal_moves, outcome, play, turn, BoardError, GameOutcome, Mark, Rng, LEVELS, CELLS};
+use tictactoe_book::{choose, legal_moves, outcome, play, turn, BoardError, Outcome, Mark, Rng, LEVELS, CELLS};
 
 fn joined(cells: &[usize]) -> String {
     cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
 }
 
-fn number(ended: &Option<GameOutcome>) -> u32 {
+fn number(ended: &Option<Outcome>) -> u32 {
     match ended {
         None => 0,
-        Some(GameOutcome { winner: Some(Mark::X), .. }) => 1,
-        Some(GameOutcome { winner: Some(Mark::O), .. }) => 2,
-        Some(GameOutcome { winner: None, .. }) => 3,
+        Some(Outcome { winner: Some(Mark::X), .. }) => 1,
+        Some(Outcome { winner: Some(Mark::O), .. }) => 2,
+        Some(Outcome { winner: None, .. }) => 3,
     }
 }
 

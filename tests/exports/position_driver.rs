@@ -13,7 +13,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use tictactoe_book::{best_moves, value, GameOutcome, Mark, MoveError, Position, CELLS};
+use tictactoe_book::{best_moves, value, Outcome, Mark, MoveError, Position, CELLS};
 
 fn joined(cells: &[usize]) -> String {
     cells.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(",")
@@ -23,7 +23,7 @@ fn mark(mark: Option<Mark>) -> String {
     mark.map_or("-".to_string(), |m| m.to_string())
 }
 
-fn outcome(ended: Option<GameOutcome>) -> String {
+fn outcome(ended: Option<Outcome>) -> String {
     match ended {
         None => "-".to_string(),
         Some(ended) => format!("{}/{}/{}", mark(ended.winner), joined(&ended.line), mark(ended.completed_by)),
@@ -42,6 +42,7 @@ fn played(position: &Position, cell: usize) -> String {
                 MoveError::Board(board) => format!("Board({:?})", board),
                 MoveError::OffBoard(_) => "OffBoard".to_string(),
                 MoveError::Taken(_) => "Taken".to_string(),
+                MoveError::NotANumber => "NotANumber".to_string(), // parse_move's only
             };
             format!("{}:{}", error.code(), variant)
         }

@@ -38,8 +38,10 @@ from tictactoe_generator.export.text import (
 BOOK_HEADER = "tictactoe_book.h"
 BOOK_SOURCE = "tictactoe_book.c"
 
-#: The board errors, in the order a board is checked (docs/book-format.md, "Reading the book");
-#: the last two are the tables' own.
+#: The errors, numbered -1 down in this order, which no release changes (a new one goes last): the
+#: board's, in the order a board is checked (docs/book-format.md, "Reading the book"), then the
+#: strategy tables' own, a move's, a level's, and those of the text for people (ttt_parse_move,
+#: ttt_grid).
 ERRORS = (
     ("LENGTH", "length", "the board does not have TTT_CELLS characters (or is NULL)"),
     ("CHARACTER", "character", "a character other than X, O and ."),
@@ -50,6 +52,8 @@ ERRORS = (
     ("NOT_IN_TABLE", "not-in-table", "a strategy table only: a position its side never faces"),
     ("ILLEGAL_MOVE", "illegal-move", "ttt_play: the cell is off the board or taken"),
     ("LEVEL", "level", "ttt_candidates, ttt_choose: no such level (a strategy table: any but perfect)"),
+    ("NOT_A_NUMBER", "not-a-number", "ttt_parse_move: the text is not 1 to 16 ASCII digits"),
+    ("SIZE", "size", "ttt_grid: the buffer is shorter than TTT_GRID_SIZE"),
 )
 
 #: The game's standing, as ttt_outcome answers it (tictactoe_book.game.Position.outcome's cases).
@@ -62,7 +66,22 @@ OUTCOMES = (
 
 #: The functions every export has, under these names in every header (docs/porting.md, "Exports"):
 #: the full book's own; a strategy's are macros naming its own (``ttt_x_play``, ...).
-SHARED = ("outcome", "turn", "completed_line", "legal_moves", "play", "random", "error_name", "choose")
+SHARED = (
+    "outcome",
+    "turn",
+    "completed_line",
+    "legal_moves",
+    "play",
+    "random",
+    "error_name",
+    "choose",
+    "grid",
+    "parse_move",
+    "game",  # struct ttt_game
+    "game_start",
+    "game_play",
+    "game_undo",
+)
 
 
 #: What avr-gcc holds: no array of more than 32,767 bytes (its ptrdiff_t has 16 bits), and
@@ -299,6 +318,17 @@ def _error_names() -> str:
     )
 
 
+def grid_size(rules: Rules) -> int:
+    """The bytes of ``ttt_grid``'s text with its NUL (every board's grid is as long): ``rows``
+    rows of " " and ``cols`` cells of the width of the largest number joined by " | ", and
+    between rows a rule of ``width + 2`` dashes a column joined by "+", with a newline either
+    side (tictactoe_book.notation.grid)."""
+    width = len(str(rules.cells))
+    row = 1 + rules.cols * width + 3 * (rules.cols - 1)
+    rule = rules.cols * (width + 2) + rules.cols - 1
+    return rules.rows * row + (rules.rows - 1) * (rule + 2) + 1
+
+
 def _rules_macros(rules: Rules) -> str:
     return "\n".join(
         [
@@ -307,6 +337,8 @@ def _rules_macros(rules: Rules) -> str:
             f"#define TTT_K {rules.k}",
             f"#define TTT_CELLS {rules.cells}",
             f"#define TTT_MISERE {int(rules.misere)}",
+            "/* The bytes ttt_grid writes for any board, its NUL included: char grid[TTT_GRID_SIZE]. */",
+            f"#define TTT_GRID_SIZE {grid_size(rules)}",
         ]
     )
 

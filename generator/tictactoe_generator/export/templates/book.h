@@ -25,6 +25,7 @@
 #define TICTACTOE_BOOK_H
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 ${rules_macros}

@@ -1,7 +1,8 @@
 //! Generated with the crate by `${command}`; do not edit. The game walked from
 //! the empty board through `legal_moves` and `play`, every position against the book's scores,
-//! perfect play against every opposing line, the generator, the levels, the errors and a game
-//! played through `Position`.
+//! perfect play against every opposing line, the generator, the levels, the errors, a game
+//! played through `Position`, a `Game` played and taken back, and the grid and the moves read
+//! as people number the cells.
 
 use std::collections::{HashMap, HashSet};
 use std::error::Error;
@@ -185,4 +186,67 @@ fn a_position_plays_a_game_and_stays_as_it_was() {
         (Some(winner), Some(by)) => assert_eq!((winner == by, ended.line.len()), (!MISERE, K)),
         other => panic!("{:?}", other),
     }
+}
+
+#[test]
+fn a_game_keeps_its_moves_and_takes_them_back() {
+    let mut game = Game::default();
+    assert_eq!((game.start(), game.position(), game.moves()), (&Position::empty(), &Position::empty(), &[][..]));
+    assert_eq!(game.undo(), None);
+    assert_eq!(game.play(4).map(|p| p.turn()), Ok(Mark::O));
+    let before = game.clone();
+    assert_eq!(game.play(4), Err(MoveError::Taken(4)));
+    assert_eq!(game.play(CELLS), Err(MoveError::OffBoard(CELLS)));
+    assert_eq!(game, before); // an error changes nothing
+    game.play(0).unwrap();
+    assert_eq!(game.moves(), &[4, 0][..]);
+    assert_eq!(*game.position(), Position::empty().play(4).unwrap().play(0).unwrap());
+    assert_eq!((game.undo(), game.moves()), (Some(0), &[4][..]));
+    assert_eq!(game.position().board(), play(&empty(), 4).unwrap());
+    assert_eq!((game.undo(), game.undo(), game.position()), (Some(4), None, &Position::empty()));
+    // from a position of its own, played to the end and taken back to it
+    let start = Position::new(&play(&empty(), 1).unwrap()).unwrap();
+    let mut game = Game::new(start);
+    while let Some(&cell) = game.position().legal_moves().last() {
+        game.play(cell).unwrap();
+    }
+    assert!(game.position().is_over() && !game.moves().is_empty());
+    let over = game.play(0).unwrap_err();
+    assert_eq!(over.code(), "over");
+    while game.undo().is_some() {}
+    assert_eq!((game.start(), game.position(), game.moves().len()), (&start, &start, 0));
+}
+
+#[test]
+fn the_grid_numbers_the_free_cells_as_the_moves_are_read() {
+    let start = Position::empty();
+    let grid = start.grid();
+    let width = CELLS.to_string().len();
+    let rows: Vec<&str> = grid.split('\n').collect();
+    assert_eq!(rows.len(), 2 * ROWS - 1);
+    assert_eq!(rows[1], vec!["-".repeat(width + 2); COLS].join("+"));
+    for (cell, text) in rows.iter().step_by(2).flat_map(|row| row[1..].split(" | ")).enumerate() {
+        // every free cell shows its number from 1, and that number is read back as the cell
+        assert_eq!(text, format!("{:>1$$}", cell + 1, width));
+        assert_eq!(start.parse_move(text), Ok(cell));
+        let taken = start.play(cell).unwrap();
+        assert!(taken.grid().contains(&format!("{:>1$$}", "X", width)));
+        assert_eq!(taken.parse_move(text), Err(MoveError::Taken(cell)));
+    }
+    assert_eq!(start.parse_move(" \t1\r\n"), Ok(0));
+    for text in ["", " ", "x", "+1", "-1", "1.0", "1 2", "\u{0661}", "00000000000000001"] {
+        assert_eq!(start.parse_move(text), Err(MoveError::NotANumber), "{:?}", text);
+    }
+    assert_eq!(MoveError::NotANumber.code(), "not-a-number");
+    assert_eq!(start.parse_move("0000000000000001"), Ok(0));
+    assert_eq!(start.parse_move("0"), Err(MoveError::OffBoard(usize::MAX)));
+    let past = (CELLS + 1).to_string();
+    assert_eq!(start.parse_move(&past), Err(MoveError::OffBoard(CELLS)));
+    let mut position = start;
+    while let Some(&cell) = position.legal_moves().first() {
+        position = position.play(cell).unwrap();
+    }
+    assert_eq!(position.parse_move(&past), Err(MoveError::OffBoard(CELLS))); // the text first
+    assert_eq!(position.parse_move("1"), Err(MoveError::Board(BoardError::Over)));
+    assert_eq!(position.grid().len(), grid.len());
 }

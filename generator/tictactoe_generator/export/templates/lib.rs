@@ -9,10 +9,13 @@
 //! A game is a [`Position`]: immutable, [`Position::play`] gives the next one or a
 //! [`MoveError`], and it says whose turn it is, its legal moves and who won by the rules
 //! ([`Position::outcome`], misère included), as Python's `tictactoe_book.Position` and the
-//! JavaScript `Position` do. Every function of the book takes a board string (a position's
-//! [`Position::board`]: `best_moves(position.board())`), checks it first and returns the first
-//! failing check as a [`BoardError`] ([`BoardError::Over`] for a finished game, but for the
-//! game's own functions, [`outcome`], [`turn`], [`legal_moves`], which take one). Scores are for
+//! JavaScript `Position` do; a [`Game`] keeps the moves played since its start and takes them
+//! back, and [`Position::grid`] and [`Position::parse_move`] are the board and a move as people
+//! see and type them (cells numbered 1 to [`CELLS`]). Every function of the book takes a board
+//! string (a position's [`Position::board`]: `best_moves(position.board())`), checks it first
+//! and returns the first failing check as a [`BoardError`] ([`BoardError::Over`] for a finished
+//! game, but for the game's own functions, [`outcome`], [`turn`], [`legal_moves`], which take
+//! one). Scores are for
 //! the side to move, higher is better: `CELLS + 1 - p` is a win in `p` plies (the move itself
 //! counted), `-(CELLS + 1 - p)` a loss in `p` plies, 0 a draw. [`choose`] draws from an [`Rng`]
 //! the caller keeps: mulberry32, the generator of the C export's `ttt_random`, so one seed gives
@@ -67,24 +70,28 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// Why a move cannot be played ([`play`]).
+/// Why a move cannot be played ([`play`]) or read ([`Position::parse_move`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// The board was refused: [`BoardError::Over`] once the game is over.
     Board(BoardError),
-    /// The cell is off the board (cells are 0 to `CELLS - 1`).
+    /// The cell is off the board (cells are 0 to `CELLS - 1`; a player's number `n` off the
+    /// board is cell `n - 1`, and 0 is `usize::MAX`, the cell before 0).
     OffBoard(usize),
     /// The cell is taken.
     Taken(usize),
+    /// [`Position::parse_move`]: the text is not a number (1 to 16 ASCII digits, spaces around).
+    NotANumber,
 }
 
 impl MoveError {
     /// The name of the error, as the C export's `ttt_error_name` gives it (`"illegal-move"` for
-    /// a cell off the board or taken).
+    /// a cell off the board or taken, `"not-a-number"` for text that is none).
     pub fn code(self) -> &'static str {
         match self {
             MoveError::Board(error) => error.code(),
             MoveError::OffBoard(_) | MoveError::Taken(_) => "illegal-move",
+            MoveError::NotANumber => "not-a-number",
         }
     }
 }
@@ -95,6 +102,7 @@ impl fmt::Display for MoveError {
             MoveError::Board(error) => write!(f, "no move: {}", error),
             MoveError::OffBoard(cell) => write!(f, "cell {} is off the board (0 to {})", cell, CELLS - 1),
             MoveError::Taken(cell) => write!(f, "cell {} is taken", cell),
+            MoveError::NotANumber => write!(f, "not a cell number: use 1 to {}", CELLS),
         }
     }
 }
@@ -135,11 +143,15 @@ impl fmt::Display for Mark {
 /// line's cells (the first of the rules' lines one mark owns; empty for a draw) and
 /// `completed_by`, the mark that completed it (under misère, the loser; `None` for a draw).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameOutcome {
+pub struct Outcome {
     pub winner: Option<Mark>,
     pub line: Vec<usize>,
     pub completed_by: Option<Mark>,
 }
+
+/// [`Outcome`]'s name before 3.0.0, when `Outcome` named what is now [`MoveValue`].
+#[deprecated(since = "3.0.0", note = "use Outcome")]
+pub type GameOutcome = Outcome;
 
 /// The computer's levels, strongest first ([`candidates`], [`choose`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -231,10 +243,11 @@ fn accept(draw: u32, n: u32) -> bool {
     draw <= u32::MAX - uneven
 }
 
-/// The result with best play for the side to move: `value` 1 win, 0 draw, -1 loss, in `plies`
-/// plies with the next move counted (a draw: the free cells).
+/// The value of a position with best play for the side to move ([`value`]): `value` 1 win,
+/// 0 draw, -1 loss, in `plies` plies with the next move counted (a draw: the free cells).
+/// (Before 3.0.0 this was `Outcome`, which now names how a game ended, as in Python.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
+pub struct MoveValue {
     pub value: i32,
     pub plies: u32,
 }
@@ -424,19 +437,19 @@ pub fn move_scores(board: &str) -> Result<[Option<i32>; CELLS], BoardError> {
 }
 
 /// A score as a value and plies to the end (a draw: the free cells before the move, `free`).
-fn decode(score: i32, free: usize) -> Outcome {
+fn decode(score: i32, free: usize) -> MoveValue {
     let cells = CELLS as i32;
     if score > 0 {
-        Outcome { value: 1, plies: (cells + 1 - score) as u32 }
+        MoveValue { value: 1, plies: (cells + 1 - score) as u32 }
     } else if score < 0 {
-        Outcome { value: -1, plies: (cells + 1 + score) as u32 }
+        MoveValue { value: -1, plies: (cells + 1 + score) as u32 }
     } else {
-        Outcome { value: 0, plies: free as u32 }
+        MoveValue { value: 0, plies: free as u32 }
     }
 }
 
 /// The value with best play for the side to move, and the plies to the end.
-pub fn value(board: &str) -> Result<Outcome, BoardError> {
+pub fn value(board: &str) -> Result<MoveValue, BoardError> {
     let board = check(board)?;
     let free = board.iter().filter(|&&m| m == b'.').count();
     Ok(decode(i32::from(BESTS[entry(&board).0]), free))
@@ -466,10 +479,10 @@ pub fn candidates(board: &str, level: Level) -> Result<Vec<usize>, BoardError> {
     }
     let free = board.iter().filter(|&&m| m == b'.').count();
     let scores = scores_of(&board);
-    let moves: Vec<(usize, i32, Outcome)> = (0..CELLS)
+    let moves: Vec<(usize, i32, MoveValue)> = (0..CELLS)
         .filter_map(|c| scores[c].map(|score| (c, score, decode(score, free))))
         .collect();
-    let in_sight = |o: &Outcome| o.plies <= horizon;
+    let in_sight = |o: &MoveValue| o.plies <= horizon;
     if let Some(fastest) = moves.iter().filter(|m| m.2.value > 0 && in_sight(&m.2)).map(|m| m.2.plies).min() {
         return Ok(moves.iter().filter(|m| m.2.value > 0 && m.2.plies == fastest).map(|m| m.0).collect());
     }
@@ -529,10 +542,10 @@ impl Position {
 
     /// `None` while the game goes on, else who won by the rules (completing a line wins; under
     /// misère it loses, and the other side wins), the line and who completed it.
-    pub fn outcome(&self) -> Option<GameOutcome> {
+    pub fn outcome(&self) -> Option<Outcome> {
         for (mark, owner, other) in [(b'X', Mark::X, Mark::O), (b'O', Mark::O, Mark::X)] {
             if let Some(line) = first_line(&self.board, mark) {
-                return Some(GameOutcome {
+                return Some(Outcome {
                     winner: Some(if MISERE { other } else { owner }),
                     line: line.iter().map(|&c| c as usize).collect(),
                     completed_by: Some(owner),
@@ -542,7 +555,7 @@ impl Position {
         if self.board.contains(&b'.') {
             None
         } else {
-            Some(GameOutcome { winner: None, line: Vec::new(), completed_by: None })
+            Some(Outcome { winner: None, line: Vec::new(), completed_by: None })
         }
     }
 
@@ -571,6 +584,59 @@ impl Position {
         board[cell] = mover(&board);
         Ok(Position { board })
     }
+
+    /// For people: the board as a grid, free cells numbered 1 to [`CELLS`] as players number
+    /// them (right-aligned to the widest number), rows of cells between ` | `, rows between
+    /// rules of `-` and `+`, no final newline, as Python's `tictactoe_book.notation.grid` and
+    /// the C export's `ttt_grid` draw it:
+    ///
+    /// ```text
+    ///  X | 2 | 3
+    /// ---+---+---
+    ///  4 | O | 6
+    /// ---+---+---
+    ///  7 | 8 | X
+    /// ```
+    pub fn grid(&self) -> String {
+        let width = CELLS.to_string().len();
+        let rows: Vec<String> = self
+            .board
+            .chunks(COLS)
+            .enumerate()
+            .map(|(row, marks)| {
+                let cells: Vec<String> = marks
+                    .iter()
+                    .enumerate()
+                    .map(|(col, &mark)| match mark {
+                        b'.' => format!("{:>width$$}", row * COLS + col + 1, width = width),
+                        _ => format!("{:>width$$}", mark as char, width = width),
+                    })
+                    .collect();
+                format!(" {}", cells.join(" | "))
+            })
+            .collect();
+        let rule = vec!["-".repeat(width + 2); COLS].join("+");
+        rows.join(&format!("\n{}\n", rule))
+    }
+
+    /// The cell a player means by `text`, a number from 1 to [`CELLS`] as [`Position::grid`]
+    /// shows them, with spaces, tabs, CRs and LFs around it allowed (`" 5\n"` is cell 4), as
+    /// Python's `tictactoe_book.notation.parse_move` and the C export's `ttt_parse_move` read
+    /// it: [`MoveError::NotANumber`] for text that is not 1 to 16 ASCII digits,
+    /// [`MoveError::OffBoard`] for a number off the board (0 too), then as [`Position::play`]:
+    /// [`BoardError::Over`] once the game is over, [`MoveError::Taken`].
+    pub fn parse_move(&self, text: &str) -> Result<usize, MoveError> {
+        let digits = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+        if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(MoveError::NotANumber);
+        }
+        let number: u64 = digits.parse().map_err(|_| MoveError::NotANumber)?;
+        let cell = usize::try_from(number).map_or(usize::MAX, |n| n.wrapping_sub(1));
+        if cell >= CELLS {
+            return Err(MoveError::OffBoard(cell));
+        }
+        self.play(cell).map(|_| cell)
+    }
 }
 
 impl Default for Position {
@@ -594,9 +660,74 @@ impl fmt::Debug for Position {
     }
 }
 
+/// A game with its history: the position it began from, the cells played since and the
+/// position now, with undo, as Python's `tictactoe_book.history.Game`, python-chess's
+/// `move_stack`/`pop` and chess.js's `history`/`undo` keep them. The one thing a program
+/// changes while people play; its positions stay immutable.
+///
+/// ```
+/// # use ${crate_lib}::{Game, Mark};
+/// let mut game = Game::default(); // the empty board
+/// assert_eq!(game.play(4).unwrap().turn(), Mark::O);
+/// assert_eq!(game.moves(), &[4][..]); // the cells played since the start
+/// assert_eq!(game.undo(), Some(4)); // the cell taken back
+/// assert!(game.moves().is_empty() && game.undo().is_none());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Game {
+    start: Position,
+    position: Position,
+    moves: Vec<usize>,
+}
+
+impl Game {
+    /// A game from `start`, no move played yet.
+    pub fn new(start: Position) -> Game {
+        Game { start, position: start, moves: Vec::new() }
+    }
+
+    /// The position the game began from.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The cells played since [`Game::start`], in order.
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// Plays `cell` for the side to move and returns the new position; an error
+    /// ([`Position::play`]'s) changes nothing.
+    pub fn play(&mut self, cell: usize) -> Result<&Position, MoveError> {
+        self.position = self.position.play(cell)?;
+        self.moves.push(cell);
+        Ok(&self.position)
+    }
+
+    /// Takes the last move back and returns its cell; `None` when no move was played since
+    /// [`Game::start`].
+    pub fn undo(&mut self) -> Option<usize> {
+        let cell = self.moves.pop()?;
+        self.position.board[cell] = b'.';
+        Some(cell)
+    }
+}
+
+impl Default for Game {
+    /// A game from the empty board.
+    fn default() -> Game {
+        Game::new(Position::empty())
+    }
+}
+
 /// How the game stands: `None` while it goes on, else who won by the rules and the line
 /// ([`Position::outcome`]).
-pub fn outcome(board: &str) -> Result<Option<GameOutcome>, BoardError> {
+pub fn outcome(board: &str) -> Result<Option<Outcome>, BoardError> {
     Ok(Position::new(board)?.outcome())
 }
 

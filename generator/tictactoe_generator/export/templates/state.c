@@ -148,3 +148,148 @@ const char *${api}error_name(int code)
     return name;
 #endif
 }
+
+/* The digits of TTT_CELLS: the width of every cell of ttt_grid (its numbers line up on the
+ * right, 9 over 13). */
+static int ttt_grid_width(void)
+{
+    int width = 1;
+    int top;
+    for (top = TTT_CELLS; top >= 10; top /= 10) {
+        width++;
+    }
+    return width;
+}
+
+int ${api}grid(const char *board, char *out, size_t size)
+{
+    int error = ttt_position_error(board);
+    int width = ttt_grid_width();
+    int length = 0;
+    int row;
+    int col;
+    int i;
+    if (error == 0 && size < (size_t)TTT_GRID_SIZE) {
+        error = TTT_ERR_SIZE;
+    }
+    if (error) {
+        if (size > 0) {
+            out[0] = '\0';
+        }
+        return error;
+    }
+    /* no string literal: on AVR it would be copied into RAM at start-up */
+    for (row = 0; row < TTT_ROWS; row++) {
+        if (row > 0) { /* a rule: "\n" + (width + 2) '-' for each column, joined by '+', "\n" */
+            out[length++] = '\n';
+            for (col = 0; col < TTT_COLS; col++) {
+                if (col > 0) {
+                    out[length++] = '+';
+                }
+                for (i = 0; i < width + 2; i++) {
+                    out[length++] = '-';
+                }
+            }
+            out[length++] = '\n';
+        }
+        for (col = 0; col < TTT_COLS; col++) { /* " " + the cells joined by " | " */
+            int cell = row * TTT_COLS + col;
+            int number = cell + 1;
+            if (col > 0) {
+                out[length++] = ' ';
+                out[length++] = '|';
+            }
+            out[length++] = ' ';
+            for (i = width - 1; i >= 0; i--) { /* right-aligned: the last digit first */
+                char shown = ' ';
+                if (board[cell] != '.') {
+                    shown = i == width - 1 ? board[cell] : ' ';
+                } else if (number > 0 || i == width - 1) {
+                    shown = (char)('0' + number % 10);
+                    number /= 10;
+                }
+                out[length + i] = shown;
+            }
+            length += width;
+        }
+    }
+    out[length] = '\0';
+    return length;
+}
+
+/* 1 for the characters parse_move skips around a number: space, tab, CR, LF. */
+static int ttt_is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int ${api}parse_move(const char *board, const char *text)
+{
+    int error = ttt_position_error(board);
+    int number = 0; /* held at TTT_CELLS + 1 once past the board */
+    int digits = 0;
+    if (error) {
+        return error;
+    }
+    if (text == NULL) {
+        return TTT_ERR_NOT_A_NUMBER;
+    }
+    while (ttt_is_space(*text)) {
+        text++;
+    }
+    for (; *text >= '0' && *text <= '9'; text++, digits++) {
+        number = number * 10 + (*text - '0');
+        if (number > TTT_CELLS) {
+            number = TTT_CELLS + 1;
+        }
+    }
+    while (ttt_is_space(*text)) {
+        text++;
+    }
+    if (*text != '\0' || digits < 1 || digits > 16) {
+        return TTT_ERR_NOT_A_NUMBER;
+    }
+    if (number < 1 || number > TTT_CELLS) {
+        return TTT_ERR_ILLEGAL_MOVE;
+    }
+    if (ttt_check(board) == TTT_ERR_OVER) {
+        return TTT_ERR_OVER;
+    }
+    return board[number - 1] == '.' ? number - 1 : TTT_ERR_ILLEGAL_MOVE;
+}
+
+int ${api}game_start(struct ${api}game *game, const char *board)
+{
+    int error = board == NULL ? 0 : ttt_position_error(board);
+    int cell;
+    if (error) {
+        return error;
+    }
+    for (cell = 0; cell < TTT_CELLS; cell++) {
+        game->start[cell] = game->board[cell] = board == NULL ? '.' : board[cell];
+    }
+    game->start[TTT_CELLS] = game->board[TTT_CELLS] = '\0';
+    game->count = 0;
+    return 0;
+}
+
+int ${api}game_play(struct ${api}game *game, int cell)
+{
+    int error = ${api}play(game->board, cell, game->board); /* writes nothing on an error */
+    if (error) {
+        return error;
+    }
+    game->moves[game->count++] = cell;
+    return 0;
+}
+
+int ${api}game_undo(struct ${api}game *game)
+{
+    int cell;
+    if (game->count == 0) {
+        return -1;
+    }
+    cell = game->moves[--game->count];
+    game->board[cell] = '.';
+    return cell;
+}

@@ -34,3 +34,47 @@ uint32_t ${api}random(uint32_t *state);
  * On AVR the names stay in flash and the one asked for is copied into a static buffer, which
  * the next call overwrites. */
 const char *${api}error_name(int code);
+
+/* For people: the board as a grid, free cells numbered 1 to TTT_CELLS as players number them
+ * (right-aligned to the widest number), rows of cells between " | ", rows between rules of '-'
+ * and '+', no final newline, as Python's tictactoe_book.notation.grid draws it:
+ *
+ *      X | 2 | 3
+ *     ---+---+---
+ *      4 | O | 6
+ *     ---+---+---
+ *      7 | 8 | X
+ *
+ * into out[0 .. size - 1] with its NUL (TTT_GRID_SIZE bytes hold the grid of any board);
+ * returns its length without the NUL, a board error (a finished game is a board here), or
+ * TTT_ERR_SIZE when `size` is below TTT_GRID_SIZE. On an error out[0] is '\0' (when size > 0). */
+int ${api}grid(const char *board, char *out, size_t size);
+
+/* The cell a player means by `text`, a number from 1 to TTT_CELLS as ${api}grid shows them, with
+ * spaces, tabs, CRs and LFs around it allowed (" 5\n" is cell 4), as Python's
+ * tictactoe_book.notation.parse_move reads it; else, after the board's own errors,
+ * TTT_ERR_NOT_A_NUMBER for text that is not 1 to 16 ASCII digits (signs, points and inner
+ * spaces included; a NULL text too), TTT_ERR_ILLEGAL_MOVE for a number off the board (0
+ * included), TTT_ERR_OVER once the game is over, TTT_ERR_ILLEGAL_MOVE for a taken cell. */
+int ${api}parse_move(const char *board, const char *text);
+
+/* A game with its history: the board it began from, the board now and the cells played since,
+ * in order (moves[0 .. count - 1]), as Python's tictactoe_book.history.Game keeps them. The
+ * caller owns it (no allocation) and reads its fields; the functions below change it. */
+struct ${api}game {
+    char start[TTT_CELLS + 1];
+    char board[TTT_CELLS + 1];
+    int moves[TTT_CELLS];
+    int count;
+};
+
+/* Starts `game` from `board` (NULL: the empty board), finished or not; returns 0, or a board
+ * error (not TTT_ERR_OVER) and leaves `game` as it was. */
+int ${api}game_start(struct ${api}game *game, const char *board);
+
+/* Plays `cell` for the side to move; returns 0, or the error ${api}play gives (TTT_ERR_OVER,
+ * TTT_ERR_ILLEGAL_MOVE) and leaves `game` as it was. */
+int ${api}game_play(struct ${api}game *game, int cell);
+
+/* Takes the last move back; returns its cell, or -1 when no move was played since the start. */
+int ${api}game_undo(struct ${api}game *game);

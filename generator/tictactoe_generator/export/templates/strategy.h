@@ -13,9 +13,10 @@
  * every other pointer must be non-NULL and point to as many elements as its declaration says
  * (`moves` may be NULL when `max` is 0). Anything else is undefined behaviour.
  *
- * The game-state functions and ttt_error_name have the same names in every export
- * (tictactoe_book.h, tictactoe_x.h, tictactoe_o.h): here they are macros naming this table's
- * own (ttt_${lower}_play, ...), unless tictactoe_book.h or the other side's header was included
+ * The game-state functions, ttt_grid, ttt_parse_move, struct ttt_game and its functions, and
+ * ttt_error_name have the same names in every export (tictactoe_book.h, tictactoe_x.h,
+ * tictactoe_o.h): here they are macros naming this table's own (ttt_${lower}_play,
+ * struct ttt_${lower}_game, ...), unless tictactoe_book.h or the other side's header was included
  * first, whose functions answer the same (the rules are the same: a file holds one game's
  * exports, TTT_CELLS and the rest being defined once). ttt_choose is the full book's when its
  * header is included too; this table's plays its one move at TTT_PERFECT, and answers any
@@ -24,6 +25,7 @@
 #ifndef ${guard}
 #define ${guard}
 
+#include <stddef.h>
 #include <stdint.h>
 
 ${rules_macros}
