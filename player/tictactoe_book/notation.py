@@ -74,10 +74,9 @@ def parse_move(text: str, position: Position) -> Cell:
     if not isinstance(text, str):
         raise TypeError(f"a move must be a str such as '5', got {type(text).__name__}")
     cells = position.rules.cells
-    digits = text.strip(_SPACE)
-    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_MOVE_DIGITS:
+    number = typed_number(text)
+    if number is None:
         raise IllegalMoveError(f"move {echoed(text)} is not a cell number: use 1 to {cells}")
-    number = int(digits)
     if not 1 <= number <= cells:
         raise IllegalMoveError(f"move {echoed(text)} is off the board: use 1 to {cells}")
     if position.is_over:
@@ -85,6 +84,15 @@ def parse_move(text: str, position: Position) -> Cell:
     if position.board[number - 1] != EMPTY:
         raise IllegalMoveError(f"move {echoed(text)}: cell {number} is taken")
     return number - 1
+
+
+def typed_number(text: str) -> int | None:
+    """The number a person typed: ASCII digits (at most ``MAX_MOVE_DIGITS``), with spaces, tabs
+    and line ends around them; else None (``"+5"``, ``"٥"``, ``"5 6"``, ``""``)."""
+    digits = text.strip(_SPACE)
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_MOVE_DIGITS:
+        return None
+    return int(digits)
 
 
 def numbering(rules: Rules) -> str:

@@ -15,7 +15,7 @@ from tictactoe_book.apps.session import Game, Tally, outcome_for, result_line
 from tictactoe_book.apps.text import goal, wrap_entries
 from tictactoe_book.errors import echoed
 from tictactoe_book.game import STANDARD, Rules, other
-from tictactoe_book.notation import grid, numbering, plain
+from tictactoe_book.notation import grid, numbering, plain, typed_number
 from tictactoe_book.opponents import DEFAULT, OPPONENTS, opponent
 
 if TYPE_CHECKING:
@@ -158,13 +158,13 @@ def _play_one(game: Game, human: str, cells: int, read_line: ReadLine, write: Wr
                 write("Undone: " + ", ".join(f"{mark} at {cell + 1}" for mark, cell in undone) + ".")
             else:
                 write("Nothing to undo yet.")
-        elif not command.isdigit() or not command.isascii():
+        elif (number := typed_number(command)) is None:
             write(f"{echoed(line.strip())} is not a cell number; type 1 to {cells}, or ? for help.")
-        elif not 1 <= int(command) <= cells:
-            write(f"There is no cell {int(command)}; type 1 to {cells}.")
-        elif game.board[int(command) - 1] != ".":
+        elif not 1 <= number <= cells:
+            write(f"There is no cell {number}; type 1 to {cells}.")
+        elif game.board[number - 1] != ".":
             free = " ".join(str(c + 1) for c in game.free_cells())
-            write(f"Cell {int(command)} is taken by {game.board[int(command) - 1]}; free cells: {free}.")
+            write(f"Cell {number} is taken by {game.board[number - 1]}; free cells: {free}.")
         else:
-            game.play(int(command) - 1)
+            game.play(number - 1)
     return True

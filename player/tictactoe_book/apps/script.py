@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from tictactoe_book.apps.session import Game, check_mark, outcome_for, result_line
 from tictactoe_book.errors import IllegalMoveError, ScriptError, echoed
 from tictactoe_book.game import FIRST, STANDARD, Position, other
-from tictactoe_book.notation import grid
+from tictactoe_book.notation import grid, typed_number
 from tictactoe_book.play import check_level
 
 if TYPE_CHECKING:
@@ -44,9 +44,10 @@ def parse_moves(text: str) -> list[int]:
     for number, item in enumerate(_SEPARATOR.split(stripped), 1):
         if not item:
             raise ScriptError(f"item {number} of the move list {echoed(stripped)} is empty")
-        if not item.isdigit() or not item.isascii():
+        move = typed_number(item)
+        if move is None:
             raise ScriptError(f"move {echoed(item)} is not a cell number")
-        moves.append(int(item))
+        moves.append(move)
     return moves
 
 
