@@ -542,8 +542,8 @@ TSCONFIG = {
 # which tsc reports as an error.
 MISUSES = """\
 import {
-  BookError, Position, loadBook, loadPackagedBook, loadPartsBook, openPartsBook,
-  type PartsReader, type Reader,
+  BookError, Game, Position, loadBook, loadPackagedBook, loadPartsBook, openPartsBook, parseMove,
+  type MoveValue, type Outcome, type PartsReader, type Reader,
 } from 'tictactoe-book';
 
 const book: Reader = await loadPackagedBook();
@@ -571,6 +571,19 @@ position.board = 'O........';
 // @ts-expect-error the rules are rows, cols, k and misere
 new Position('.........', { rows: 3, cols: 3 });
 console.log(winner);
+const game = new Game(position);
+// @ts-expect-error a cell is a number: parseMove reads a typed one
+game.play('4');
+// @ts-expect-error a game starts from a Position
+new Game('.........');
+// @ts-expect-error the moves played are read-only: play and undo change them
+game.moves.push(4);
+// @ts-expect-error a move as typed is a string
+parseMove(5, position);
+// @ts-expect-error a game's result is an Outcome, a move's value a MoveValue
+const worth: MoveValue = new Position('XXXOO....').outcome() as Outcome;
+const undone: number | null = game.undo();
+console.log(worth, undone, game.position.grid(), game.position.parseMove('5'));
 const parts: PartsReader = await openPartsBook('3x4-parts');
 // @ts-expect-error a book by parts answers with a Promise: it may read its parts first
 const moves: number[] = parts.bestMoves('.'.repeat(12));
