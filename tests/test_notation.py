@@ -121,3 +121,19 @@ def test_a_game_starts_from_a_position_only() -> None:
         Game("X........")  # type: ignore[arg-type]
     game = Game(Position.empty(Rules(3, 4, 3), first="O"))
     assert game.play(0).board[0] == "O"
+
+
+def test_the_wrong_kind_of_argument_is_a_type_error_that_says_what_to_pass() -> None:
+    from tictactoe_book import candidates, load_book
+
+    with pytest.raises(
+        TypeError, match=r"parse_move takes a tictactoe_book.Position \(Position\(board\)\), got str"
+    ):
+        parse_move("5", ".........")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"grid takes a tictactoe_book.Position"):
+        grid(".........")  # type: ignore[arg-type]
+    with pytest.raises(
+        TypeError, match=r"candidates takes a book's answer \(book.evaluate\(board\)\), got str"
+    ):
+        candidates("X...O...X", "perfect")  # type: ignore[arg-type]
+    assert candidates(load_book().evaluate("X...O...X"), "hard") == (1, 3, 5, 7)

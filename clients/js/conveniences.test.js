@@ -383,3 +383,12 @@ function allPositions(start) {
   }
   return found;
 }
+
+test('candidates takes an evaluation: a board string is a TypeError that says what to pass', () => {
+  assert.throws(() => book.candidates('X...O...X', 'perfect'), {
+    name: 'TypeError',
+    message: 'candidates takes an evaluation (reader.evaluate(board)), got a string',
+  });
+  assert.throws(() => book.candidates(null, 'hard'), TypeError);
+  assert.deepEqual(book.candidates(book.evaluate('X...O...X'), 'hard'), [1, 3, 5, 7]);
+});

@@ -1742,6 +1742,9 @@ class BookReader {
 
   /** The cells (0 to cells - 1) `level` chooses among, uniformly (the same rules as player/tictactoe_book/play.py). */
   candidates(evaluation, level) {
+    if (typeof evaluation !== 'object' || evaluation === null || !Array.isArray(evaluation.tiers)) {
+      throw new TypeError(`candidates takes an evaluation (reader.evaluate(board)), got ${kindOf(evaluation)}`);
+    }
     if (level === 'perfect') return evaluation.tiers[0];
     const horizon = HORIZON.get(level);
     if (horizon === undefined) throw new RangeError(`unknown level ${show(level)}; choose one of ${LEVELS.join(', ')}`);

@@ -50,7 +50,7 @@ def grid(
     mark as itself, a free cell as its number from 1 (right-aligned to the widest number), or
     as ``labels[cell]`` (centred) when given. The apps colour it: each cell's text is passed to
     ``paint`` with its mark, or ``kinds[cell]`` (default ``free``) for a free cell."""
-    board, rules = position.board, position.rules
+    board, rules = _position(position, "grid").board, position.rules
     width = max([len(str(rules.cells)), *(len(text) for text in (labels or {}).values())])
     place = str.center if labels else str.rjust  # numbers line up on their right: 9 over 13
     rows = []
@@ -73,7 +73,7 @@ def parse_move(text: str, position: Position) -> Cell:
     goes on (``"5"`` on ``X...O...X``: cell 5 is taken)."""
     if not isinstance(text, str):
         raise TypeError(f"a move must be a str such as '5', got {type(text).__name__}")
-    cells = position.rules.cells
+    cells = _position(position, "parse_move").rules.cells
     number = typed_number(text)
     if number is None:
         raise IllegalMoveError(f"move {echoed(text)} is not a cell number: use 1 to {cells}")
@@ -84,6 +84,15 @@ def parse_move(text: str, position: Position) -> Cell:
     if position.board[number - 1] != EMPTY:
         raise IllegalMoveError(f"move {echoed(text)}: cell {number} is taken")
     return number - 1
+
+
+def _position(position: object, what: str) -> Position:
+    """``position`` if it is a Position, else TypeError: a board string is for ``Position(board)``."""
+    if not isinstance(position, Position):
+        raise TypeError(
+            f"{what} takes a tictactoe_book.Position (Position(board)), got {type(position).__name__}"
+        )
+    return position
 
 
 def typed_number(text: str) -> int | None:

@@ -155,7 +155,12 @@ def check_level(level: str) -> str:
 
 
 def candidates(evaluation: Answer, level: str) -> tuple[Cell, ...]:
-    """The moves ``level`` chooses among, uniformly, in increasing order."""
+    """The moves ``level`` chooses among, uniformly, in increasing order (``evaluation``: a
+    book's answer, ``book.evaluate(board)``)."""
+    if not isinstance(getattr(evaluation, "tiers", None), tuple):
+        raise TypeError(
+            f"candidates takes a book's answer (book.evaluate(board)), got {type(evaluation).__name__}"
+        )
     if level == "perfect":
         return evaluation.tiers[0]
     horizon = HORIZON[check_level(level)]
