@@ -31,6 +31,7 @@ from pathlib import Path
 
 import pytest
 from c_build import DRIVERS, STRICT_C, ask, compile_c, implementing_file, tool
+from test_export_game import reachable
 from test_exports import SANITIZED, compile_rust, write
 
 from tictactoe_book import BoardError, IllegalMoveError, Position, Rules, load_book
@@ -66,20 +67,6 @@ PARSE_ERRORS = [
 
 
 # ---------------------------------------------------------------- the boards and the reference
-
-
-def reachable(rules: Rules) -> list[str]:
-    """Every board reachable from the empty one, by Python's ``Position``."""
-    seen = {Position.empty(rules)}
-    frontier = list(seen)
-    while frontier:
-        position = frontier.pop()
-        for cell in position.legal_moves():
-            child = position.play(cell)
-            if child not in seen:
-                seen.add(child)
-                frontier.append(child)
-    return sorted(str(position) for position in seen)
 
 
 def along_games(rules: Rules, games: int, seed: int) -> list[str]:
