@@ -60,6 +60,8 @@ ENGINE_OPTION = click.option(
     "extra): the workers of --scheduler, or a cluster of two worker processes on this machine. On "
     "Dask, an interrupted build resumes from its last finished layer when run again.",
 )
+
+
 def _address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """An address with something in it (an empty one read "no Dask scheduler answers at :")."""
     if value is not None and not value.strip():
